@@ -1,0 +1,322 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hwpmc for Linux: the machine-dependent layer.
+ *
+ * FreeBSD's hwpmc_<class>.c program counters directly; here perf owns
+ * the PMU, so the classes are built from what perf offers on this
+ * machine.  At load every candidate event (include/hwpmc_events.h) is
+ * probed by creating a disabled kernel counter on the loading task: the
+ * event exists if that succeeds, and its capabilities are what further
+ * probes accept (sampling, user-only, kernel-only).  Classes:
+ *
+ *   SOFT  perf's software events; always present; `softevents` rows.
+ *   PMU   the CPU's PMU: generic hardware, cache and raw events; present
+ *         when at least one hardware event exists; one row per hardware
+ *         counter.
+ *
+ * Nothing here knows of owners or targets.
+ */
+#define pr_fmt(fmt) "hwpmc: " fmt
+
+#include <linux/kernel.h>
+#include <linux/perf_event.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/err.h>
+
+#include "hwpmc_internal.h"
+#include <hwpmc_events.h>
+
+#if defined(CONFIG_X86)
+#include <asm/perf_event.h>
+#define HWPMC_CPUTYPE		PMC_CPU_LINUX_X86
+#define HWPMC_RAW_PROBE_CONFIG	0x3c	/* unhalted core cycles */
+#elif defined(CONFIG_ARM64)
+#include <asm/sysreg.h>
+#define HWPMC_CPUTYPE		PMC_CPU_LINUX_ARM64
+#define HWPMC_RAW_PROBE_CONFIG	0x11	/* CPU_CYCLES */
+#else
+#define HWPMC_CPUTYPE		PMC_CPU_LINUX_OTHER
+#endif
+
+#define HWPMC_PROBE_PERIOD	10000000ULL
+#define HWPMC_PMU_ROWS_DEFAULT	4	/* when the PMU can't say */
+
+struct hwpmc_mdep hwpmc_md;
+
+struct hwpmc_candidate {
+	u32	code;
+	u32	type;
+	u64	config;
+};
+
+/*
+ * Can a counter with this attribute be created on the current task?
+ * The counter is created disabled and released at once.
+ */
+static bool hwpmc_probe_attr(struct perf_event_attr *attr)
+{
+	struct perf_event *ev;
+
+	attr->size = sizeof(*attr);
+	attr->disabled = 1;
+	ev = perf_event_create_kernel_counter(attr, -1, current, NULL, NULL);
+	if (IS_ERR(ev))
+		return false;
+	perf_event_release_kernel(ev);
+	return true;
+}
+
+/* The PMC_CAP_* of an event, 0 when the machine does not have it. */
+static u32 hwpmc_probe_event(u32 type, u64 config)
+{
+	struct perf_event_attr attr = { .type = type, .config = config };
+	u32 caps;
+
+	if (!hwpmc_probe_attr(&attr))
+		return 0;
+	/* values are read and written through the module's own offset */
+	caps = PMC_CAP_READ | PMC_CAP_WRITE;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.type = type;
+	attr.config = config;
+	attr.sample_period = HWPMC_PROBE_PERIOD;
+	if (hwpmc_probe_attr(&attr))
+		caps |= PMC_CAP_INTERRUPT;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.type = type;
+	attr.config = config;
+	attr.exclude_kernel = 1;
+	attr.exclude_hv = 1;
+	if (hwpmc_probe_attr(&attr))
+		caps |= PMC_CAP_USER;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.type = type;
+	attr.config = config;
+	attr.exclude_user = 1;
+	if (hwpmc_probe_attr(&attr))
+		caps |= PMC_CAP_SYSTEM;
+	return caps;
+}
+
+/* Probe candidates; fill cl->events with those the machine has. */
+static int hwpmc_probe_class(struct hwpmc_class *cl,
+			     const struct hwpmc_candidate *cand, u32 ncand)
+{
+	struct hwpmc_event *ev;
+	u32 i, caps;
+
+	cl->events = kcalloc(ncand, sizeof(*cl->events), GFP_KERNEL);
+	if (!cl->events)
+		return -ENOMEM;
+	for (i = 0; i < ncand; i++) {
+		caps = hwpmc_probe_event(cand[i].type, cand[i].config);
+		if (!caps)
+			continue;
+		ev = &cl->events[cl->nevents++];
+		ev->code = cand[i].code;
+		ev->caps = caps;
+		ev->perf_type = cand[i].type;
+		ev->perf_config = cand[i].config;
+		if (hwpmc_event_name(ev->code, ev->name, sizeof(ev->name)))
+			snprintf(ev->name, sizeof(ev->name), "event-%#x",
+				 ev->code);
+		cl->caps |= caps;
+	}
+	return 0;
+}
+
+/* Candidates from one table of include/hwpmc_events.h. */
+static u32 hwpmc_candidates(struct hwpmc_candidate *cand,
+			    const struct hwpmc_event_def *defs, u32 n,
+			    u32 first, u32 type)
+{
+	u32 i;
+
+	for (i = 0; i < n; i++) {
+		cand[i].code = first + defs[i].config;
+		cand[i].type = type;
+		cand[i].config = defs[i].config;
+	}
+	return n;
+}
+
+static int hwpmc_soft_init(struct hwpmc_class *cl)
+{
+	struct hwpmc_candidate cand[ARRAY_SIZE(hwpmc_soft_events)];
+	u32 n;
+
+	n = hwpmc_candidates(cand, hwpmc_soft_events,
+			     ARRAY_SIZE(hwpmc_soft_events),
+			     PMC_EV_SOFT_FIRST, PERF_TYPE_SOFTWARE);
+	cl->class = PMC_CLASS_SOFT;
+	cl->name = "SOFT";
+	cl->width = 64;
+	cl->num = hwpmc_softevents;
+	return hwpmc_probe_class(cl, cand, n);
+}
+
+/* Number of hardware counters, as the PMU reports it. */
+static u32 hwpmc_pmu_rows(void)
+{
+#if defined(CONFIG_X86)
+	struct x86_pmu_capability cap = { 0 };
+
+	perf_get_x86_pmu_capability(&cap);
+	if (cap.num_counters_gp > 0)
+		return cap.num_counters_gp + max(cap.num_counters_fixed, 0);
+#elif defined(CONFIG_ARM64)
+	/* PMCR_EL0.N event counters, plus the cycle counter */
+	u64 pmcr = read_sysreg(pmcr_el0);
+	u32 n = (pmcr >> 11) & 0x1f;
+
+	if (n)
+		return n + 1;
+#endif
+	return HWPMC_PMU_ROWS_DEFAULT;
+}
+
+static int hwpmc_pmu_init(struct hwpmc_class *cl)
+{
+	struct hwpmc_candidate *cand;
+	u32 n, c, op, res;
+	int error;
+
+	cand = kcalloc(ARRAY_SIZE(hwpmc_hw_events) + HWPMC_NCACHE *
+		       HWPMC_NCACHEOP * HWPMC_NCACHERES + 1, sizeof(*cand),
+		       GFP_KERNEL);
+	if (!cand)
+		return -ENOMEM;
+	n = hwpmc_candidates(cand, hwpmc_hw_events,
+			     ARRAY_SIZE(hwpmc_hw_events),
+			     PMC_EV_PMU_HW_FIRST, PERF_TYPE_HARDWARE);
+	for (c = 0; c < HWPMC_NCACHE; c++)
+		for (op = 0; op < HWPMC_NCACHEOP; op++)
+			for (res = 0; res < HWPMC_NCACHERES; res++) {
+				cand[n].code = PMC_EV_PMU_CACHE(c, op, res);
+				cand[n].type = PERF_TYPE_HW_CACHE;
+				cand[n].config = HWPMC_CACHE_CONFIG(cand[n].code);
+				n++;
+			}
+#ifdef HWPMC_RAW_PROBE_CONFIG
+	cand[n].code = PMC_EV_PMU_RAW;
+	cand[n].type = PERF_TYPE_RAW;
+	cand[n].config = HWPMC_RAW_PROBE_CONFIG;
+	n++;
+#endif
+	cl->class = PMC_CLASS_PMU;
+	cl->name = "PMU";
+	cl->width = 64;
+	error = hwpmc_probe_class(cl, cand, n);
+	kfree(cand);
+	if (error)
+		return error;
+	cl->num = cl->nevents ? hwpmc_pmu_rows() : 0;
+	return 0;
+}
+
+int hwpmc_backend_init(void)
+{
+	struct hwpmc_mdep *md = &hwpmc_md;
+	struct hwpmc_class *cl;
+	int error;
+
+	memset(md, 0, sizeof(*md));
+	md->cputype = PMC_CPU_GENERIC;
+
+	cl = &md->classes[md->nclass];
+	error = hwpmc_soft_init(cl);
+	if (error)
+		goto fail;
+	md->nclass++;
+
+	cl = &md->classes[md->nclass];
+	error = hwpmc_pmu_init(cl);
+	if (error)
+		goto fail;
+	if (cl->num) {
+		md->cputype = HWPMC_CPUTYPE;
+		md->nclass++;
+	} else {
+		kfree(cl->events);
+		memset(cl, 0, sizeof(*cl));
+		pr_info("no hardware PMU events available: software events only\n");
+	}
+
+	for (cl = md->classes; cl < md->classes + md->nclass; cl++) {
+		cl->first_row = md->npmc;
+		md->npmc += cl->num;
+	}
+	return 0;
+fail:
+	hwpmc_backend_fini();
+	return error;
+}
+
+void hwpmc_backend_fini(void)
+{
+	u32 i;
+
+	for (i = 0; i < PMC_CLASS_MAX; i++)
+		kfree(hwpmc_md.classes[i].events);
+	memset(&hwpmc_md, 0, sizeof(hwpmc_md));
+}
+
+const struct hwpmc_class *hwpmc_class_find(u32 class)
+{
+	u32 i;
+
+	for (i = 0; i < hwpmc_md.nclass; i++)
+		if (hwpmc_md.classes[i].class == class)
+			return &hwpmc_md.classes[i];
+	return NULL;
+}
+
+const struct hwpmc_class *hwpmc_row_class(u32 ri)
+{
+	const struct hwpmc_class *cl;
+	u32 i;
+
+	for (i = 0; i < hwpmc_md.nclass; i++) {
+		cl = &hwpmc_md.classes[i];
+		if (ri >= cl->first_row && ri < cl->first_row + cl->num)
+			return cl;
+	}
+	return NULL;
+}
+
+const struct hwpmc_event *hwpmc_event_find(const struct hwpmc_class *cl,
+					   u32 code)
+{
+	u32 i;
+
+	for (i = 0; i < cl->nevents; i++)
+		if (cl->events[i].code == code)
+			return &cl->events[i];
+	return NULL;
+}
+
+/* FreeBSD's capability bit string: "0x67<INT,USR,SYS,REA,WRI>" */
+int hwpmc_caps_string(u32 caps, char *buf, size_t len)
+{
+	static const char * const names[] = {
+		"INT", "USR", "SYS", "EDG", "THR", "REA", "WRI", "INV",
+		"QUA", "PRC", "TAG", "CSC", "SYSWIDE", "DOMWIDE",
+	};
+	const char *sep = "";
+	int n, i;
+
+	n = scnprintf(buf, len, "%#x<", caps);
+	for (i = 0; i < ARRAY_SIZE(names); i++) {
+		if (!(caps & (1U << i)))
+			continue;
+		n += scnprintf(buf + n, len - n, "%s%s", sep, names[i]);
+		sep = ",";
+	}
+	n += scnprintf(buf + n, len - n, ">");
+	return n;
+}

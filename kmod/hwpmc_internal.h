@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * hwpmc for Linux: declarations shared by the module's files.
+ *
+ *   hwpmc_main.c     module init/exit, tunables, load banner
+ *   hwpmc_dev.c      /dev/hwpmc, ioctl dispatch and argument checks
+ *   hwpmc_mod.c      the machine-independent core: rows, their per-CPU
+ *                    state and dispositions, driver statistics
+ *   hwpmc_backend.c  the machine-dependent layer: PMC classes and events
+ *                    discovered from perf at load
+ */
+#ifndef _HWPMC_INTERNAL_H
+#define _HWPMC_INTERNAL_H
+
+#include <linux/types.h>
+#include <linux/percpu.h>
+#include <linux/rwsem.h>
+#include <linux/hwpmc.h>
+
+#define HWPMC_SOFT_ROWS_MAX	128
+
+/* Tunables (module parameters, hwpmc_main.c). */
+extern int hwpmc_hashsize;
+extern int hwpmc_nsamples;
+extern int hwpmc_callchaindepth;
+extern int hwpmc_logbuffersize;
+extern int hwpmc_nbuffers_pcpu;
+extern int hwpmc_mincount;
+extern int hwpmc_softevents;
+extern bool hwpmc_unprivileged_syspmcs;
+extern bool hwpmc_unprivileged_proc_debug;
+extern bool hwpmc_unprivileged_kernel;
+
+/* Backend: an event this machine has. */
+struct hwpmc_event {
+	u32	code;			/* PMC_EV_* */
+	u32	caps;			/* PMC_CAP_* */
+	u32	perf_type;		/* PERF_TYPE_* */
+	u64	perf_config;
+	char	name[PMC_NAME_MAX];
+};
+
+/* Backend: a class of rows. */
+struct hwpmc_class {
+	u32	class;			/* PMC_CLASS_* */
+	const char *name;		/* row-name prefix, "SOFT" */
+	u32	caps;			/* union of its events' caps */
+	u32	width;			/* bits */
+	u32	num;			/* rows */
+	u32	first_row;		/* row index of its row 0 */
+	u32	nevents;
+	struct hwpmc_event *events;
+};
+
+struct hwpmc_mdep {
+	u32	cputype;		/* PMC_CPU_* */
+	u32	npmc;			/* rows, all classes */
+	u32	nclass;
+	struct hwpmc_class classes[PMC_CLASS_MAX];
+};
+
+extern struct hwpmc_mdep hwpmc_md;
+
+int hwpmc_backend_init(void);
+void hwpmc_backend_fini(void);
+const struct hwpmc_class *hwpmc_class_find(u32 class);
+const struct hwpmc_class *hwpmc_row_class(u32 ri);
+const struct hwpmc_event *hwpmc_event_find(const struct hwpmc_class *cl,
+					   u32 code);
+int hwpmc_caps_string(u32 caps, char *buf, size_t len);
+
+/* Core: rows, dispositions, per-CPU slots (hwpmc_mod.c). */
+extern struct rw_semaphore hwpmc_sx;
+
+int hwpmc_mod_init(void);
+void hwpmc_mod_fini(void);
+int hwpmc_describe_row(int cpu, u32 ri, struct pmc_info *pi);
+int hwpmc_admin(int cpu, u32 ri, u32 state);
+
+/* Driver statistics, per CPU. */
+struct hwpmc_stats {
+	u64	intr_ignored;
+	u64	intr_processed;
+	u64	intr_bufferfull;
+	u64	syscalls;
+	u64	syscall_errors;
+	u64	buffer_requests;
+	u64	buffer_requests_failed;
+	u64	log_sweeps;
+	u64	merges;
+	u64	overwrites;
+	u64	log_records_dropped;
+	u64	log_write_errors;
+};
+
+DECLARE_PER_CPU(struct hwpmc_stats, hwpmc_stats);
+
+#define hwpmc_stat_inc(field)	this_cpu_inc(hwpmc_stats.field)
+
+void hwpmc_stats_get(struct pmc_op_getdriverstats *st);
+
+/* The device (hwpmc_dev.c). */
+int hwpmc_dev_init(void);
+void hwpmc_dev_fini(void);
+
+#endif /* _HWPMC_INTERNAL_H */

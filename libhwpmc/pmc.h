@@ -1,0 +1,193 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * libhwpmc: FreeBSD's pmc(3) interface to hwpmc for Linux.
+ *
+ * A program written against FreeBSD's <pmc.h> recompiles here: the names,
+ * argument types and errno conventions are FreeBSD's.  Every function
+ * returns 0 (or a count) on success and -1 with errno set on failure;
+ * the name-of functions return NULL with errno EINVAL for values they do
+ * not know.  Functions that need the module fail with ENXIO until
+ * pmc_init() has succeeded, as on FreeBSD.
+ *
+ * Errno mapping: Linux has no EPROGMISMATCH and no EDOOFUS.
+ *   EPROGMISMATCH (library and module ABI differ)  -> EPROTO
+ *   EDOOFUS       (programming error in the caller) -> EDESTADDRREQ
+ * Both are defined below when <errno.h> lacks them, so FreeBSD code
+ * comparing errno with these names keeps working.
+ *
+ * Thread safety: as on FreeBSD, pmc_init() and pmc_fini() are not
+ * thread-safe; call pmc_init() once before starting threads.  After that,
+ * the other functions may be called from any thread.
+ *
+ * Not yet available (the module does not implement the operations yet):
+ * pmc_allocate, pmc_attach, pmc_detach, pmc_start, pmc_stop, pmc_read,
+ * pmc_write, pmc_rw, pmc_set, pmc_release, pmc_get_msr, pmc_capabilities,
+ * pmc_width, pmc_configure_logfile, pmc_flush_logfile, pmc_close_logfile,
+ * pmc_writelog and the pmc_pmu_* helpers.
+ */
+#ifndef _HWPMC_PMC_H_
+#define _HWPMC_PMC_H_
+
+#include <errno.h>
+#include <stdint.h>
+#include <linux/hwpmc.h>
+
+#ifndef EPROGMISMATCH
+#define EPROGMISMATCH	EPROTO		/* ABI version mismatch */
+#endif
+#ifndef EDOOFUS
+#define EDOOFUS		EDESTADDRREQ	/* programming error */
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef uint32_t pmc_id_t;
+typedef uint64_t pmc_value_t;
+
+/*
+ * FreeBSD's enumerations.  Their constants are the PMC_* macros of
+ * <linux/hwpmc.h>; the enumerators below only give the types their range
+ * (so that switch statements over the macros do not warn).  They are not
+ * part of the API.
+ */
+enum pmc_class {
+	PMC__CLASS_TSC = PMC_CLASS_TSC, PMC__CLASS_K8 = PMC_CLASS_K8,
+	PMC__CLASS_IBS = PMC_CLASS_IBS, PMC__CLASS_IAF = PMC_CLASS_IAF,
+	PMC__CLASS_IAP = PMC_CLASS_IAP, PMC__CLASS_UCF = PMC_CLASS_UCF,
+	PMC__CLASS_UCP = PMC_CLASS_UCP, PMC__CLASS_XSCALE = PMC_CLASS_XSCALE,
+	PMC__CLASS_PPC7450 = PMC_CLASS_PPC7450,
+	PMC__CLASS_PPC970 = PMC_CLASS_PPC970,
+	PMC__CLASS_SOFT = PMC_CLASS_SOFT, PMC__CLASS_ARMV7 = PMC_CLASS_ARMV7,
+	PMC__CLASS_ARMV8 = PMC_CLASS_ARMV8, PMC__CLASS_E500 = PMC_CLASS_E500,
+	PMC__CLASS_POWER8 = PMC_CLASS_POWER8,
+	PMC__CLASS_DMC620_PMU_CD2 = PMC_CLASS_DMC620_PMU_CD2,
+	PMC__CLASS_DMC620_PMU_C = PMC_CLASS_DMC620_PMU_C,
+	PMC__CLASS_CMN600_PMU = PMC_CLASS_CMN600_PMU,
+	PMC__CLASS_RAPL = PMC_CLASS_RAPL, PMC__CLASS_PMU = PMC_CLASS_PMU,
+};
+
+enum pmc_cputype {
+	PMC__CPU_GENERIC = PMC_CPU_GENERIC,
+	PMC__CPU_LINUX_X86 = PMC_CPU_LINUX_X86,
+	PMC__CPU_LINUX_ARM64 = PMC_CPU_LINUX_ARM64,
+	PMC__CPU_LINUX_OTHER = PMC_CPU_LINUX_OTHER,
+};
+
+enum pmc_mode {
+	PMC__MODE_SS = PMC_MODE_SS, PMC__MODE_SC = PMC_MODE_SC,
+	PMC__MODE_TS = PMC_MODE_TS, PMC__MODE_TC = PMC_MODE_TC,
+	PMC__MODE_INVALID = PMC_MODE_INVALID,
+};
+
+enum pmc_state {
+	PMC__STATE_DISABLED = PMC_STATE_DISABLED,
+	PMC__STATE_FREE = PMC_STATE_FREE,
+	PMC__STATE_ALLOCATED = PMC_STATE_ALLOCATED,
+	PMC__STATE_STOPPED = PMC_STATE_STOPPED,
+	PMC__STATE_RUNNING = PMC_STATE_RUNNING,
+	PMC__STATE_DELETED = PMC_STATE_DELETED,
+};
+
+enum pmc_disp {
+	PMC__DISP_STANDALONE = PMC_DISP_STANDALONE,
+	PMC__DISP_FREE = PMC_DISP_FREE,
+	PMC__DISP_THREAD = PMC_DISP_THREAD,
+	PMC__DISP_UNKNOWN = PMC_DISP_UNKNOWN,
+};
+
+enum pmc_caps {
+	PMC__CAP_INTERRUPT = PMC_CAP_INTERRUPT, PMC__CAP_USER = PMC_CAP_USER,
+	PMC__CAP_SYSTEM = PMC_CAP_SYSTEM, PMC__CAP_EDGE = PMC_CAP_EDGE,
+	PMC__CAP_THRESHOLD = PMC_CAP_THRESHOLD, PMC__CAP_READ = PMC_CAP_READ,
+	PMC__CAP_WRITE = PMC_CAP_WRITE, PMC__CAP_INVERT = PMC_CAP_INVERT,
+	PMC__CAP_QUALIFIER = PMC_CAP_QUALIFIER,
+	PMC__CAP_PRECISE = PMC_CAP_PRECISE, PMC__CAP_TAGGING = PMC_CAP_TAGGING,
+	PMC__CAP_CASCADE = PMC_CAP_CASCADE, PMC__CAP_SYSWIDE = PMC_CAP_SYSWIDE,
+	PMC__CAP_DOMWIDE = PMC_CAP_DOMWIDE,
+};
+
+/* Event codes are dynamic (GETDYNEVENTINFO); see <linux/hwpmc.h>. */
+enum pmc_event {
+	PMC__EV_FIRST = PMC_EV_FIRST,
+	PMC__EV_LAST = PMC_EV_LAST,
+};
+
+/*
+ * Driver statistics: FreeBSD's eight counters, then Linux additions.  The
+ * module keeps 64-bit counters; these are their low 32 bits, so that
+ * differences of two snapshots stay exact across a wrap (FreeBSD does the
+ * same).
+ */
+struct pmc_driverstats {
+	unsigned int	pm_intr_ignored;	/* overflows for no live PMC */
+	unsigned int	pm_intr_processed;	/* samples taken */
+	unsigned int	pm_intr_bufferfull;	/* samples lost: ring full */
+	unsigned int	pm_syscalls;		/* operations */
+	unsigned int	pm_syscall_errors;	/* operations that failed */
+	unsigned int	pm_buffer_requests;	/* log buffers requested */
+	unsigned int	pm_buffer_requests_failed; /* ... not available */
+	unsigned int	pm_log_sweeps;		/* sample ring drains */
+	/* Linux additions */
+	unsigned int	pm_merges;		/* kernel+user chains merged */
+	unsigned int	pm_overwrites;		/* pending user chains lost */
+	unsigned int	pm_log_records_dropped;	/* log records lost */
+	unsigned int	pm_log_write_errors;	/* failed log file writes */
+};
+
+/*
+ * CPU information: the layout of struct pmc_op_getcpuinfo (FreeBSD also
+ * declares it as a struct of its own rather than a macro, which would
+ * rename the function pmc_cpuinfo()).
+ */
+struct pmc_cpuinfo {
+	enum pmc_cputype pm_cputype;	/* PMC_CPU_* */
+	uint32_t	pm_ncpu;	/* number of possible CPUs */
+	uint32_t	pm_npmc;	/* PMC rows per CPU, all classes */
+	uint32_t	pm_nclass;	/* entries used in pm_classes */
+	struct pmc_classinfo pm_classes[PMC_CLASS_MAX];
+};
+
+/*
+ * Current PMC state of one CPU, from pmc_pmcinfo().  pm_npmc (a Linux
+ * addition) is the number of entries in pm_pmcs.
+ */
+struct pmc_pmcinfo {
+	int32_t		pm_cpu;		/* CPU number */
+	uint32_t	pm_npmc;	/* entries in pm_pmcs */
+	struct pmc_info	pm_pmcs[];	/* one per row */
+};
+
+/* Initialisation. */
+int	pmc_init(void);
+void	pmc_fini(void);			/* Linux: close, free caches */
+const char *pmc_init_message(void);	/* Linux: why pmc_init failed */
+
+/* Configuration and state. */
+int	pmc_cpuinfo(const struct pmc_cpuinfo **_cpu_info);
+int	pmc_ncpu(void);
+int	pmc_npmc(int _cpu);
+int	pmc_pmcinfo(int _cpu, struct pmc_pmcinfo **_pmc_info);
+int	pmc_get_driver_stats(struct pmc_driverstats *_gms);
+int	pmc_enable(int _cpu, int _pmc);
+int	pmc_disable(int _cpu, int _pmc);
+int	pmc_event_caps(enum pmc_class _cl, enum pmc_event _ev,
+		       uint32_t *_caps);	/* Linux: GETCAPS by event */
+
+/* Names. */
+const char *pmc_name_of_capability(enum pmc_caps _c);
+const char *pmc_name_of_class(enum pmc_class _pc);
+const char *pmc_name_of_cputype(enum pmc_cputype _cp);
+const char *pmc_name_of_disposition(enum pmc_disp _pd);
+const char *pmc_name_of_event(enum pmc_event _pe);
+const char *pmc_name_of_mode(enum pmc_mode _pm);
+const char *pmc_name_of_state(enum pmc_state _ps);
+int	pmc_event_names_of_class(enum pmc_class _cl,
+				 const char ***_eventnames, int *_nevents);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* _HWPMC_PMC_H_ */

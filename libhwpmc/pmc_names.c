@@ -1,0 +1,195 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * libhwpmc: the pmc_name_of_*() functions and event name lists.
+ *
+ * Names are FreeBSD's (the stringified constant names of <sys/pmc.h>),
+ * with the Linux additions of <linux/hwpmc.h>.  Event names come from the
+ * module when pmc_init() has run, and otherwise from the tables the module
+ * itself is built with (<hwpmc_events.h>), so that logs can be read on a
+ * machine without the module.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/perf_event.h>
+
+#include "libpmc_internal.h"
+#include <hwpmc_events.h>
+
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
+const char *pmc_name_of_capability(enum pmc_caps cap)
+{
+	static const char *const names[] = {
+		"INTERRUPT", "USER", "SYSTEM", "EDGE", "THRESHOLD", "READ",
+		"WRITE", "INVERT", "QUALIFIER", "PRECISE", "TAGGING",
+		"CASCADE", "SYSWIDE", "DOMWIDE",
+	};
+	uint32_t c = (uint32_t)cap;
+
+	_Static_assert(ARRAY_SIZE(names) == 14 &&
+		       PMC_CAP_LAST == 1U << 13, "capability names");
+	/* exactly one bit, in range (FreeBSD) */
+	if (c == 0 || (c & (c - 1)) || c > PMC_CAP_LAST) {
+		errno = EINVAL;
+		return NULL;
+	}
+	return names[__builtin_ctz(c)];
+}
+
+const char *pmc_name_of_class(enum pmc_class pc)
+{
+	switch ((uint32_t)pc) {
+#define C(n) case PMC_CLASS_##n: return #n
+	C(TSC); C(K8); C(IBS); C(IAF); C(IAP); C(UCF); C(UCP); C(XSCALE);
+	C(PPC7450); C(PPC970); C(SOFT); C(ARMV7); C(ARMV8); C(E500);
+	C(POWER8); C(DMC620_PMU_CD2); C(DMC620_PMU_C); C(CMN600_PMU);
+	C(RAPL); C(PMU);
+#undef C
+	}
+	errno = EINVAL;
+	return NULL;
+}
+
+const char *pmc_name_of_cputype(enum pmc_cputype cp)
+{
+	switch ((uint32_t)cp) {
+	case PMC_CPU_GENERIC:		return "GENERIC";
+	case PMC_CPU_LINUX_X86:		return "LINUX_X86";
+	case PMC_CPU_LINUX_ARM64:	return "LINUX_ARM64";
+	case PMC_CPU_LINUX_OTHER:	return "LINUX_OTHER";
+	}
+	errno = EINVAL;
+	return NULL;
+}
+
+const char *pmc_name_of_disposition(enum pmc_disp pd)
+{
+	static const char *const names[] = {
+		[PMC_DISP_STANDALONE] = "STANDALONE",
+		[PMC_DISP_FREE] = "FREE",
+		[PMC_DISP_THREAD] = "THREAD",
+		[PMC_DISP_UNKNOWN] = "UNKNOWN",
+	};
+
+	if ((uint32_t)pd >= ARRAY_SIZE(names)) {
+		errno = EINVAL;
+		return NULL;
+	}
+	return names[pd];
+}
+
+const char *pmc_name_of_mode(enum pmc_mode pm)
+{
+	static const char *const names[] = {
+		[PMC_MODE_SS] = "SS", [PMC_MODE_SC] = "SC",
+		[PMC_MODE_TS] = "TS", [PMC_MODE_TC] = "TC",
+	};
+
+	if ((uint32_t)pm >= ARRAY_SIZE(names)) {
+		errno = EINVAL;
+		return NULL;
+	}
+	return names[pm];
+}
+
+const char *pmc_name_of_state(enum pmc_state ps)
+{
+	static const char *const names[] = {
+		[PMC_STATE_DISABLED] = "DISABLED",
+		[PMC_STATE_FREE] = "FREE",
+		[PMC_STATE_ALLOCATED] = "ALLOCATED",
+		[PMC_STATE_STOPPED] = "STOPPED",
+		[PMC_STATE_RUNNING] = "RUNNING",
+		[PMC_STATE_DELETED] = "DELETED",
+	};
+
+	if ((uint32_t)ps >= ARRAY_SIZE(names)) {
+		errno = EINVAL;
+		return NULL;
+	}
+	return names[ps];
+}
+
+/*
+ * The names of <hwpmc_events.h>, for use without the module: built once,
+ * on first use, since hwpmc_event_name() formats into a buffer.
+ */
+#define NSTATIC_EVENTS	(HWPMC_NDEFS(hwpmc_soft_events) +		\
+			 HWPMC_NDEFS(hwpmc_hw_events) +			\
+			 HWPMC_NCACHE * HWPMC_NCACHEOP * HWPMC_NCACHERES + 1)
+
+static struct {
+	uint32_t code;
+	char name[PMC_NAME_MAX];
+} static_events[NSTATIC_EVENTS];
+static unsigned int nstatic_events;
+static pthread_once_t static_events_once = PTHREAD_ONCE_INIT;
+
+static void static_events_add_range(uint32_t first, uint32_t last)
+{
+	uint32_t ev;
+
+	for (ev = first; ev <= last && nstatic_events < NSTATIC_EVENTS; ev++)
+		if (hwpmc_event_name(ev, static_events[nstatic_events].name,
+				     PMC_NAME_MAX) == 0)
+			static_events[nstatic_events++].code = ev;
+}
+
+static void static_events_build(void)
+{
+	static_events_add_range(PMC_EV_SOFT_FIRST, PMC_EV_SOFT_LAST);
+	static_events_add_range(PMC_EV_PMU_HW_FIRST, PMC_EV_PMU_HW_LAST);
+	static_events_add_range(PMC_EV_PMU_CACHE_FIRST, PMC_EV_PMU_CACHE_LAST);
+	static_events_add_range(PMC_EV_PMU_RAW, PMC_EV_PMU_RAW);
+}
+
+const char *pmc_name_of_event(enum pmc_event pe)
+{
+	uint32_t ev = (uint32_t)pe, i, j;
+
+	/* the module's names first: they are what this machine has */
+	for (i = 0; pmc_lib.fd >= 0 && i < pmc_lib.cpuinfo.pm_nclass; i++) {
+		const struct pmc_class_events *ce = &pmc_lib.classes[i];
+
+		for (j = 0; j < ce->ce_nevent; j++)
+			if (ce->ce_events[j].pm_ev_code == ev)
+				return ce->ce_events[j].pm_ev_name;
+	}
+
+	pthread_once(&static_events_once, static_events_build);
+	for (i = 0; i < nstatic_events; i++)
+		if (static_events[i].code == ev)
+			return static_events[i].name;
+	errno = EINVAL;
+	return NULL;
+}
+
+int pmc_event_names_of_class(enum pmc_class cl, const char ***eventnames,
+			     int *nevents)
+{
+	const struct pmc_class_events *ce;
+	const char **names;
+	uint32_t i;
+
+	if (pmc_lib_ready() < 0)
+		return -1;
+	if (!eventnames || !nevents) {
+		errno = EINVAL;
+		return -1;
+	}
+	ce = pmc_lib_class_events((uint32_t)cl);
+	if (!ce) {
+		errno = EINVAL;		/* no such class on this machine */
+		return -1;
+	}
+	names = malloc((ce->ce_nevent ? ce->ce_nevent : 1) * sizeof(*names));
+	if (!names)
+		return -1;
+	for (i = 0; i < ce->ce_nevent; i++)
+		names[i] = ce->ce_events[i].pm_ev_name;
+	*eventnames = names;
+	*nevents = (int)ce->ce_nevent;
+	return 0;
+}

@@ -1,0 +1,181 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# hwpmc for Linux: userland build (libhwpmc, tools, host unit tests).
+# Included from the top-level Makefile, which defines B, VERSION, PREFIX
+# and DESTDIR.
+#
+#   make lib             $(B)/lib/libhwpmc.so.1, libhwpmc.so, libhwpmc.a, hwpmc.pc
+#   make tools           $(B)/bin/hwpmc-control (runs from the build tree)
+#   make check-unit      host unit tests under ASan+UBSan, TAP output
+#   make install-user    library, headers, pkg-config file, tools, man pages
+#
+# Cross and static builds:
+#   make lib tools CC=aarch64-linux-gnu-gcc STATIC=1 WITH_KMOD=0 B=build/arm64
+#   make lib tools CROSS_COMPILE=aarch64-linux-gnu- STATIC=1 WITH_KMOD=0 ...
+# WITH_KMOD=0 drops libkmod: pmc_init() then diagnoses a missing module
+# from /sys/module and /lib/modules instead.
+
+CROSS_COMPILE	?=
+ifeq ($(origin CC),default)
+  CC		:= $(CROSS_COMPILE)gcc
+endif
+ifeq ($(origin AR),default)
+  AR		:= $(CROSS_COMPILE)ar
+endif
+PKG_CONFIG	?= pkg-config
+WITH_KMOD	?= 1
+STATIC		?= 0
+LIBDIR		?= $(PREFIX)/lib
+INCLUDEDIR	?= $(PREFIX)/include
+BINDIR		?= $(PREFIX)/bin
+MANDIR		?= $(PREFIX)/share/man
+PKGCONFIGDIR	?= $(LIBDIR)/pkgconfig
+
+U_SRC		:= $(CURDIR)
+U_CPPFLAGS	:= -I$(U_SRC)/include/uapi -I$(U_SRC)/include -I$(U_SRC)/libhwpmc \
+		   -DHWPMC_VERSION_STRING='"$(VERSION)"'
+U_CFLAGS	:= -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O2 -g \
+		   -fvisibility=hidden -MMD -MP $(EXTRA_CFLAGS)
+U_LDFLAGS	:= $(EXTRA_LDFLAGS)
+
+ifeq ($(WITH_KMOD),1)
+  KMOD_CFLAGS	:= $(shell $(PKG_CONFIG) --cflags libkmod 2>/dev/null)
+  KMOD_LIBS	:= $(shell $(PKG_CONFIG) $(if $(filter 1,$(STATIC)),--static) --libs libkmod 2>/dev/null || echo -lkmod)
+  U_CPPFLAGS	+= -DHWPMC_WITH_KMOD=1 $(KMOD_CFLAGS)
+  PC_REQUIRES	:= libkmod
+else
+  KMOD_LIBS	:=
+  U_CPPFLAGS	+= -DHWPMC_WITH_KMOD=0
+  PC_REQUIRES	:=
+endif
+LIB_LIBS	:= $(KMOD_LIBS) -pthread
+
+LIB_SRCS	:= libhwpmc/pmc_init.c libhwpmc/pmc_ops.c libhwpmc/pmc_names.c \
+		   libhwpmc/pmc_modcheck.c
+LIB_PIC_OBJS	:= $(patsubst libhwpmc/%.c,$(B)/obj/lib-pic/%.o,$(LIB_SRCS))
+LIB_OBJS	:= $(patsubst libhwpmc/%.c,$(B)/obj/lib/%.o,$(LIB_SRCS))
+LIB_SO		:= $(B)/lib/libhwpmc.so.1
+LIB_A		:= $(B)/lib/libhwpmc.a
+LIB_PC		:= $(B)/lib/hwpmc.pc
+TOOLS		:= $(B)/bin/hwpmc-control
+TOOL_OBJS	:= $(B)/obj/tools/hwpmc-control.o
+USER_HEADERS	:= include/uapi/linux/hwpmc.h include/uapi/linux/hwpmclog.h
+
+lib: $(LIB_SO) $(B)/lib/libhwpmc.so $(LIB_A) $(LIB_PC)
+
+tools: $(TOOLS)
+
+$(B)/obj/lib-pic/%.o: libhwpmc/%.c
+	@mkdir -p $(@D)
+	$(CC) $(U_CPPFLAGS) $(U_CFLAGS) -fPIC -c $< -o $@
+
+$(B)/obj/lib/%.o: libhwpmc/%.c
+	@mkdir -p $(@D)
+	$(CC) $(U_CPPFLAGS) $(U_CFLAGS) -c $< -o $@
+
+$(LIB_SO): $(LIB_PIC_OBJS)
+	@mkdir -p $(@D)
+	$(CC) -shared -Wl,-soname,libhwpmc.so.1 -Wl,-z,defs -Wl,--as-needed \
+		$(U_LDFLAGS) -o $@ $^ $(LIB_LIBS)
+
+$(B)/lib/libhwpmc.so: $(LIB_SO)
+	ln -sf libhwpmc.so.1 $@
+
+$(LIB_A): $(LIB_OBJS)
+	@mkdir -p $(@D)
+	rm -f $@
+	$(AR) rcs $@ $^
+
+$(LIB_PC): libhwpmc/hwpmc.pc.in mk/user.mk
+	@mkdir -p $(@D)
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@LIBDIR@|$(LIBDIR)|g' \
+	    -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|g' -e 's|@VERSION@|$(VERSION)|g' \
+	    -e 's|@REQUIRES_PRIVATE@|$(PC_REQUIRES)|g' $< > $@
+
+$(B)/obj/tools/%.o: tools/%.c
+	@mkdir -p $(@D)
+	$(CC) $(U_CPPFLAGS) $(U_CFLAGS) -c $< -o $@
+
+ifeq ($(STATIC),1)
+$(B)/bin/%: $(B)/obj/tools/%.o $(LIB_A)
+	@mkdir -p $(@D)
+	$(CC) -static $(U_LDFLAGS) -o $@ $^ $(LIB_LIBS)
+else
+$(B)/bin/%: $(B)/obj/tools/%.o $(LIB_SO) $(B)/lib/libhwpmc.so
+	@mkdir -p $(@D)
+	$(CC) $(U_LDFLAGS) -o $@ $< -L$(B)/lib -lhwpmc \
+		-Wl,-rpath,'$$ORIGIN/../lib'
+endif
+
+# ---- host unit tests: ASan + UBSan, everything linked statically in ----
+
+UT		:= $(B)/unit
+UT_SAN		:= -fsanitize=address,undefined -fno-sanitize-recover=all \
+		   -fno-omit-frame-pointer
+UT_CFLAGS	:= $(filter-out -fvisibility=hidden,$(U_CFLAGS)) $(UT_SAN) \
+		   -I$(U_SRC)/tests/unit
+UT_LIB_OBJS	:= $(patsubst libhwpmc/%.c,$(UT)/obj/lib/%.o,$(LIB_SRCS))
+UT_PROGS	:= $(UT)/test_names $(UT)/test_lib $(UT)/hwpmc-control \
+		   $(UT)/abi_layout $(UT)/fake_hwpmc.so
+
+$(UT)/obj/lib/%.o: libhwpmc/%.c
+	@mkdir -p $(@D)
+	$(CC) $(U_CPPFLAGS) $(UT_CFLAGS) -c $< -o $@
+
+$(UT)/obj/%.o: tests/unit/%.c
+	@mkdir -p $(@D)
+	$(CC) $(U_CPPFLAGS) $(UT_CFLAGS) -c $< -o $@
+
+$(UT)/obj/hwpmc-control.o: tools/hwpmc-control.c
+	@mkdir -p $(@D)
+	$(CC) $(U_CPPFLAGS) $(UT_CFLAGS) -c $< -o $@
+
+$(UT)/test_names: $(UT)/obj/test_names.o $(UT_LIB_OBJS)
+	$(CC) $(UT_SAN) -o $@ $^ $(LIB_LIBS)
+
+$(UT)/test_lib: $(UT)/obj/test_lib.o $(UT)/obj/fake_hwpmc.o $(UT_LIB_OBJS)
+	$(CC) $(UT_SAN) -o $@ $^ $(LIB_LIBS)
+
+$(UT)/hwpmc-control: $(UT)/obj/hwpmc-control.o $(UT_LIB_OBJS)
+	$(CC) $(UT_SAN) -o $@ $^ $(LIB_LIBS)
+
+# The fake module, preloaded into hwpmc-control: not instrumented.
+$(UT)/fake_hwpmc.so: tests/unit/fake_hwpmc.c tests/unit/fake_hwpmc.h
+	@mkdir -p $(@D)
+	$(CC) $(U_CPPFLAGS) $(filter-out -fvisibility=hidden -MMD -MP,$(U_CFLAGS)) \
+		-fPIC -shared -o $@ $<
+
+# ABI layout: host program (names, padding rules) + -m64/-m32 objects.
+$(UT)/abi_layout: tests/unit/abi_layout.c $(USER_HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(U_CPPFLAGS) $(filter-out -MMD -MP,$(UT_CFLAGS)) -DLAYOUT_MAIN -o $@ $<
+
+check-unit: $(UT_PROGS)
+	@UT=$(UT) SRC=$(U_SRC) CC="$(CC)" CPPFLAGS="$(U_CPPFLAGS)" \
+		sh $(U_SRC)/tests/unit/run.sh
+
+# ---- install ----
+
+install-user: lib tools
+	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(PKGCONFIGDIR) \
+		$(DESTDIR)$(INCLUDEDIR)/linux $(DESTDIR)$(BINDIR)
+	install -m 0755 $(LIB_SO) $(DESTDIR)$(LIBDIR)/libhwpmc.so.1
+	ln -sf libhwpmc.so.1 $(DESTDIR)$(LIBDIR)/libhwpmc.so
+	install -m 0644 $(LIB_A) $(DESTDIR)$(LIBDIR)/libhwpmc.a
+	install -m 0644 $(LIB_PC) $(DESTDIR)$(PKGCONFIGDIR)/hwpmc.pc
+	install -m 0644 libhwpmc/pmc.h $(DESTDIR)$(INCLUDEDIR)/pmc.h
+	install -m 0644 $(USER_HEADERS) $(DESTDIR)$(INCLUDEDIR)/linux/
+	install -m 0755 $(TOOLS) $(DESTDIR)$(BINDIR)/
+	@set -e; for s in 3 4 8; do \
+		for f in man/*.$$s; do \
+			[ -e "$$f" ] || continue; \
+			install -d $(DESTDIR)$(MANDIR)/man$$s; \
+			echo "install -m 0644 $$f $(DESTDIR)$(MANDIR)/man$$s/"; \
+			install -m 0644 $$f $(DESTDIR)$(MANDIR)/man$$s/; \
+		done; \
+	done
+
+.PHONY: lib tools check-unit install-user
+.SECONDARY: $(TOOL_OBJS)
+
+-include $(wildcard $(B)/obj/*/*.d $(UT)/obj/*.d $(UT)/obj/*/*.d)

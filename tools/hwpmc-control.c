@@ -1,0 +1,392 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * hwpmc-control: FreeBSD's pmccontrol(8) for hwpmc on Linux.
+ *
+ *   hwpmc-control -L                  list classes and their events
+ *   hwpmc-control -l                  list the state of every PMC row
+ *   hwpmc-control -s                  driver statistics
+ *   hwpmc-control [-c cpu|*] -e pmc|* [-c cpu|*] -d pmc|* ...
+ *                                     enable / disable rows, left to right
+ *   hwpmc-control -V                  library and module versions
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include <pmc.h>
+
+#define PROG		"hwpmc-control"
+#define EX_USAGE	64		/* <sysexits.h> */
+#define ALL		(-1)		/* "*": every CPU or every row */
+#define CPU_MAX		4096		/* PMC ids carry 12 bits of CPU */
+#define ROW_MAX		256		/* ... and 8 bits of row */
+
+#ifndef HWPMC_VERSION_STRING
+#define HWPMC_VERSION_STRING	"unknown"
+#endif
+
+enum mode { M_NONE, M_LIST_EVENTS, M_STATE, M_STATS, M_ADMIN, M_VERSION };
+
+struct admin_op {
+	int	enable;			/* 1: -e, 0: -d */
+	int	cpu;			/* or ALL */
+	int	pmc;			/* or ALL */
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: " PROG " -L | -l | -s | -V | -h\n"
+		"       " PROG " [-c cpu|*] {-e pmc|* | -d pmc|*} ...\n"
+		"  -L          list PMC classes and their events\n"
+		"  -l          list the state of the PMC rows of every CPU\n"
+		"  -s          print driver statistics\n"
+		"  -c cpu|*    CPU for the following -e and -d (default: all)\n"
+		"  -e pmc|*    enable PMC row(s) on the current CPU(s)\n"
+		"  -d pmc|*    disable PMC row(s) on the current CPU(s)\n"
+		"  -V          print library and module versions\n"
+		"  -h          this help\n"
+		"-c, -e and -d are processed left to right, as in "
+		"'" PROG " -c '*' -e '*' -c 0 -d 0'.\n");
+}
+
+__attribute__((format(printf, 1, 2), noreturn))
+static void usage_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, PROG ": ");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	usage(stderr);
+	exit(EX_USAGE);
+}
+
+__attribute__((format(printf, 1, 2), noreturn))
+static void die(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, PROG ": ");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(1);
+}
+
+/* "*" or a decimal number in [0, max); else a usage error naming what. */
+static int parse_index(const char *s, int max, const char *what)
+{
+	char *end;
+	long v;
+
+	if (!strcmp(s, "*"))
+		return ALL;
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (!*s || *end || errno || v < 0 || v >= max)
+		usage_error("bad %s '%s': expected a number from 0 to %d, or '*'",
+			    what, s, max - 1);
+	return (int)v;
+}
+
+static void init_or_die(void)
+{
+	if (pmc_init() < 0)
+		die("cannot initialise: %s", pmc_init_message());
+}
+
+static const char *class_name(uint32_t cl, char *buf, size_t len)
+{
+	const char *n = pmc_name_of_class((enum pmc_class)cl);
+
+	if (n)
+		return n;
+	snprintf(buf, len, "0x%x", cl);
+	return buf;
+}
+
+static int list_events(void)
+{
+	const struct pmc_cpuinfo *ci;
+	const char **names;
+	char buf[16];
+	int n, i;
+	uint32_t c;
+
+	if (pmc_cpuinfo(&ci) < 0)
+		die("cannot get CPU information: %s", strerror(errno));
+	for (c = 0; c < ci->pm_nclass; c++) {
+		uint32_t cl = ci->pm_classes[c].pm_class;
+
+		if (pmc_event_names_of_class((enum pmc_class)cl, &names, &n) < 0)
+			die("cannot list the events of class %s: %s",
+			    class_name(cl, buf, sizeof(buf)), strerror(errno));
+		printf("%s\n", class_name(cl, buf, sizeof(buf)));
+		for (i = 0; i < n; i++)
+			printf("\t%s\n", names[i]);
+		free(names);
+	}
+	return 0;
+}
+
+static int list_state(void)
+{
+	const struct pmc_cpuinfo *ci;
+	struct pmc_pmcinfo *pi;
+	const char *cputype, *s;
+	char buf[16];
+	uint32_t c, n;
+
+	if (pmc_cpuinfo(&ci) < 0)
+		die("cannot get CPU information: %s", strerror(errno));
+	cputype = pmc_name_of_cputype(ci->pm_cputype);
+	printf("%u %s CPUs present, with %u PMCs per CPU\n", ci->pm_ncpu,
+	       cputype ? cputype : "unknown", ci->pm_npmc);
+	for (c = 0; c < ci->pm_ncpu; c++) {
+		if (pmc_pmcinfo((int)c, &pi) < 0) {
+			if (errno == ENXIO) {
+				printf("CPU %u: offline\n", c);
+				continue;
+			}
+			die("cannot get the PMCs of CPU %u: %s", c,
+			    strerror(errno));
+		}
+		printf("#CPU %u:\n", c);
+		for (n = 0; n < pi->pm_npmc; n++) {
+			const struct pmc_info *pd = &pi->pm_pmcs[n];
+
+			s = pmc_name_of_disposition(pd->pm_rowdisp);
+			printf(" %-2u %-16.*s %-6s %-8s %-10s", n,
+			       PMC_NAME_MAX, pd->pm_name,
+			       class_name(pd->pm_class, buf, sizeof(buf)),
+			       pd->pm_enabled ? "ENABLED" : "DISABLED",
+			       s ? s : "?");
+			if (pd->pm_ownerpid != -1) {
+				s = pmc_name_of_event(pd->pm_event);
+				printf(" (pid %d)", pd->pm_ownerpid);
+				if (s)
+					printf(" %-32s", s);
+				else
+					printf(" event 0x%-26x", pd->pm_event);
+				if (PMC_IS_SAMPLING_MODE(pd->pm_mode))
+					printf(" (reload count %" PRIu64 ")",
+					       (uint64_t)pd->pm_reloadcount);
+			}
+			printf("\n");
+		}
+		free(pi);
+	}
+	return 0;
+}
+
+static int show_stats(void)
+{
+	struct pmc_driverstats ds;
+
+	if (pmc_get_driver_stats(&ds) < 0)
+		die("cannot get driver statistics: %s", strerror(errno));
+#define P(label, field)	printf("%-40s %ju\n", label, (uintmax_t)ds.field)
+	P("interrupts processed:", pm_intr_processed);
+	P("non-PMC interrupts:", pm_intr_ignored);
+	P("sampling stalls due to space shortages:", pm_intr_bufferfull);
+	P("system calls:", pm_syscalls);
+	P("system calls with errors:", pm_syscall_errors);
+	P("buffer requests:", pm_buffer_requests);
+	P("buffer requests failed:", pm_buffer_requests_failed);
+	P("sampling log sweeps:", pm_log_sweeps);
+	P("kernel and user call chains merged:", pm_merges);
+	P("pending user call chains dropped:", pm_overwrites);
+	P("log records dropped:", pm_log_records_dropped);
+	P("log write errors:", pm_log_write_errors);
+#undef P
+	return 0;
+}
+
+static void admin_one(int enable, int cpu, int pmc, int quiet_offline)
+{
+	const char *hint = "";
+	int r;
+
+	r = enable ? pmc_enable(cpu, pmc) : pmc_disable(cpu, pmc);
+	if (r == 0)
+		return;
+	if (errno == ENXIO && quiet_offline)
+		return;			/* "*": offline CPUs are skipped */
+	switch (errno) {
+	case EPERM:
+		hint = " (needs CAP_SYS_ADMIN)";
+		break;
+	case EBUSY:
+		hint = " (the PMC is in use)";
+		break;
+	case ENXIO:
+		hint = " (the CPU is offline)";
+		break;
+	}
+	die("%s PMC %d on CPU %d: %s%s", enable ? "enabling" : "disabling",
+	    pmc, cpu, strerror(errno), hint);
+}
+
+static int do_admin(const struct admin_op *ops, int nops)
+{
+	int ncpu, npmc, i, c, p;
+
+	ncpu = pmc_ncpu();
+	npmc = ncpu > 0 ? pmc_npmc(0) : -1;
+	if (ncpu < 0 || npmc < 0)
+		die("cannot get CPU information: %s", strerror(errno));
+
+	for (i = 0; i < nops; i++) {
+		const struct admin_op *op = &ops[i];
+
+		if (op->cpu != ALL && op->cpu >= ncpu)
+			die("CPU %d does not exist (%d CPUs)", op->cpu, ncpu);
+		if (op->pmc != ALL && op->pmc >= npmc)
+			die("PMC %d does not exist (%d PMCs per CPU)",
+			    op->pmc, npmc);
+		for (c = 0; c < ncpu; c++) {
+			if (op->cpu != ALL && c != op->cpu)
+				continue;
+			for (p = 0; p < npmc; p++) {
+				if (op->pmc != ALL && p != op->pmc)
+					continue;
+				admin_one(op->enable, c, p, op->cpu == ALL);
+			}
+		}
+	}
+	return 0;
+}
+
+static int show_version(void)
+{
+	const char *path = getenv("HWPMC_DEVICE");
+	uint32_t v = PMC_VERSION;
+	int fd, r;
+
+	printf(PROG " %s, library ABI 0x%08x\n", HWPMC_VERSION_STRING,
+	       (unsigned int)PMC_VERSION);
+	if (!path || !*path)
+		path = PMC_DEVICE_PATH;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	r = fd < 0 ? -1 : ioctl(fd, HWPMC_IOC_GETMODULEVERSION, &v);
+	if (r == 0) {
+		printf("hwpmc module ABI 0x%08x\n", v);
+	} else if (errno == EPROTO) {
+		printf("hwpmc module ABI older than 0x%08x\n",
+		       (unsigned int)PMC_VERSION);
+	} else {
+		int err = errno;
+
+		if (pmc_init() == 0)	/* explain, in pmc_init's words */
+			printf("hwpmc module: %s\n", strerror(err));
+		else
+			printf("hwpmc module: not available: %s\n",
+			       pmc_init_message());
+	}
+	if (fd >= 0)
+		close(fd);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct admin_op *ops = NULL;
+	int nops = 0, cpu = ALL, ch, r = 0;
+	enum mode mode = M_NONE;
+
+	opterr = 0;
+	while ((ch = getopt(argc, argv, ":c:d:e:hlLsV")) != -1) {
+		enum mode want = M_NONE;
+
+		switch (ch) {
+		case 'c':
+			cpu = parse_index(optarg, CPU_MAX, "CPU");
+			want = M_ADMIN;
+			break;
+		case 'd':
+		case 'e': {
+			struct admin_op *nops_p;
+
+			nops_p = realloc(ops, (nops + 1) * sizeof(*ops));
+			if (!nops_p)
+				die("out of memory");
+			ops = nops_p;
+			ops[nops].enable = ch == 'e';
+			ops[nops].cpu = cpu;
+			ops[nops].pmc = parse_index(optarg, ROW_MAX, "PMC");
+			nops++;
+			want = M_ADMIN;
+			break;
+		}
+		case 'h':
+			usage(stdout);
+			free(ops);
+			return 0;
+		case 'l':
+			want = M_STATE;
+			break;
+		case 'L':
+			want = M_LIST_EVENTS;
+			break;
+		case 's':
+			want = M_STATS;
+			break;
+		case 'V':
+			want = M_VERSION;
+			break;
+		case ':':
+			usage_error("option -%c needs an argument", optopt);
+		default:
+			usage_error("unknown option -%c", optopt);
+		}
+		if (mode != M_NONE && mode != want)
+			usage_error("-L, -l, -s, -V and -c/-e/-d cannot be combined");
+		mode = want;
+	}
+	if (optind < argc)
+		usage_error("unexpected argument '%s'", argv[optind]);
+	if (mode == M_NONE)
+		usage_error("no operation given");
+	if (mode == M_ADMIN && nops == 0)
+		usage_error("-c needs a following -e or -d");
+
+	if (mode == M_VERSION) {
+		r = show_version();
+		pmc_fini();
+		return r;
+	}
+
+	init_or_die();
+	switch (mode) {
+	case M_LIST_EVENTS:
+		r = list_events();
+		break;
+	case M_STATE:
+		r = list_state();
+		break;
+	case M_STATS:
+		r = show_stats();
+		break;
+	case M_ADMIN:
+		r = do_admin(ops, nops);
+		break;
+	default:
+		break;
+	}
+	free(ops);
+	pmc_fini();
+	if (fflush(stdout) != 0 || ferror(stdout))
+		die("write error on standard output: %s", strerror(errno));
+	return r;
+}

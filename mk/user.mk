@@ -150,8 +150,8 @@ $(UT)/abi_layout: tests/unit/abi_layout.c $(USER_HEADERS)
 	@mkdir -p $(@D)
 	$(CC) $(U_CPPFLAGS) $(filter-out -MMD -MP,$(UT_CFLAGS)) -DLAYOUT_MAIN -o $@ $<
 
-check-unit: $(UT_PROGS)
-	@UT=$(UT) SRC=$(U_SRC) CC="$(CC)" CPPFLAGS="$(U_CPPFLAGS)" \
+check-unit: $(UT_PROGS) $(LIB_SO)
+	@UT=$(UT) SRC=$(U_SRC) CC="$(CC)" CPPFLAGS="$(U_CPPFLAGS)" LIBSO=$(LIB_SO) \
 		sh $(U_SRC)/tests/unit/run.sh
 
 # ---- install ----

@@ -213,20 +213,22 @@ static int show_stats(void)
 	return 0;
 }
 
-static void admin_one(int enable, int cpu, int pmc, int quiet_offline)
+/* 0, or -1 after printing why (EPERM: exits, every row would fail) */
+static int admin_one(int enable, int cpu, int pmc, int quiet_offline)
 {
 	const char *hint = "";
 	int r;
 
 	r = enable ? pmc_enable(cpu, pmc) : pmc_disable(cpu, pmc);
 	if (r == 0)
-		return;
+		return 0;
 	if (errno == ENXIO && quiet_offline)
-		return;			/* "*": offline CPUs are skipped */
+		return 0;		/* "*": offline CPUs are skipped */
 	switch (errno) {
 	case EPERM:
-		hint = " (needs CAP_SYS_ADMIN)";
-		break;
+		die("%s PMC %d on CPU %d: %s (needs CAP_SYS_ADMIN)",
+		    enable ? "enabling" : "disabling", pmc, cpu,
+		    strerror(errno));
 	case EBUSY:
 		hint = " (the PMC is in use)";
 		break;
@@ -234,13 +236,16 @@ static void admin_one(int enable, int cpu, int pmc, int quiet_offline)
 		hint = " (the CPU is offline)";
 		break;
 	}
-	die("%s PMC %d on CPU %d: %s%s", enable ? "enabling" : "disabling",
-	    pmc, cpu, strerror(errno), hint);
+	fprintf(stderr, PROG ": %s PMC %d on CPU %d: %s%s\n",
+		enable ? "enabling" : "disabling", pmc, cpu, strerror(errno),
+		hint);
+	return -1;
 }
 
+/* Carry out the -e/-d operations in order; 1 if any failed. */
 static int do_admin(const struct admin_op *ops, int nops)
 {
-	int ncpu, npmc, i, c, p;
+	int ncpu, npmc, i, c, p, status = 0;
 
 	ncpu = pmc_ncpu();
 	npmc = ncpu > 0 ? pmc_npmc(0) : -1;
@@ -261,11 +266,13 @@ static int do_admin(const struct admin_op *ops, int nops)
 			for (p = 0; p < npmc; p++) {
 				if (op->pmc != ALL && p != op->pmc)
 					continue;
-				admin_one(op->enable, c, p, op->cpu == ALL);
+				if (admin_one(op->enable, c, p,
+					      op->cpu == ALL) < 0)
+					status = 1;
 			}
 		}
 	}
-	return 0;
+	return status;
 }
 
 static int show_version(void)

@@ -1,0 +1,52 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Compare the ABI layout table of abi_layout.c compiled for -m64 and -m32
+# (objects only: no 32-bit libc or libgcc needed).  Prints TAP.
+#   abi_check.sh <src-dir> <work-dir> [names-program]
+# CC and CPPFLAGS come from the environment.
+set -u
+SRC=$1; W=$2; NAMES=${3:-}
+CC=${CC:-gcc}
+mkdir -p "$W"
+n=0; fail=0
+ok() { n=$((n + 1)); if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fail=1; fi; }
+
+build() { # $1 = 32 | 64
+	"$CC" $CPPFLAGS -m"$1" -O2 -c "$SRC/tests/unit/abi_layout.c" -o "$W/abi$1.o" 2>"$W/abi$1.err" && return 0
+	# Debian puts <asm/types.h> under the multiarch directory only
+	"$CC" $CPPFLAGS -I/usr/include/x86_64-linux-gnu -m"$1" -O2 -c \
+		"$SRC/tests/unit/abi_layout.c" -o "$W/abi$1.o" 2>"$W/abi$1.err"
+}
+
+for m in 64 32; do
+	if build $m && objcopy -O binary -j .hwpmc_layout "$W/abi$m.o" "$W/abi$m.bin"; then
+		ok 0 "abi_layout.c compiles with -m$m"
+	else
+		sed 's/^/# /' "$W/abi$m.err"
+		ok 1 "abi_layout.c compiles with -m$m"
+	fi
+done
+
+if [ -s "$W/abi64.bin" ] && [ -s "$W/abi32.bin" ]; then
+	if cmp -s "$W/abi64.bin" "$W/abi32.bin"; then
+		ok 0 "hwpmc.h/hwpmclog.h layout identical for -m64 and -m32 ($(wc -c < "$W/abi64.bin") bytes of table)"
+	else
+		od -An -v -w12 -tu4 "$W/abi64.bin" > "$W/abi64.txt"
+		od -An -v -w12 -tu4 "$W/abi32.bin" > "$W/abi32.txt"
+		if [ -n "$NAMES" ]; then
+			"$NAMES" --names > "$W/names.txt"
+			paste -d' ' "$W/names.txt" "$W/abi64.txt" > "$W/l64"
+			paste -d' ' "$W/names.txt" "$W/abi32.txt" > "$W/l32"
+		else
+			cp "$W/abi64.txt" "$W/l64"; cp "$W/abi32.txt" "$W/l32"
+		fi
+		echo "# layout differs (name kind offset/size size; -m64 then -m32):"
+		diff "$W/l64" "$W/l32" | grep '^[<>]' | sed 's/^/# /'
+		ok 1 "hwpmc.h/hwpmclog.h layout identical for -m64 and -m32"
+	fi
+else
+	ok 1 "hwpmc.h/hwpmclog.h layout identical for -m64 and -m32 (not built)"
+fi
+echo "1..$n"
+exit $fail

@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A fake hwpmc module for host tests: ioctl() is interposed (linked into
+ * a test, or LD_PRELOADed into a tool), and hwpmc ioctls on /dev/null
+ * are answered as the module documents them.  Point HWPMC_DEVICE at
+ * /dev/null to use it.  Environment knobs (read at every call):
+ *   FAKE_HWPMC_VERSION  module version (default PMC_VERSION)
+ *   FAKE_HWPMC_PMU=1    also a PMU class
+ *   FAKE_HWPMC_EPERM=1  PMCADMIN fails with EPERM
+ *   FAKE_HWPMC_GROW=1   the SOFT event list grows between two calls
+ * Fixed: FAKE_NCPU CPUs, CPU FAKE_OFFLINE_CPU offline, FAKE_NSOFT SOFT
+ * rows; row 1 of CPU 0 is owned by pid 42 (TS mode, cpu-clock, reload
+ * 10000); SOFT has an extra event FAKE_EV_CODE named "fake-event".
+ */
+#ifndef _HWPMC_FAKE_H_
+#define _HWPMC_FAKE_H_
+
+#define FAKE_NCPU		4
+#define FAKE_OFFLINE_CPU	2
+#define FAKE_NSOFT		4
+#define FAKE_NPMU		2
+#define FAKE_EV_CODE		(PMC_EV_SOFT_FIRST + 0x80)
+#define FAKE_OWNER_PID		42
+
+#endif

@@ -1,0 +1,72 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Run the host unit tests; print one TAP stream and a final line
+# "N passed, N failed".  Environment: UT (build dir of the tests), SRC
+# (source tree), CC, CPPFLAGS (for the -m32/-m64 ABI objects), LIBSO (the
+# shared library, for the exported-symbols check; optional).
+set -u
+: "${UT:?}" "${SRC:?}"
+export ASAN_OPTIONS="detect_leaks=1:abort_on_error=0:${ASAN_OPTIONS:-}"
+export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:${UBSAN_OPTIONS:-}"
+
+out=$UT/results
+mkdir -p "$out"
+passed=0; failed=0; skipped=0; n=0
+
+# run_tap NAME CMD...: renumber CMD's TAP into ours
+run_tap() {
+	name=$1; shift
+	echo "# $name"
+	"$@" > "$out/$name.out" 2> "$out/$name.err"
+	rc=$?
+	plan=; mine=0; myfail=0
+	while IFS= read -r line; do
+		case $line in
+		"ok "*|"not ok "*)
+			n=$((n + 1)); mine=$((mine + 1))
+			case $line in
+			"not ok "*)
+				st="not ok"; desc=${line#not ok }
+				failed=$((failed + 1)); myfail=$((myfail + 1)) ;;
+			*)
+				st="ok"; desc=${line#ok }; passed=$((passed + 1))
+				case $desc in *"# SKIP"*) skipped=$((skipped + 1)) ;; esac ;;
+			esac
+			desc=${desc#* }		# drop the program's own number
+			desc=${desc#- }
+			echo "$st $n $name: $desc" ;;
+		1..*)	plan=${line#1..} ;;
+		*)	echo "$line" ;;
+		esac
+	done < "$out/$name.out"
+	why=
+	if [ -z "$plan" ]; then
+		why="no TAP plan (crashed?)"
+	elif [ "$plan" != "$mine" ]; then
+		why="planned $plan tests, ran $mine"
+	elif [ "$rc" != 0 ] && [ "$myfail" = 0 ]; then
+		why="exited with status $rc"
+	fi
+	if [ -n "$why" ] || [ "$myfail" != 0 ]; then
+		sed 's/^/# stderr: /' "$out/$name.err" | head -80
+	fi
+	if [ -n "$why" ]; then
+		n=$((n + 1)); failed=$((failed + 1))
+		echo "not ok $n $name: $why"
+	fi
+}
+
+run_tap names "$UT/test_names"
+run_tap lib "$UT/test_lib"
+run_tap abi-rules "$UT/abi_layout"
+run_tap abi-m32 sh "$SRC/tests/unit/abi_check.sh" "$SRC" "$UT/abi" "$UT/abi_layout"
+run_tap control sh "$SRC/tests/unit/test_control.sh" "$UT/hwpmc-control" "$UT/fake_hwpmc.so"
+if [ -n "${LIBSO:-}" ]; then
+	run_tap exports sh "$SRC/tests/unit/test_exports.sh" "$LIBSO" "$SRC/libhwpmc/pmc.h"
+fi
+
+echo "1..$n"
+[ "$skipped" = 0 ] || echo "# $skipped of the passed tests were skipped"
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]

@@ -1,0 +1,127 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# hwpmc-control: usage errors, no module, and the fake module (preloaded).
+#   test_control.sh <hwpmc-control> <fake_hwpmc.so>
+set -u
+CTL=$1; FAKE=$2
+T=$(mktemp -d "${TMPDIR:-/tmp}/hwpmc-ctl.XXXXXX")
+trap 'rm -rf "$T"' EXIT
+# the ASan runtime need not come first: the fake interposes ioctl()
+export ASAN_OPTIONS="verify_asan_link_order=0:${ASAN_OPTIONS:-}"
+unset FAKE_HWPMC_PMU FAKE_HWPMC_EPERM FAKE_HWPMC_VERSION FAKE_HWPMC_GROW
+n=0; fail=0
+
+ok() { n=$((n + 1)); if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fail=1; fi; }
+
+# run EXPECTED-STATUS ARGS...: runs the tool, keeps stdout/stderr
+run() {
+	want=$1; shift
+	"$@" > "$T/out" 2> "$T/err"
+	rc=$?
+	if [ "$rc" != "$want" ]; then
+		echo "# $*: status $rc, expected $want"
+		sed 's/^/# out: /' "$T/out" | head -20
+		sed 's/^/# err: /' "$T/err" | head -20
+		return 1
+	fi
+	# sanitizer reports go to stderr
+	if grep -q -e 'Sanitizer' -e 'runtime error' "$T/err"; then
+		sed 's/^/# err: /' "$T/err" | head -40
+		return 1
+	fi
+	return 0
+}
+has() { grep -q -F -e "$2" "$T/$1" || { echo "# $1 lacks: $2"; sed "s/^/# $1: /" "$T/$1" | head -20; return 1; }; }
+
+# usage errors: exit 64, message naming the problem
+usage_case() { # expected-message args...
+	msg=$1; shift
+	run 64 "$CTL" "$@" && has err "$msg" && has err "usage:"
+	ok $? "usage error for '$*': $msg"
+}
+usage_case "no operation given"
+usage_case "unknown option -x" -x
+usage_case "option -e needs an argument" -e
+usage_case "bad CPU 'foo'" -c foo -e 0
+usage_case "bad CPU '-1'" -c -1 -e 0
+usage_case "bad CPU '4096'" -c 4096 -e 0
+usage_case "bad PMC '99999'" -e 99999
+usage_case "bad PMC '-3'" -d -3
+usage_case "bad PMC '1x'" -e 1x
+usage_case "bad PMC ''" -e ''
+usage_case "-c needs a following -e or -d" -c 0
+usage_case "cannot be combined" -l -s
+usage_case "cannot be combined" -e 0 -L
+usage_case "unexpected argument 'extra'" -l extra
+
+run 0 "$CTL" -h && has out "usage:" && [ ! -s "$T/err" ]; ok $? "-h: usage on stdout, status 0"
+
+# no module
+HWPMC_DEVICE=/nonexistent/hwpmc run 1 "$CTL" -l &&
+	has err "hwpmc-control: cannot initialise: " && has err "modprobe hwpmc"
+ok $? "no module: status 1, says modprobe"
+HWPMC_DEVICE=/nonexistent/hwpmc run 0 "$CTL" -V && has out "library ABI 0x01000000" &&
+	has out "not available"
+ok $? "-V without a module"
+
+# the fake module
+export HWPMC_DEVICE=/dev/null
+fake() { LD_PRELOAD="$FAKE${LD_PRELOAD:+ $LD_PRELOAD}" "$@"; }
+
+run 0 fake "$CTL" -l && has out "4 GENERIC CPUs present, with 4 PMCs per CPU" &&
+	has out "#CPU 0:" && has out "CPU 2: offline" && has out "#CPU 3:" &&
+	has out " 0  SOFT0            SOFT   ENABLED  FREE      " &&
+	has out "(pid 42) cpu-clock" && has out "(reload count 10000)"
+ok $? "-l lists CPUs, rows, owners, offline CPUs"
+
+FAKE_HWPMC_PMU=1 run 0 fake "$CTL" -l && has out "4 LINUX_X86 CPUs present, with 6 PMCs per CPU" &&
+	has out " 4  PMU0             PMU    ENABLED  FREE"
+ok $? "-l with a PMU class"
+
+FAKE_HWPMC_PMU=1 run 0 fake "$CTL" -L &&
+	printf 'SOFT\n\tcpu-clock\n\ttask-clock\n\tpage-faults\n\tfake-event\nPMU\n\tcycles\n\tinstructions\n\traw\n' > "$T/want" &&
+	cmp -s "$T/want" "$T/out"
+ok $? "-L: class lines, tab-indented events"
+
+run 0 fake "$CTL" -s && [ "$(wc -l < "$T/out")" = 12 ] &&
+	has out "interrupts processed:                    2" &&
+	has out "non-PMC interrupts:                      5" &&
+	has out "log write errors:                        12"
+ok $? "-s: 12 statistics lines"
+
+run 0 fake "$CTL" -c 0 -e 0 -d 2 -c '*' -e 3 && [ ! -s "$T/out" ]
+ok $? "-c 0 -e 0 -d 2 -c * -e 3: silent success (offline CPU skipped)"
+
+run 0 fake "$CTL" -e '*' -c 1 -d '*'
+ok $? "-e * -c 1 -d *"
+
+run 1 fake "$CTL" -d '*' && has err "disabling PMC 1 on CPU 0: Device or resource busy (the PMC is in use)" &&
+	[ "$(wc -l < "$T/err")" = 1 ]
+ok $? "-d *: the busy row is reported, the others done, status 1"
+
+FAKE_HWPMC_EPERM=1 run 1 fake "$CTL" -c 0 -e 3 &&
+	has err "hwpmc-control: enabling PMC 3 on CPU 0: Operation not permitted (needs CAP_SYS_ADMIN)"
+ok $? "EPERM: names the PMC, CPU and the capability"
+
+run 1 fake "$CTL" -c 0 -d 1 && has err "disabling PMC 1 on CPU 0: Device or resource busy (the PMC is in use)"
+ok $? "EBUSY: the PMC is in use"
+
+run 1 fake "$CTL" -c 2 -e 0 && has err "enabling PMC 0 on CPU 2: No such device or address (the CPU is offline)"
+ok $? "explicit offline CPU: error"
+
+run 1 fake "$CTL" -c 9 -e 0 && has err "CPU 9 does not exist (4 CPUs)"
+ok $? "CPU out of range"
+
+run 1 fake "$CTL" -e 7 && has err "PMC 7 does not exist (4 PMCs per CPU)"
+ok $? "PMC out of range"
+
+run 0 fake "$CTL" -V && has out "hwpmc module ABI 0x01000000"
+ok $? "-V with the module"
+
+FAKE_HWPMC_VERSION=0x02000000 run 1 fake "$CTL" -l &&
+	has err "cannot initialise: ABI mismatch: library 0x01000000 module 0x02000000"
+ok $? "ABI mismatch reported"
+
+echo "1..$n"
+exit $fail

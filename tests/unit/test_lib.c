@@ -1,0 +1,254 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * libhwpmc against no module, against things that are not the module,
+ * and against the fake module of fake_hwpmc.c (linked in: it interposes
+ * ioctl() and serves /dev/null).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <linux/perf_event.h>
+
+#include <pmc.h>
+#include "fake_hwpmc.h"
+#include "tap.h"
+
+#define EV_CPU_CLOCK	(PMC_EV_SOFT_FIRST + PERF_COUNT_SW_CPU_CLOCK)
+
+static int msg_has(const char *needle)
+{
+	return strstr(pmc_init_message(), needle) != NULL;
+}
+
+static void use_device(const char *path)
+{
+	setenv("HWPMC_DEVICE", path, 1);
+}
+
+static void not_initialised(void)
+{
+	const struct pmc_cpuinfo *ci;
+	struct pmc_pmcinfo *pi;
+	struct pmc_driverstats ds;
+	const char **names;
+	uint32_t caps;
+	int n;
+
+#define ENXIO_(expr) do { errno = 0;					\
+		ok((expr) == -1 && errno == ENXIO, #expr " before pmc_init: ENXIO"); \
+	} while (0)
+	ENXIO_(pmc_cpuinfo(&ci));
+	ENXIO_(pmc_ncpu());
+	ENXIO_(pmc_npmc(0));
+	ENXIO_(pmc_pmcinfo(0, &pi));
+	ENXIO_(pmc_get_driver_stats(&ds));
+	ENXIO_(pmc_enable(0, 0));
+	ENXIO_(pmc_disable(0, 0));
+	ENXIO_(pmc_event_caps(PMC_CLASS_SOFT, EV_CPU_CLOCK, &caps));
+	ENXIO_(pmc_event_names_of_class(PMC_CLASS_SOFT, &names, &n));
+#undef ENXIO_
+}
+
+static void init_failures(const char *tmpdir)
+{
+	char path[512];
+	int fd;
+
+	use_device("/nonexistent/hwpmc");
+	errno = 0;
+	ok(pmc_init() == -1 && errno == ENOENT, "missing device: ENOENT");
+	ok(msg_has("modprobe hwpmc"), "... message says modprobe: %s",
+	   pmc_init_message());
+	ok(msg_has("/nonexistent/hwpmc"), "... and names the path");
+	not_initialised();
+
+	use_device(tmpdir);
+	errno = 0;
+	ok(pmc_init() == -1 && errno == ENODEV, "directory: ENODEV");
+	ok(msg_has("not a hwpmc device"), "... message: %s",
+	   pmc_init_message());
+
+	snprintf(path, sizeof(path), "%s/regular", tmpdir);
+	fd = open(path, O_CREAT | O_WRONLY | O_TRUNC, 0600);
+	ok(fd >= 0, "create %s", path);
+	if (fd >= 0)
+		close(fd);
+	use_device(path);
+	errno = 0;
+	ok(pmc_init() == -1 && errno == ENOTTY, "regular file: ENOTTY");
+	ok(msg_has("not a hwpmc device"), "... message: %s",
+	   pmc_init_message());
+	not_initialised();
+
+	if (geteuid() != 0) {
+		chmod(path, 0);
+		errno = 0;
+		ok(pmc_init() == -1 && errno == EACCES, "no permission: EACCES");
+		ok(msg_has("usermod -aG"), "... message: %s",
+		   pmc_init_message());
+	} else {
+		skip("EACCES cannot be provoked as root");
+		skip("EACCES message");
+	}
+	unlink(path);
+
+	use_device("/dev/null");
+	setenv("FAKE_HWPMC_VERSION", "0x02000000", 1);
+	errno = 0;
+	ok(pmc_init() == -1 && errno == EPROGMISMATCH,
+	   "module of another major: EPROGMISMATCH");
+	ok(msg_has("ABI mismatch: library 0x01000000 module 0x02000000"),
+	   "... message: %s", pmc_init_message());
+
+	setenv("FAKE_HWPMC_VERSION", "0x00090000", 1);
+	errno = 0;
+	ok(pmc_init() == -1 && errno == EPROGMISMATCH,
+	   "older module (EPROTO from the module): EPROGMISMATCH");
+	ok(msg_has("ABI mismatch"), "... message: %s", pmc_init_message());
+	not_initialised();
+
+	setenv("FAKE_HWPMC_VERSION", "0x01050003", 1);
+	ok(pmc_init() == 0, "module of a newer minor: accepted");
+	pmc_fini();
+	unsetenv("FAKE_HWPMC_VERSION");
+}
+
+static void with_fake(void)
+{
+	const struct pmc_cpuinfo *ci = NULL;
+	struct pmc_pmcinfo *pi = NULL;
+	struct pmc_driverstats ds;
+	const char **names = NULL;
+	uint32_t caps = 0;
+	const char *s;
+	int n = 0, r;
+
+	use_device("/dev/null");
+	setenv("FAKE_HWPMC_PMU", "1", 1);
+	setenv("FAKE_HWPMC_GROW", "1", 1);
+	ok(pmc_init() == 0, "pmc_init with the fake module (%s)",
+	   pmc_init_message());
+	ok(pmc_init() == 0, "pmc_init again: 0");
+	unsetenv("FAKE_HWPMC_GROW");
+
+	ok(pmc_cpuinfo(&ci) == 0 && ci, "pmc_cpuinfo");
+	if (!ci)
+		return;
+	ok(ci->pm_cputype == PMC_CPU_LINUX_X86 && ci->pm_ncpu == FAKE_NCPU &&
+	   ci->pm_npmc == FAKE_NSOFT + FAKE_NPMU && ci->pm_nclass == 2 &&
+	   ci->pm_classes[1].pm_class == PMC_CLASS_PMU,
+	   "cpuinfo contents");
+	errno = 0;
+	ok(pmc_cpuinfo(NULL) == -1 && errno == EINVAL, "pmc_cpuinfo(NULL): EINVAL");
+	ok(pmc_ncpu() == FAKE_NCPU, "pmc_ncpu");
+	ok(pmc_npmc(0) == FAKE_NSOFT + FAKE_NPMU, "pmc_npmc(0)");
+	errno = 0;
+	ok(pmc_npmc(-1) == -1 && errno == EINVAL, "pmc_npmc(-1): EINVAL");
+	errno = 0;
+	ok(pmc_npmc(FAKE_NCPU) == -1 && errno == EINVAL, "pmc_npmc(ncpu): EINVAL");
+
+	ok(pmc_pmcinfo(0, &pi) == 0 && pi, "pmc_pmcinfo(0)");
+	if (pi) {
+		ok(pi->pm_cpu == 0 && pi->pm_npmc == FAKE_NSOFT + FAKE_NPMU &&
+		   !strcmp(pi->pm_pmcs[0].pm_name, "SOFT0") &&
+		   !strcmp(pi->pm_pmcs[FAKE_NSOFT].pm_name, "PMU0") &&
+		   pi->pm_pmcs[FAKE_NSOFT].pm_class == PMC_CLASS_PMU,
+		   "pmcinfo rows");
+		ok(pi->pm_pmcs[1].pm_ownerpid == FAKE_OWNER_PID &&
+		   pi->pm_pmcs[1].pm_event == EV_CPU_CLOCK &&
+		   pi->pm_pmcs[1].pm_reloadcount == 10000 &&
+		   pi->pm_pmcs[0].pm_ownerpid == -1, "pmcinfo owner fields");
+		free(pi);
+	}
+	errno = 0;
+	ok(pmc_pmcinfo(FAKE_OFFLINE_CPU, &pi) == -1 && errno == ENXIO,
+	   "pmc_pmcinfo(offline CPU): ENXIO");
+	errno = 0;
+	ok(pmc_pmcinfo(FAKE_NCPU, &pi) == -1 && errno == EINVAL,
+	   "pmc_pmcinfo(ncpu): EINVAL");
+	errno = 0;
+	ok(pmc_pmcinfo(-1, &pi) == -1 && errno == EINVAL,
+	   "pmc_pmcinfo(-1): EINVAL");
+
+	memset(&ds, 0xff, sizeof(ds));
+	ok(pmc_get_driver_stats(&ds) == 0 && ds.pm_intr_ignored == 5 &&
+	   ds.pm_intr_processed == 2 && ds.pm_log_sweeps == 8 &&
+	   ds.pm_merges == 9 && ds.pm_log_write_errors == 12,
+	   "driver stats copied, low 32 bits");
+
+	ok(pmc_disable(3, 0) == 0, "pmc_disable(3, 0)");
+	ok(pmc_pmcinfo(3, &pi) == 0 && !pi->pm_pmcs[0].pm_enabled &&
+	   pi->pm_pmcs[1].pm_enabled, "... row 0 of CPU 3 disabled");
+	free(pi);
+	ok(pmc_enable(3, 0) == 0, "pmc_enable(3, 0)");
+	ok(pmc_pmcinfo(3, &pi) == 0 && pi->pm_pmcs[0].pm_enabled,
+	   "... enabled again");
+	free(pi);
+	errno = 0;
+	ok(pmc_disable(0, 1) == -1 && errno == EBUSY, "busy row: EBUSY");
+	ok(pmc_enable(0, 1) == 0, "enabling a busy (enabled) row: 0");
+	errno = 0;
+	ok(pmc_enable(FAKE_OFFLINE_CPU, 0) == -1 && errno == ENXIO,
+	   "offline CPU: ENXIO");
+	setenv("FAKE_HWPMC_EPERM", "1", 1);
+	errno = 0;
+	ok(pmc_enable(0, 0) == -1 && errno == EPERM, "no CAP_SYS_ADMIN: EPERM");
+	unsetenv("FAKE_HWPMC_EPERM");
+
+	ok(pmc_event_caps(PMC_CLASS_SOFT, EV_CPU_CLOCK, &caps) == 0 &&
+	   (caps & PMC_CAP_INTERRUPT), "pmc_event_caps(SOFT, cpu-clock)");
+	errno = 0;
+	ok(pmc_event_caps(PMC_CLASS_SOFT, 0x12345, &caps) == -1 &&
+	   errno == EINVAL, "pmc_event_caps(unknown event): EINVAL");
+
+	r = pmc_event_names_of_class(PMC_CLASS_SOFT, &names, &n);
+	ok(r == 0 && n == 4 && !strcmp(names[0], "cpu-clock") &&
+	   !strcmp(names[3], "fake-event"),
+	   "SOFT events, after the list grew during pmc_init (n=%d)", n);
+	free(names);
+	ok(pmc_event_names_of_class(PMC_CLASS_PMU, &names, &n) == 0 &&
+	   n == 3 && !strcmp(names[2], "raw"), "PMU events");
+	free(names);
+	errno = 0;
+	ok(pmc_event_names_of_class(PMC_CLASS_K8, &names, &n) == -1 &&
+	   errno == EINVAL, "class not on this machine: EINVAL");
+
+	s = pmc_name_of_event((enum pmc_event)FAKE_EV_CODE);
+	ok(s && !strcmp(s, "fake-event"), "event names come from the module");
+
+	pmc_fini();
+	errno = 0;
+	ok(pmc_ncpu() == -1 && errno == ENXIO, "after pmc_fini: ENXIO");
+	errno = 0;
+	ok(!pmc_name_of_event((enum pmc_event)FAKE_EV_CODE) && errno == EINVAL,
+	   "after pmc_fini the module's names are gone");
+	s = pmc_name_of_event((enum pmc_event)EV_CPU_CLOCK);
+	ok(s && !strcmp(s, "cpu-clock"), "... the built-in ones remain");
+
+	unsetenv("FAKE_HWPMC_PMU");
+	ok(pmc_init() == 0 && pmc_npmc(0) == FAKE_NSOFT,
+	   "pmc_init after pmc_fini, SOFT only");
+	ok(pmc_cpuinfo(&ci) == 0 && ci->pm_cputype == PMC_CPU_GENERIC &&
+	   ci->pm_nclass == 1, "... GENERIC CPU, one class");
+	pmc_fini();
+}
+
+int main(void)
+{
+	char tmpdir[] = "/tmp/hwpmc-unit.XXXXXX";
+
+	if (!mkdtemp(tmpdir)) {
+		perror("mkdtemp");
+		return 1;
+	}
+	ok(strcmp(pmc_init_message(), "") != 0, "pmc_init_message before pmc_init");
+	not_initialised();
+	init_failures(tmpdir);
+	with_fake();
+	rmdir(tmpdir);
+	return tap_done();
+}

@@ -162,7 +162,11 @@ install-user: lib tools
 	install -m 0755 $(LIB_SO) $(DESTDIR)$(LIBDIR)/libhwpmc.so.1
 	ln -sf libhwpmc.so.1 $(DESTDIR)$(LIBDIR)/libhwpmc.so
 	install -m 0644 $(LIB_A) $(DESTDIR)$(LIBDIR)/libhwpmc.a
-	install -m 0644 $(LIB_PC) $(DESTDIR)$(PKGCONFIGDIR)/hwpmc.pc
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@LIBDIR@|$(LIBDIR)|g' \
+	    -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|g' -e 's|@VERSION@|$(VERSION)|g' \
+	    -e 's|@REQUIRES_PRIVATE@|$(PC_REQUIRES)|g' libhwpmc/hwpmc.pc.in \
+	    > $(DESTDIR)$(PKGCONFIGDIR)/hwpmc.pc
+	chmod 0644 $(DESTDIR)$(PKGCONFIGDIR)/hwpmc.pc
 	install -m 0644 libhwpmc/pmc.h $(DESTDIR)$(INCLUDEDIR)/pmc.h
 	install -m 0644 $(USER_HEADERS) $(DESTDIR)$(INCLUDEDIR)/linux/
 	install -m 0755 $(TOOLS) $(DESTDIR)$(BINDIR)/

@@ -1,0 +1,132 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# hwpmc for Linux: /init of the test VM (busybox sh).  scripts/vm/run.sh
+# puts it into the initramfs together with /etc/hwpmc-vm.conf, which sets:
+#   VM_MODE     test (selftests), cmd (/hwpmc/cmd) or shell
+#   VM_LOAD     how the module gets in: modprobe (DKMS-installed tree)
+#   VM_REQUIRE_EVENTS  events "hwpmc-control -L" must list (arm64: cycles instructions)
+#
+# Output: the console shows everything live; at the end a clean block
+#   HWPMC-RESULT-BEGIN ... HWPMC-RESULT-END rc=N
+# holds the TAP, and HWPMC-DMESG-BEGIN ... HWPMC-DMESG-END the whole kernel
+# log, printed with the console log level lowered so that nothing
+# interleaves.  The host parses those blocks (scripts/vm/run.sh).
+
+PATH=/sbin:/bin:/usr/sbin:/usr/bin
+export PATH
+
+/bin/busybox mkdir -p /proc /sys /dev /tmp /run /usr/bin /usr/sbin /sbin
+/bin/busybox mount -t proc proc /proc
+/bin/busybox mount -t sysfs sysfs /sys
+/bin/busybox mount -t devtmpfs devtmpfs /dev
+/bin/busybox mount -t tmpfs tmpfs /tmp
+/bin/busybox mount -t tmpfs tmpfs /run
+/bin/busybox mkdir -p /dev/pts /dev/shm
+/bin/busybox mount -t devpts devpts /dev/pts
+/bin/busybox mount -t tmpfs tmpfs /dev/shm
+/bin/busybox mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
+# every applet, without replacing kmod's modprobe & co. already in place
+/bin/busybox --install -s 2>/dev/null
+
+echo 1 > /proc/sys/kernel/panic_on_warn
+echo 1 > /proc/sys/kernel/panic_on_oops 2>/dev/null
+# perf must not throttle the (slow, emulated) overflow handlers
+echo 0 > /proc/sys/kernel/perf_cpu_time_max_percent 2>/dev/null
+hostname hwpmc-vm
+
+. /etc/hwpmc-vm.conf
+
+HWPMC_BIN=/opt/hwpmc/bin
+LD_LIBRARY_PATH=/opt/hwpmc/lib
+PATH=$HWPMC_BIN:$PATH
+export HWPMC_BIN LD_LIBRARY_PATH PATH
+
+R=/tmp/result
+n=0 pass=0 fail=0 skip=0
+vm_ok()   { n=$((n + 1)); pass=$((pass + 1)); echo "ok $n vm: $*" | tee -a $R.vm; }
+vm_fail() { n=$((n + 1)); fail=$((fail + 1)); echo "not ok $n vm: $*" | tee -a $R.vm; }
+vm_skip() { n=$((n + 1)); skip=$((skip + 1)); echo "ok $n vm: $1 # SKIP $2" | tee -a $R.vm; }
+: > $R.vm
+: > $R.tests
+
+echo "hwpmc-vm: kernel $(uname -r), $(nproc) CPUs, mode $VM_MODE"
+
+# 1. the module, as it was installed
+if modprobe hwpmc; then
+	vm_ok "modprobe hwpmc"
+else
+	vm_fail "modprobe hwpmc (rc=$?)"
+fi
+i=0
+while [ ! -c /dev/hwpmc ] && [ $i -lt 20 ]; do sleep 0.1; i=$((i + 1)); done
+if [ -c /dev/hwpmc ]; then
+	vm_ok "/dev/hwpmc is a character device"
+else
+	vm_fail "/dev/hwpmc is a character device"
+fi
+
+# 2. the tools see the hardware the backend found
+if command -v hwpmc-control >/dev/null 2>&1; then
+	if hwpmc-control -L > /tmp/events 2>&1; then
+		vm_ok "hwpmc-control -L"
+	else
+		vm_fail "hwpmc-control -L (rc=$?)"
+	fi
+	sed 's/^/# /' /tmp/events | head -n 80
+	for ev in $VM_REQUIRE_EVENTS; do
+		if grep -qw -- "$ev" /tmp/events; then
+			vm_ok "hwpmc-control -L lists $ev"
+		else
+			vm_fail "hwpmc-control -L lists $ev"
+		fi
+	done
+	hwpmc-control -l 2>&1 | sed 's/^/# /' | head -n 40
+else
+	vm_fail "hwpmc-control present in the VM"
+fi
+
+case $VM_MODE in
+shell)
+	echo "hwpmc-vm: interactive shell; 'poweroff -f' to leave (or Ctrl-A x)"
+	setsid cttyhack sh -l
+	;;
+cmd)
+	echo "hwpmc-vm: running /hwpmc/cmd"
+	sh /hwpmc/cmd 2>&1 | tee $R.tests
+	;;
+test)
+	if [ -x /opt/hwpmc/selftests/run_tests.sh ]; then
+		/opt/hwpmc/selftests/run_tests.sh 2>&1 | tee $R.tests
+	else
+		vm_fail "selftests present (build/selftests/run_tests.sh)"
+	fi
+	;;
+esac
+
+# 3. the module unloads after all that
+if [ "$VM_MODE" != shell ]; then
+	if ! grep -q '^hwpmc ' /proc/modules || rmmod hwpmc; then
+		vm_ok "rmmod hwpmc"
+	else
+		vm_fail "rmmod hwpmc"
+	fi
+fi
+
+dmesg -n 1
+sleep 0.2
+rc=0
+[ $fail -eq 0 ] || rc=1
+echo "HWPMC-RESULT-BEGIN"
+echo "TAP version 13"
+echo "# vm checks"
+cat $R.vm
+echo "# tests"
+cat $R.tests
+echo "# vm: $pass passed, $fail failed, $skip skipped"
+echo "HWPMC-RESULT-END rc=$rc"
+echo "HWPMC-DMESG-BEGIN"
+dmesg
+echo "HWPMC-DMESG-END"
+sync
+poweroff -f

@@ -1,0 +1,295 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# hwpmc for Linux: boot one Debian kernel under QEMU with hwpmc.ko, the
+# tools and the selftests in an initramfs, and judge the run.
+#
+#   scripts/vm/run.sh [--shell | --cmd FILE] [--no-build] KVER
+#
+#   KVER        e.g. 6.1.0-56-amd64, 6.12.117+deb12-amd64, 6.1.0-56-arm64
+#   --shell     boot to an interactive shell (module loaded; Ctrl-A x quits)
+#   --cmd FILE  run the sh script FILE in the guest instead of the selftests
+#   --no-build  do not run make for the userland (use what is in build/)
+#
+# amd64: the module is built and installed by DKMS exactly as on a user's
+# machine (dkms add/build/install, against /lib/modules/KVER/build), only
+# into a sandbox (--dkmstree/--sourcetree/--installtree under build/vm/);
+# "depmod -b" then turns that tree into the guest's /lib/modules, and the
+# guest loads the module with "modprobe hwpmc".
+# arm64: there is no arm64 DKMS host, so the module is cross-built with
+# Kbuild (ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-) against Debian's arm64
+# headers and installed under /lib/modules/KVER/extra; modprobe as well.
+#
+# Result: build/vm/KVER.log (serial console), build/vm/KVER.result
+# ("PASS FAIL SKIP"), exit status 0 only if the run passed: every TAP line
+# ok, the selftests' final "N passed, N failed, N skipped" line present, no
+# kernel WARNING/BUG/Oops/Call Trace/lockdep/KASAN/GPF in the log, no timeout.
+#
+# Environment: see scripts/vm/lib.sh; also HWPMC_VM_TIMEOUT (seconds,
+# default 600 under TCG, 300 under KVM), HWPMC_VM_QEMU_OPTS (extra options),
+# V=1 (copy the serial console to the terminal).
+
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+mode=test cmdfile= build=1
+while [ $# -gt 0 ]; do
+	case $1 in
+	--shell) mode=shell ;;
+	--cmd) mode=cmd; cmdfile=$(realpath "$2"); shift ;;
+	--no-build) build=0 ;;
+	-h|--help) sed -n '3,30p' "$0"; exit 0 ;;
+	-*) die "unknown option $1" ;;
+	*) break ;;
+	esac
+	shift
+done
+[ $# -eq 1 ] || die "usage: $0 [--shell | --cmd FILE] [--no-build] KVER"
+kver=$1
+arch=$(kver_arch "$kver")
+version=$(hwpmc_version)
+work=$HWPMC_VMDIR/$kver
+logf=$HWPMC_VMDIR/$kver.log
+resf=$HWPMC_VMDIR/$kver.result
+MAKE=${MAKE:-make}
+mkdir -p "$HWPMC_VMDIR"
+rm -f "$resf"
+t_start=$(date +%s)
+
+# ---- the module's sources, as DKMS and Kbuild see them ----
+module_sources() {	# DEST
+	local d=$1
+	rm -rf "$d" && mkdir -p "$d"
+	cp -a "$HWPMC_TOP/Kbuild" "$HWPMC_TOP/dkms.conf" "$d/"
+	(cd "$HWPMC_TOP" && find kmod include -type f \( -name '*.[ch]' -o -name Kbuild \
+		-o -name Makefile -o -name '*.mk' \) -print0 | cpio -0 -pdm --quiet "$d")
+	sed -i "s/^PACKAGE_VERSION=.*/PACKAGE_VERSION=\"$version\"/" "$d/dkms.conf"
+}
+
+# ---- copy an ELF file into the initramfs with its shared libraries ----
+copy_elf() {	# FILE DESTPATH ROOT
+	local f=$1 dst=$2 root=$3 lib
+	mkdir -p "$root$(dirname "$dst")"
+	cp -L "$f" "$root$dst"
+	# static binaries: ldd says "not a dynamic executable" (exit 1)
+	ldd "$f" 2>/dev/null | sed -n 's/.*=> \(\/[^ ]*\) .*/\1/p; s/^[[:space:]]*\(\/[^ ]*\) (0x.*/\1/p' |
+	while read -r lib; do
+		case $lib in "$HWPMC_B"/*) continue ;; esac	# our own libhwpmc: in /opt/hwpmc/lib
+		[ -e "$root$lib" ] && continue
+		mkdir -p "$root$(dirname "$lib")"
+		cp -L "$lib" "$root$lib"
+	done
+}
+
+# ---- 1. userland: tools, library, selftests ----
+if [ "$arch" = amd64 ]; then
+	ub=$HWPMC_B
+	umake=()
+else
+	ub=$HWPMC_B/arm64
+	umake=(CC=aarch64-linux-gnu-gcc STATIC=1 WITH_KMOD=0 "B=$ub")
+fi
+if [ $build = 1 ]; then
+	log "$kver: make lib tools selftests ${umake[*]}"
+	if ! (cd "$HWPMC_TOP" && $MAKE -s lib tools selftests "${umake[@]}") > "$work.make.log" 2>&1; then
+		tail -n 30 "$work.make.log" >&2
+		if [ "$arch" = amd64 ]; then
+			die "$kver: userland build failed (log: $work.make.log)"
+		fi
+		log "$kver: WARNING: the arm64 userland did not build (log: $work.make.log); the guest reports what is missing"
+	fi
+fi
+
+# ---- 2. the module, installed into a staging /lib/modules ----
+stage=$work/stage
+rm -rf "$work" && mkdir -p "$work" "$stage/lib/modules/$kver"
+kdir=$(fetch_kernel "$kver")
+vmlinuz=$kdir/vmlinuz-$kver
+cp "$kdir"/modules.builtin* "$kdir/modules.order" "$stage/lib/modules/$kver/" 2>/dev/null || true
+
+if [ "$arch" = amd64 ]; then
+	[ -f "/lib/modules/$kver/build/Makefile" ] ||
+		die "$kver: no /lib/modules/$kver/build: apt-get install linux-headers-$kver"
+	dk=$work/dkms
+	module_sources "$dk/src/hwpmc-$version"
+	mkdir -p "$dk/tree"
+	dkms_args=(-m hwpmc -v "$version" --dkmstree "$dk/tree" --sourcetree "$dk/src"
+		--installtree "$stage/lib/modules" -k "$kver")
+	log "$kver: dkms add/build/install (sandbox $dk)"
+	{
+		dkms add "${dkms_args[@]}" &&
+		dkms build "${dkms_args[@]}" &&
+		dkms install --no-depmod "${dkms_args[@]}"
+	} > "$work/dkms.log" 2>&1 || {
+		cat "$work/dkms.log" >&2
+		for f in "$dk/tree/hwpmc/$version/build/make.log"; do [ -f "$f" ] && tail -n 40 "$f" >&2; done
+		die "$kver: DKMS failed (log: $work/dkms.log)"
+	}
+	ko=$(find "$stage/lib/modules/$kver" -name 'hwpmc.ko*' | head -n 1)
+	[ -n "$ko" ] || die "$kver: dkms install put no hwpmc.ko into $stage"
+else
+	hdr=$(fetch_arm64_headers "$kver")
+	src=$work/mod
+	module_sources "$src"
+	log "$kver: cross-building the module against $hdr"
+	$MAKE -C "$hdr" M="$src" ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- modules \
+		> "$work/kbuild.log" 2>&1 || {
+		tail -n 40 "$work/kbuild.log" >&2
+		die "$kver: module cross-build failed (log: $work/kbuild.log)"
+	}
+	mkdir -p "$stage/lib/modules/$kver/extra"
+	cp "$src/hwpmc.ko" "$stage/lib/modules/$kver/extra/"
+	ko=$stage/lib/modules/$kver/extra/hwpmc.ko
+fi
+depmod -b "$stage" "$kver" 2> "$work/depmod.log" || { cat "$work/depmod.log" >&2; die "$kver: depmod failed"; }
+log "$kver: module ${ko#$stage}"
+
+# ---- 3. the initramfs ----
+ir=$work/initramfs
+mkdir -p "$ir"/{bin,sbin,usr/bin,usr/sbin,etc,lib,opt/hwpmc,hwpmc,proc,sys,dev,tmp,run,root}
+cp -a "$stage/lib/modules" "$ir/lib/"
+cp "$(fetch_busybox "$arch")" "$ir/bin/busybox"
+ln -s busybox "$ir/bin/sh"
+if [ "$arch" = amd64 ]; then
+	copy_elf "$(command -v kmod)" /bin/kmod "$ir"
+	for t in modprobe insmod rmmod lsmod depmod modinfo; do ln -s ../bin/kmod "$ir/sbin/$t"; done
+	# the dynamic loader under its ABI path too
+	copy_elf /lib64/ld-linux-x86-64.so.2 /lib64/ld-linux-x86-64.so.2 "$ir"
+else
+	# no arm64 kmod binary here: busybox's modprobe/rmmod read the same modules.dep
+	for t in modprobe insmod rmmod lsmod depmod modinfo; do ln -s ../bin/busybox "$ir/sbin/$t"; done
+fi
+for d in bin lib selftests; do
+	[ -d "$ub/$d" ] || continue
+	mkdir -p "$ir/opt/hwpmc/$d"
+	find "$ub/$d" -maxdepth 1 \( -type f -o -type l \) | while read -r f; do
+		case $f in *.a|*.pc) continue ;; esac
+		if [ -L "$f" ]; then
+			cp -a "$f" "$ir/opt/hwpmc/$d/"
+		elif file -b "$f" | grep -q '^ELF'; then
+			copy_elf "$f" "/opt/hwpmc/$d/${f##*/}" "$ir"
+		else
+			cp -a "$f" "$ir/opt/hwpmc/$d/"
+		fi
+	done
+done
+missing=
+[ -x "$ir/opt/hwpmc/bin/hwpmc-control" ] || missing="$missing hwpmc-control"
+[ -x "$ir/opt/hwpmc/selftests/run_tests.sh" ] || missing="$missing selftests"
+[ -z "$missing" ] || log "$kver: WARNING: missing from $ub:$missing"
+cp "$HWPMC_TOP/scripts/vm/init.sh" "$ir/init"
+chmod 755 "$ir/init"
+require=
+[ "$arch" = arm64 ] && require="cycles instructions"
+cat > "$ir/etc/hwpmc-vm.conf" <<EOF
+VM_MODE=$mode
+VM_REQUIRE_EVENTS="$require"
+EOF
+[ "$mode" = cmd ] && cp "$cmdfile" "$ir/hwpmc/cmd"
+echo "root:x:0:0:root:/root:/bin/sh" > "$ir/etc/passwd"
+echo "root:x:0:" > "$ir/etc/group"
+(cd "$ir" && find . | cpio -o -H newc --quiet | gzip -1) > "$work/initramfs.cpio.gz"
+log "$kver: initramfs $(du -h "$work/initramfs.cpio.gz" | cut -f1)"
+
+# ---- 4. boot ----
+append="panic=-1 panic_on_warn=1 oops=panic"
+if [ "$arch" = amd64 ]; then
+	accel=$(vm_accel "$vmlinuz")
+	qemu=(qemu-system-x86_64 -accel "$accel" -m 1024 -smp 2)
+	append="console=ttyS0 $append"
+else
+	accel=tcg
+	# PMUv3 with exact cycles and instructions (1 insn = 1 ns): see
+	# docs of the emulated PMU (arm64-pmu-under-qemu); -cpu max is 3x slower
+	qemu=(qemu-system-aarch64 -M virt -cpu cortex-a57 -icount shift=0 -m 1024 -smp 2)
+	append="console=ttyAMA0 $append"
+fi
+qemu+=(-nographic -nodefaults -no-reboot -kernel "$vmlinuz" -initrd "$work/initramfs.cpio.gz"
+	-append "$append")
+# shellcheck disable=SC2206
+qemu+=(${HWPMC_VM_QEMU_OPTS:-})
+if [ "$accel" = kvm ]; then tmo=${HWPMC_VM_TIMEOUT:-300}; else tmo=${HWPMC_VM_TIMEOUT:-600}; fi
+
+if [ "$mode" = shell ]; then
+	log "$kver: interactive boot ($accel); Ctrl-A x quits QEMU"
+	exec "${qemu[@]}" -serial mon:stdio
+fi
+
+log "$kver: booting ($accel, timeout ${tmo}s), serial log $logf"
+t_boot=$(date +%s)
+set +e
+if [ "${V:-0}" = 1 ]; then
+	timeout --foreground -k 10 "$tmo" "${qemu[@]}" -monitor none -serial stdio < /dev/null 2>&1 | tee "$logf"
+	qrc=${PIPESTATUS[0]}
+else
+	timeout -k 10 "$tmo" "${qemu[@]}" -monitor none -serial stdio < /dev/null > "$logf" 2>&1
+	qrc=$?
+fi
+set -e
+t_end=$(date +%s)
+
+# ---- 5. judge ----
+clean=$work/console.txt
+tr -d '\r' < "$logf" > "$clean"
+block=$work/result.tap
+sed -n '/^HWPMC-RESULT-BEGIN$/,/^HWPMC-RESULT-END/p' "$clean" | sed '1d;$d' > "$block"
+problems=()
+pass=0 fail=0 skip=0
+
+if [ "$qrc" = 124 ] || [ "$qrc" = 137 ]; then
+	problems+=("timed out after ${tmo}s")
+elif [ "$qrc" != 0 ]; then
+	problems+=("qemu exited with status $qrc")
+fi
+if ! grep -q '^HWPMC-RESULT-END' "$clean"; then
+	problems+=("no result from the guest (crash, panic or hang; see the log)")
+else
+	read -r p f s < <(awk '
+		/^ok [0-9]+ vm: .*# SKIP/ { s++; next }
+		/^ok [0-9]+ vm: / { p++; next }
+		/^not ok [0-9]+ vm: / { f++ }
+		END { print p + 0, f + 0, s + 0 }' "$block")
+	pass=$((pass + p)) fail=$((fail + f)) skip=$((skip + s))
+	[ "$f" = 0 ] || problems+=("$f VM check(s) failed")
+	if [ "$mode" = test ]; then
+		final=$(grep -E '^[0-9]+ passed, [0-9]+ failed(, [0-9]+ skipped)?$' "$block" | tail -n 1 || true)
+		if [ -z "$final" ]; then
+			problems+=("the selftests printed no final 'N passed, N failed, N skipped' line")
+			fail=$((fail + 1))
+		else
+			read -r p f s < <(echo "$final" | sed -E 's/^([0-9]+) passed, ([0-9]+) failed(, ([0-9]+) skipped)?$/\1 \2 \4/')
+			s=${s:-0}
+			pass=$((pass + p)) fail=$((fail + f)) skip=$((skip + s))
+			[ "$f" = 0 ] || problems+=("selftests: $final")
+		fi
+		nok=$(grep -Ec '^[[:space:]]*not ok' "$block" || true)
+		vmnok=$(grep -Ec '^not ok [0-9]+ vm: ' "$block" || true)
+		if [ "$nok" -gt "$vmnok" ] && [ -n "$final" ] && [ "$f" = 0 ]; then
+			problems+=("'not ok' lines in the TAP although the summary says 0 failed")
+			fail=$((fail + 1))
+		fi
+	fi
+fi
+# kernel splats anywhere in the console (live part and the dmesg dump)
+splat='(WARNING:|BUG:|Oops|Call Trace|general protection|KASAN|lockdep|possible recursive locking|possible circular locking|Kernel panic|cut here)'
+if grep -aE "\[ *[0-9]+\.[0-9]+\].*$splat" "$clean" > "$work/splats.txt"; then
+	problems+=("kernel splat in the log: $(head -n 1 "$work/splats.txt" | sed -E 's/.*\[ *[0-9]+\.[0-9]+\] //')")
+	fail=$((fail + 1))
+fi
+[ "$mode" != test ] || [ -s "$block" ] || [ ${#problems[@]} -gt 0 ] || problems+=("empty result")
+if [ ${#problems[@]} -gt 0 ] && [ "$fail" = 0 ]; then
+	fail=1
+fi
+
+echo "$pass $fail $skip" > "$resf"
+boot_s=$((t_end - t_boot)) all_s=$((t_end - t_start))
+if [ ${#problems[@]} -eq 0 ]; then
+	log "$kver: PASS ($pass passed, $fail failed, $skip skipped; boot+tests ${boot_s}s, total ${all_s}s, $accel)"
+	exit 0
+fi
+log "$kver: FAIL ($pass passed, $fail failed, $skip skipped; boot+tests ${boot_s}s, $accel)"
+for p in "${problems[@]}"; do echo "  - $p" >&2; done
+grep -E '^[[:space:]]*not ok' "$block" 2>/dev/null | head -n 20 | sed 's/^/    /' >&2 || true
+[ -s "$work/splats.txt" ] && head -n 10 "$work/splats.txt" | sed 's/^/    /' >&2
+echo "  serial log: $logf" >&2
+exit 1

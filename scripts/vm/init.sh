@@ -75,7 +75,7 @@ if command -v hwpmc-control >/dev/null 2>&1; then
 	fi
 	sed 's/^/# /' /tmp/events | head -n 80
 	for ev in $VM_REQUIRE_EVENTS; do
-		if grep -qw -- "$ev" /tmp/events; then
+		if grep -qE "(^|[[:space:]])$ev([[:space:]]|\$)" /tmp/events; then
 			vm_ok "hwpmc-control -L lists $ev"
 		else
 			vm_fail "hwpmc-control -L lists $ev"

@@ -72,7 +72,7 @@ copy_elf() {	# FILE DESTPATH ROOT
 	mkdir -p "$root$(dirname "$dst")"
 	cp -L "$f" "$root$dst"
 	# static binaries: ldd says "not a dynamic executable" (exit 1)
-	ldd "$f" 2>/dev/null | sed -n 's/.*=> \(\/[^ ]*\) .*/\1/p; s/^[[:space:]]*\(\/[^ ]*\) (0x.*/\1/p' |
+	{ ldd "$f" 2>/dev/null || true; } | sed -n 's/.*=> \(\/[^ ]*\) .*/\1/p; s/^[[:space:]]*\(\/[^ ]*\) (0x.*/\1/p' |
 	while read -r lib; do
 		case $lib in "$HWPMC_B"/*) continue ;; esac	# our own libhwpmc: in /opt/hwpmc/lib
 		[ -e "$root$lib" ] && continue
@@ -97,6 +97,12 @@ if [ $build = 1 ]; then
 			die "$kver: userland build failed (log: $work.make.log)"
 		fi
 		log "$kver: WARNING: the arm64 userland did not build (log: $work.make.log); the guest reports what is missing"
+	fi
+	# until the top-level Makefile has a "selftests" recipe: selftests/Makefile
+	if [ ! -x "$ub/selftests/run_tests.sh" ] && [ -f "$HWPMC_TOP/selftests/Makefile" ]; then
+		log "$kver: make -C selftests ${umake[*]}"
+		(cd "$HWPMC_TOP" && $MAKE -s -C selftests "B=$ub" "${umake[@]}") >> "$work.make.log" 2>&1 ||
+			{ tail -n 30 "$work.make.log" >&2; log "$kver: WARNING: the selftests did not build"; }
 	fi
 fi
 

@@ -34,7 +34,7 @@ die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 # Makefile VERSION, which dkms.conf's PACKAGE_VERSION must follow.
 hwpmc_version() {
 	if [ -n "${VERSION:-}" ]; then echo "$VERSION"; return; fi
-	sed -n 's/^VERSION[[:space:]]*:\{0,1\}=[[:space:]]*//p' "$HWPMC_TOP/Makefile" | head -n 1
+	sed -n 's/^VERSION[[:space:]]*:\{0,1\}=[[:space:]]*//p' "$HWPMC_TOP/Makefile" | sed -n 1p
 }
 
 # apt knows a package (in an index or installed)?
@@ -136,7 +136,7 @@ fetch_arm64_headers() {
 		ln -sfn "$kb" "$root/usr/lib/${kb##*/}"
 	done
 	local common
-	common=$(sed -n 's/^include[[:space:]]*\(.*\)\/Makefile$/\1/p' "$root/usr/src/linux-headers-$kver/Makefile" | head -n 1)
+	common=$(sed -n 's/^include[[:space:]]*\(.*\)\/Makefile$/\1/p' "$root/usr/src/linux-headers-$kver/Makefile" | sed -n 1p)
 	if [ -n "$common" ] && [ ! -d "$common" ]; then
 		die "$common is missing: apt-get install ${common##*/}"
 	fi

@@ -131,7 +131,7 @@ if [ "$arch" = amd64 ]; then
 		for f in "$dk/tree/hwpmc/$version/build/make.log"; do [ -f "$f" ] && tail -n 40 "$f" >&2; done
 		die "$kver: DKMS failed (log: $work/dkms.log)"
 	}
-	ko=$(find "$stage/lib/modules/$kver" -name 'hwpmc.ko*' | head -n 1)
+	ko=$(find "$stage/lib/modules/$kver" -name 'hwpmc.ko*' -print -quit)
 	[ -n "$ko" ] || die "$kver: dkms install put no hwpmc.ko into $stage"
 else
 	hdr=$(fetch_arm64_headers "$kver")

@@ -81,15 +81,17 @@ kver_arch() {
 
 # Download (once) a Debian package into the cache and print the .deb path.
 fetch_deb() {
-	local pkg=$1 name deb
+	local pkg=$1 name arch deb
 	name=${pkg%%:*}
+	arch=amd64
+	case $pkg in *:*) arch=${pkg#*:} ;; esac
 	mkdir -p "$HWPMC_VM_CACHE/debs"
-	deb=$(ls "$HWPMC_VM_CACHE/debs/${name}_"*.deb 2>/dev/null | sort -V | tail -n 1)
+	deb=$(ls "$HWPMC_VM_CACHE/debs/${name}_"*"_$arch.deb" 2>/dev/null | sort -V | tail -n 1)
 	if [ -z "$deb" ]; then
 		log "apt-get download $pkg"
 		(cd "$HWPMC_VM_CACHE/debs" && apt-get download "$pkg" 2>&1 | grep -v 'unsandboxed as root' >&2) ||
 			die "apt-get download $pkg failed (is the version still in the archive? set HWPMC_KVER_61/HWPMC_KVER_612)"
-		deb=$(ls "$HWPMC_VM_CACHE/debs/${name}_"*.deb 2>/dev/null | sort -V | tail -n 1)
+		deb=$(ls "$HWPMC_VM_CACHE/debs/${name}_"*"_$arch.deb" 2>/dev/null | sort -V | tail -n 1)
 		[ -n "$deb" ] || die "apt-get download $pkg produced no .deb"
 	fi
 	echo "$deb"

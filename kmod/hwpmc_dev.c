@@ -97,6 +97,7 @@ static int hwpmc_op_getpmcinfo(void __user *uarg)
 	if (error <= 0)
 		return error;
 
+	error = 0;
 	pi = kvcalloc(n, sizeof(*pi), GFP_KERNEL);
 	if (!pi)
 		return -ENOMEM;

@@ -72,7 +72,11 @@ static int hwpmc_mincount_set(const char *val, const struct kernel_param *kp)
 	error = kstrtoint(val, 0, &v);
 	if (error)
 		return error;
-	if (v < 1)
+	/*
+	 * At run time a bad value is refused; at load time it is kept for
+	 * hwpmc_tunables_check() to report and replace, as for the others.
+	 */
+	if (v < 1 && THIS_MODULE->state == MODULE_STATE_LIVE)
 		return -EINVAL;
 	WRITE_ONCE(hwpmc_mincount, v);
 	return 0;

@@ -28,8 +28,9 @@ else
 fi
 exec 3<&-
 
-# warm up once, then measure
-rmmod hwpmc && modprobe hwpmc
+# warm up (the first loads grow slab caches for good), then measure
+i=0
+while [ $i -lt 5 ]; do i=$((i + 1)); rmmod hwpmc && modprobe hwpmc; done
 m0=$(mem_kb)
 good=0
 i=0
@@ -45,9 +46,10 @@ done
 m1=$(mem_kb)
 if [ "$good" -eq 20 ]; then ok "20 unload/reload cycles"; else fail "20 unload/reload cycles (stopped after $good)"; fi
 diag "slab+vmalloc before ${m0} kB, after ${m1} kB"
-# coarse: catches a leak of more than ~12 kB per cycle (kmemleak, in the
-# debug kernel, is the fine-grained check)
-if [ $((m1 - m0)) -lt 256 ]; then ok "memory stable over reloads"; else fail "memory grew by $((m1 - m0)) kB over 20 reloads"; fi
+# coarse: slab and vmalloc move by a few hundred kB between identical
+# rounds here, so this catches only leaks over ~50 kB per cycle (kmemleak,
+# in the debug kernel, is the fine-grained check)
+if [ $((m1 - m0)) -lt 1024 ]; then ok "memory stable over reloads"; else fail "memory grew by $((m1 - m0)) kB over 20 reloads"; fi
 check "module live" grep -q '^hwpmc ' /proc/modules
 w1=$(warnings)
 if [ "$w1" -eq "$w0" ]; then ok "no kernel warning"; else fail "kernel warnings appeared"; dmesg | tail -n 40 | sed 's/^/# /'; fi

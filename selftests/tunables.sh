@@ -23,6 +23,7 @@ reload() {
 if ! reload hashsize=-1 nsamples=1000 callchaindepth=9999 logbuffersize=0 \
 	nbuffers_pcpu=-5 mincount=0 softevents=500; then
 	fail "load with bad tunables"
+	reload
 	ksft_done
 fi
 ok "load with bad tunables"

@@ -53,6 +53,12 @@ logf=$HWPMC_VMDIR/$kver.log
 resf=$HWPMC_VMDIR/$kver.result
 MAKE=${MAKE:-make}
 mkdir -p "$HWPMC_VMDIR"
+# one run per kernel at a time (they share build/vm/KVER)
+exec 9> "$HWPMC_VMDIR/$kver.lock"
+if ! flock -n 9; then
+	log "$kver: another run of this kernel is in progress; waiting"
+	flock 9
+fi
 rm -f "$resf"
 t_start=$(date +%s)
 
@@ -87,7 +93,8 @@ if [ "$arch" = amd64 ]; then
 	umake=()
 else
 	ub=$HWPMC_B/arm64
-	umake=(CC=aarch64-linux-gnu-gcc STATIC=1 WITH_KMOD=0 "B=$ub")
+	# KSFT_DIR: the kselftest headers the host build already extracted
+	umake=(CC=aarch64-linux-gnu-gcc STATIC=1 WITH_KMOD=0 "B=$ub" "KSFT_DIR=$HWPMC_B/ksft")
 fi
 if [ $build = 1 ]; then
 	log "$kver: make lib tools selftests ${umake[*]}"
@@ -267,6 +274,12 @@ else
 			s=${s:-0}
 			pass=$((pass + p)) fail=$((fail + f)) skip=$((skip + s))
 			[ "$f" = 0 ] || problems+=("selftests: $final")
+			# cross-check the runner's arithmetic with the programs' own totals
+			tp=$(sed -n 's/^[[:space:]]*# Totals: pass:\([0-9]*\) .*/\1/p' "$block" | awk '{ s += $1 } END { print s + 0 }')
+			if [ "$p" -lt "$tp" ]; then
+				problems+=("the runner's '$final' disagrees with the tests' '# Totals:' lines ($tp passed)")
+				fail=$((fail + 1))
+			fi
 		fi
 		nok=$(grep -Ec '^[[:space:]]*not ok' "$block" || true)
 		vmnok=$(grep -Ec '^not ok [0-9]+ vm: ' "$block" || true)

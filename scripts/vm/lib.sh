@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 #
 # hwpmc for Linux: shared helpers of the VM test harness (bash, sourced by
 # scripts/vm/*.sh, scripts/demo.sh and .ci/run).

@@ -32,7 +32,7 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-mode=test cmdfile= build=1
+mode=test cmdfile='' build=1
 while [ $# -gt 0 ]; do
 	case $1 in
 	--shell) mode=shell ;;
@@ -135,7 +135,8 @@ if [ "$arch" = amd64 ]; then
 		dkms install --no-depmod "${dkms_args[@]}"
 	} > "$work/dkms.log" 2>&1 || {
 		cat "$work/dkms.log" >&2
-		for f in "$dk/tree/hwpmc/$version/build/make.log"; do [ -f "$f" ] && tail -n 40 "$f" >&2; done
+		f=$dk/tree/hwpmc/$version/build/make.log
+		if [ -f "$f" ]; then tail -n 40 "$f" >&2; fi
 		die "$kver: DKMS failed (log: $work/dkms.log)"
 	}
 	ko=$(find "$stage/lib/modules/$kver" -name 'hwpmc.ko*' -print -quit)

@@ -18,9 +18,7 @@ ifeq ($(origin KDIR),undefined)
     KDIR := /lib/modules/$(KVER)/build
   else
     KDIR := $(lastword $(sort $(wildcard /usr/src/linux-headers-*-$(ARCH_DEB))))
-    ifneq ($(KDIR),)
-      $(info note: no headers for the running kernel $(KVER); building the module against $(KDIR))
-    endif
+    KDIR_NOTE := note: no headers for the running kernel $(KVER); building the module against $(KDIR)
   endif
 endif
 
@@ -39,6 +37,9 @@ module:
 	@if [ -z "$(KDIR)" ]; then \
 		echo "error: no kernel build tree: install linux-headers-$(KVER) or set KDIR=" >&2; exit 1; fi
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+
+selftests:
+	$(MAKE) -C selftests B=$(B)
 
 sparse:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) C=2 CF="-D__CHECK_ENDIAN__" modules

@@ -31,9 +31,9 @@ for t in "$@"; do
 	sed 's/^/  /' "$out"
 	tot=$(grep '^# Totals:' "$out" | tail -n 1)
 	if [ -n "$tot" ]; then
-		p=$(echo "$tot" | sed 's/.*pass:\([0-9]*\).*/\1/')
+		p=$(echo "$tot" | sed 's/.* pass:\([0-9]*\).*/\1/')
 		f=$(echo "$tot" | sed 's/.* fail:\([0-9]*\).*/\1/')
-		s=$(echo "$tot" | sed 's/.*skip:\([0-9]*\).*/\1/')
+		s=$(echo "$tot" | sed 's/.* skip:\([0-9]*\).*/\1/')
 		e=$(echo "$tot" | sed 's/.*error:\([0-9]*\).*/\1/')
 		f=$((f + e))
 	else

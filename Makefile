@@ -36,6 +36,7 @@ all: module lib tools selftests
 module:
 	@if [ -z "$(KDIR)" ]; then \
 		echo "error: no kernel build tree: install linux-headers-$(KVER) or set KDIR=" >&2; exit 1; fi
+	$(if $(KDIR_NOTE),@echo "$(KDIR_NOTE)")
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
 
 selftests:

@@ -29,10 +29,12 @@ static int hwpmc_op_getmoduleversion(void __user *uarg)
 
 	if (get_user(cv, up))
 		return -EFAULT;
-	/* a client built for a newer major.minor than ours: no */
+	if (put_user((u32)PMC_VERSION, up))
+		return -EFAULT;
+	/* a client of a newer major.minor is refused, told our version */
 	if ((cv & 0xFFFF0000) > (PMC_VERSION & 0xFFFF0000))
 		return -EPROTO;
-	return put_user((u32)PMC_VERSION, up) ? -EFAULT : 0;
+	return 0;
 }
 
 static int hwpmc_op_getcpuinfo(void __user *uarg)

@@ -245,8 +245,9 @@ int pmc_init(void)
 	if (pmc_lib_ioctl(HWPMC_IOC_GETMODULEVERSION, &version) < 0) {
 		err = errno;
 		if (err == EPROTO) {
-			set_msg("ABI mismatch: library 0x%08x is newer than the hwpmc module: install the module of the same release",
-				(unsigned int)PMC_VERSION);
+			/* the module writes its own version back */
+			set_msg("ABI mismatch: library 0x%08x is newer than the hwpmc module 0x%08x: install the module of the same release",
+				(unsigned int)PMC_VERSION, version);
 			err = EPROGMISMATCH;
 		} else if (err == ENOTTY) {
 			set_msg("%s is not a hwpmc device (GETMODULEVERSION: %s)",

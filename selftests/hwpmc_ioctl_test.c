@@ -189,6 +189,7 @@ TEST_F(dev, getmoduleversion)
 	/* a client of a newer minor or major is refused */
 	v = PMC_VERSION + (1 << 16);
 	EXPECT_EQ(EPROTO, xioctl(self->fd, HWPMC_IOC_GETMODULEVERSION, &v));
+	EXPECT_EQ(PMC_VERSION, v);	/* says which version it has */
 	v = PMC_VERSION + (1U << 24);
 	EXPECT_EQ(EPROTO, xioctl(self->fd, HWPMC_IOC_GETMODULEVERSION, &v));
 	/* a newer patch level is fine */

@@ -194,7 +194,7 @@ static int do_getcaps(struct pmc_op_caps *pc)
 
 static int fake_ioctl(unsigned long cmd, void *arg)
 {
-	uint32_t modv = env_ul("FAKE_HWPMC_VERSION", PMC_VERSION), *v;
+	uint32_t modv = env_ul("FAKE_HWPMC_VERSION", PMC_VERSION), *v, old;
 	int i;
 
 	if (!fake_enabled_init) {
@@ -206,10 +206,9 @@ static int fake_ioctl(unsigned long cmd, void *arg)
 	switch (cmd) {
 	case HWPMC_IOC_GETMODULEVERSION:
 		v = arg;
-		if ((*v & 0xFFFF0000U) > (modv & 0xFFFF0000U))
-			return -EPROTO;
-		*v = modv;
-		return 0;
+		old = *v;
+		*v = modv;	/* written back even when refused */
+		return (old & 0xFFFF0000U) > (modv & 0xFFFF0000U) ? -EPROTO : 0;
 	case HWPMC_IOC_GETCPUINFO:
 		return do_getcpuinfo(arg);
 	case HWPMC_IOC_GETPMCINFO:

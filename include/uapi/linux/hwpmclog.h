@@ -163,7 +163,7 @@ struct pmclog_userdata {
  */
 struct pmclog_map_in {
 	struct pmclog_header pl_hdr;
-	__u32	pl_pid;
+	__s32	pl_pid;
 	__u32	pl_prot;		/* PROT_* of the mapping */
 	__u64	pl_start;
 	__u64	pl_end;

@@ -18,6 +18,7 @@
 # once hwpmc-stat exists.
 
 set -euo pipefail
+"$(dirname "$0")/deps.sh"	# packages (HWPMC_SKIP_DEPS=1 to skip)
 . "$(dirname "$0")/vm/lib.sh"
 MAKE=${MAKE:-make}
 cd "$HWPMC_TOP"

@@ -29,7 +29,7 @@ DESTDIR		?=
 export B VERSION
 
 .PHONY: all module lib tools selftests check check-unit check-vm clean install \
-	install-module install-user sparse checkpatch
+	install-module install-user sparse checkpatch lint
 
 all: module lib tools selftests
 
@@ -44,6 +44,31 @@ selftests:
 
 sparse:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) C=2 CF="-D__CHECK_ENDIAN__" modules
+
+# checkpatch.pl ships in Debian's linux-source tarball, not in the headers.
+KSRC_TARBALL	?= $(lastword $(sort $(wildcard /usr/src/linux-source-*.tar.xz)))
+CHECKPATCH	:= $(B)/ksrc/scripts/checkpatch.pl
+KERNEL_SOURCES	:= $(wildcard kmod/*.c kmod/*.h) include/hwpmc_events.h \
+		   $(wildcard include/uapi/linux/*.h)
+
+$(CHECKPATCH):
+	@test -n "$(KSRC_TARBALL)" || { echo "error: apt-get install linux-source-6.12" >&2; exit 1; }
+	@mkdir -p $(B)/ksrc
+	tar -xJf $(KSRC_TARBALL) -C $(B)/ksrc --strip-components=1 --wildcards \
+		'*/scripts/checkpatch.pl' '*/scripts/spelling.txt' \
+		'*/scripts/const_structs.checkpatch'
+
+checkpatch: $(CHECKPATCH)
+	$(CHECKPATCH) --no-tree --terse --show-types -f $(KERNEL_SOURCES)
+
+# The module against every installed Debian kernel's headers, warnings
+# as errors (-Werror in Kbuild), with sparse; then checkpatch.
+LINT_KDIRS	?= $(sort $(wildcard /usr/src/linux-headers-*-$(ARCH_DEB)))
+lint: checkpatch
+	@set -e; for k in $(LINT_KDIRS); do echo "  SPARSE  $$k"; \
+		$(MAKE) -s -C $$k M=$(CURDIR) C=2 CF="-D__CHECK_ENDIAN__" modules 2>&1 | \
+		grep -v 'Skipping BTF' | tee $(B)/sparse.log; \
+		! grep -q . $(B)/sparse.log; done
 
 include mk/user.mk
 include mk/check.mk

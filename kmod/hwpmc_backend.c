@@ -29,6 +29,7 @@
 #include <hwpmc_events.h>
 
 #if defined(CONFIG_X86)
+#include <asm/cpufeature.h>
 #include <asm/perf_event.h>
 #define HWPMC_CPUTYPE		PMC_CPU_LINUX_X86
 #define HWPMC_RAW_PROBE_CONFIG	0x3c	/* unhalted core cycles */
@@ -166,16 +167,25 @@ static u32 hwpmc_pmu_rows(void)
 #if defined(CONFIG_X86)
 	struct x86_pmu_capability cap = { 0 };
 
+	/* perf warns and says nothing on hybrid CPUs (two core types) */
+	if (cpu_feature_enabled(X86_FEATURE_HYBRID_CPU))
+		return HWPMC_PMU_ROWS_DEFAULT;
 	perf_get_x86_pmu_capability(&cap);
 	if (cap.num_counters_gp > 0)
 		return cap.num_counters_gp + max(cap.num_counters_fixed, 0);
 #elif defined(CONFIG_ARM64)
-	/* PMCR_EL0.N event counters, plus the cycle counter */
-	u64 pmcr = read_sysreg(pmcr_el0);
-	u32 n = (pmcr >> 11) & 0x1f;
+	u64 dfr0 = read_sysreg(id_aa64dfr0_el1);
+	u32 pmuver = (dfr0 >> 8) & 0xf, n;
 
-	if (n)
-		return n + 1;
+	/*
+	 * Only PMUv3 (1..14; 0 is none, 15 implementation defined) has
+	 * PMCR_EL0.N event counters; add the cycle counter.
+	 */
+	if (pmuver >= 1 && pmuver <= 14) {
+		n = (read_sysreg(pmcr_el0) >> 11) & 0x1f;
+		if (n)
+			return n + 1;
+	}
 #endif
 	return HWPMC_PMU_ROWS_DEFAULT;
 }

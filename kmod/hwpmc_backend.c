@@ -24,6 +24,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/err.h>
+#include <linux/workqueue.h>
 
 #include "hwpmc_internal.h"
 #include <hwpmc_events.h>
@@ -52,55 +53,70 @@ struct hwpmc_candidate {
 	u64	config;
 };
 
-/*
- * Can a counter with this attribute be created on the current task?
- * The counter is created disabled and released at once.
- */
-static bool hwpmc_probe_attr(struct perf_event_attr *attr)
+/* A disabled counter with this attribute on the current task, or NULL. */
+static struct perf_event *hwpmc_probe_create(struct perf_event_attr *attr)
 {
 	struct perf_event *ev;
 
 	attr->size = sizeof(*attr);
 	attr->disabled = 1;
 	ev = perf_event_create_kernel_counter(attr, -1, current, NULL, NULL);
-	if (IS_ERR(ev))
-		return false;
-	perf_event_release_kernel(ev);
-	return true;
+	return IS_ERR(ev) ? NULL : ev;
 }
 
-/* The PMC_CAP_* of an event, 0 when the machine does not have it. */
+/* Can a counter with this attribute be created?  (Released at once.) */
+static bool hwpmc_probe_attr(u32 type, u64 config,
+			     void (*set)(struct perf_event_attr *attr))
+{
+	struct perf_event_attr attr = { .type = type, .config = config };
+	struct perf_event *ev;
+
+	set(&attr);
+	ev = hwpmc_probe_create(&attr);
+	if (ev)
+		perf_event_release_kernel(ev);
+	return ev;
+}
+
+static void hwpmc_probe_sampling(struct perf_event_attr *attr)
+{
+	attr->sample_period = HWPMC_PROBE_PERIOD;
+}
+
+static void hwpmc_probe_user(struct perf_event_attr *attr)
+{
+	attr->exclude_kernel = 1;
+	attr->exclude_hv = 1;
+}
+
+static void hwpmc_probe_system(struct perf_event_attr *attr)
+{
+	attr->exclude_user = 1;
+}
+
+/*
+ * The PMC_CAP_* of an event, 0 when the machine does not have it.  The
+ * first counter stays until the other probes are done: creating and
+ * releasing a software counter flips a static key (kernel text patching)
+ * when it is the only one of its event, and one flip per event is enough.
+ */
 static u32 hwpmc_probe_event(u32 type, u64 config)
 {
 	struct perf_event_attr attr = { .type = type, .config = config };
+	struct perf_event *held = hwpmc_probe_create(&attr);
 	u32 caps;
 
-	if (!hwpmc_probe_attr(&attr))
+	if (!held)
 		return 0;
 	/* values are read and written through the module's own offset */
 	caps = PMC_CAP_READ | PMC_CAP_WRITE;
-
-	memset(&attr, 0, sizeof(attr));
-	attr.type = type;
-	attr.config = config;
-	attr.sample_period = HWPMC_PROBE_PERIOD;
-	if (hwpmc_probe_attr(&attr))
+	if (hwpmc_probe_attr(type, config, hwpmc_probe_sampling))
 		caps |= PMC_CAP_INTERRUPT;
-
-	memset(&attr, 0, sizeof(attr));
-	attr.type = type;
-	attr.config = config;
-	attr.exclude_kernel = 1;
-	attr.exclude_hv = 1;
-	if (hwpmc_probe_attr(&attr))
+	if (hwpmc_probe_attr(type, config, hwpmc_probe_user))
 		caps |= PMC_CAP_USER;
-
-	memset(&attr, 0, sizeof(attr));
-	attr.type = type;
-	attr.config = config;
-	attr.exclude_user = 1;
-	if (hwpmc_probe_attr(&attr))
+	if (hwpmc_probe_attr(type, config, hwpmc_probe_system))
 		caps |= PMC_CAP_SYSTEM;
+	perf_event_release_kernel(held);
 	return caps;
 }
 
@@ -329,4 +345,97 @@ int hwpmc_caps_string(u32 caps, char *buf, size_t len)
 	}
 	n += scnprintf(buf + n, len - n, ">");
 	return n;
+}
+
+/*
+ * The perf attribute of a PMC counting event ev, user mode only when caps
+ * has PMC_CAP_USER alone, kernel mode only when PMC_CAP_SYSTEM alone.
+ * PMU events are pinned: hwpmc(4) allocates counters, it never
+ * multiplexes them.
+ */
+int hwpmc_md_attr(const struct hwpmc_event *ev, u32 caps,
+		  const struct pmc_md_pmu_op_pmcallocate *md,
+		  struct perf_event_attr *attr)
+{
+	u32 modes = caps & (PMC_CAP_USER | PMC_CAP_SYSTEM);
+
+	memset(attr, 0, sizeof(*attr));
+	attr->size = sizeof(*attr);
+	attr->type = ev->perf_type;
+	attr->config = ev->perf_config;
+	if (ev->code == PMC_EV_PMU_RAW) {
+		attr->config = md->pm_config;
+		attr->config1 = md->pm_config1;
+		attr->config2 = md->pm_config2;
+	} else if (md->pm_config || md->pm_config1 || md->pm_config2) {
+		return -EINVAL;
+	}
+	if (md->pm__reserved)
+		return -EINVAL;
+	attr->disabled = 1;
+	attr->pinned = ev->perf_type != PERF_TYPE_SOFTWARE;
+	attr->exclude_kernel = modes == PMC_CAP_USER;
+	attr->exclude_hv = modes == PMC_CAP_USER;
+	attr->exclude_user = modes == PMC_CAP_SYSTEM;
+	return 0;
+}
+
+struct hwpmc_cpu_create {
+	struct perf_event_attr	*attr;
+	struct perf_event	*ev;
+};
+
+static long hwpmc_cpu_create(void *arg)
+{
+	struct hwpmc_cpu_create *cc = arg;
+
+	cc->ev = perf_event_create_kernel_counter(cc->attr,
+						  smp_processor_id(), NULL,
+						  NULL, NULL);
+	return 0;
+}
+
+/*
+ * A counter on a CPU (task NULL) or on a task (cpu -1), disabled.
+ *
+ * perf applies perf_event_paranoid to CPU-wide counters with the
+ * credentials of the creating task, even for kernel counters; the policy
+ * for system-scope PMCs is the module's (hwpmc.4), so they are created by
+ * a kernel worker on their CPU.  That also fails cleanly (ENODEV) when
+ * the CPU is offline.
+ */
+struct perf_event *hwpmc_md_create(struct perf_event_attr *attr, int cpu,
+				   struct task_struct *task)
+{
+	struct hwpmc_cpu_create cc = { .attr = attr };
+	long error;
+
+	if (task)
+		return perf_event_create_kernel_counter(attr, -1, task, NULL,
+							NULL);
+	error = work_on_cpu_safe(cpu, hwpmc_cpu_create, &cc);
+	return error ? ERR_PTR(error) : cc.ev;
+}
+
+void hwpmc_md_release(struct perf_event *ev)
+{
+	perf_event_release_kernel(ev);
+}
+
+void hwpmc_md_start(struct perf_event *ev)
+{
+	perf_event_enable(ev);
+}
+
+void hwpmc_md_stop(struct perf_event *ev)
+{
+	perf_event_disable(ev);
+}
+
+/* The count, children (inherited by new threads and processes) included. */
+u64 hwpmc_md_read(struct perf_event *ev)
+{
+	u64 enabled, running;
+
+	return perf_event_read_value(ev, &enabled, &running);
 }

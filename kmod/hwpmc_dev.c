@@ -20,9 +20,14 @@
 
 #include "hwpmc_internal.h"
 
-typedef int (*hwpmc_op_fn)(void __user *uarg);
+typedef int (*hwpmc_op_fn)(struct file *file, void __user *uarg);
 
-static int hwpmc_op_getmoduleversion(void __user *uarg)
+/* Per open file: who gets SIGIO (O_ASYNC). */
+struct hwpmc_file {
+	struct fasync_struct	*fasync;
+};
+
+static int hwpmc_op_getmoduleversion(struct file *file, void __user *uarg)
 {
 	u32 __user *up = uarg;
 	u32 cv;
@@ -37,7 +42,7 @@ static int hwpmc_op_getmoduleversion(void __user *uarg)
 	return 0;
 }
 
-static int hwpmc_op_getcpuinfo(void __user *uarg)
+static int hwpmc_op_getcpuinfo(struct file *file, void __user *uarg)
 {
 	struct pmc_op_getcpuinfo ci;
 	const struct hwpmc_class *cl;
@@ -58,7 +63,7 @@ static int hwpmc_op_getcpuinfo(void __user *uarg)
 	return copy_to_user(uarg, &ci, sizeof(ci)) ? -EFAULT : 0;
 }
 
-static int hwpmc_op_getdriverstats(void __user *uarg)
+static int hwpmc_op_getdriverstats(struct file *file, void __user *uarg)
 {
 	struct pmc_op_getdriverstats st;
 
@@ -81,7 +86,7 @@ static int hwpmc_put_count(void __user *ucount, u32 needed, u32 room,
 	return room < needed ? -E2BIG : 1;
 }
 
-static int hwpmc_op_getpmcinfo(void __user *uarg)
+static int hwpmc_op_getpmcinfo(struct file *file, void __user *uarg)
 {
 	struct pmc_op_getpmcinfo __user *up = uarg;
 	struct pmc_op_getpmcinfo gi;
@@ -114,7 +119,7 @@ static int hwpmc_op_getpmcinfo(void __user *uarg)
 	return error;
 }
 
-static int hwpmc_op_pmcadmin(void __user *uarg)
+static int hwpmc_op_pmcadmin(struct file *file, void __user *uarg)
 {
 	struct pmc_op_pmcadmin pa;
 
@@ -127,7 +132,7 @@ static int hwpmc_op_pmcadmin(void __user *uarg)
 	return hwpmc_admin(pa.pm_cpu, pa.pm_pmc, pa.pm_state);
 }
 
-static int hwpmc_op_getdyneventinfo(void __user *uarg)
+static int hwpmc_op_getdyneventinfo(struct file *file, void __user *uarg)
 {
 	struct pmc_op_getdyneventinfo __user *up = uarg;
 	struct pmc_op_getdyneventinfo gd;
@@ -163,17 +168,20 @@ static int hwpmc_op_getdyneventinfo(void __user *uarg)
 	return error;
 }
 
-static int hwpmc_op_getcaps(void __user *uarg)
+static int hwpmc_op_getcaps(struct file *file, void __user *uarg)
 {
 	struct pmc_op_caps gc;
 	const struct hwpmc_class *cl;
 	const struct hwpmc_event *ev;
+	int error;
 
 	if (copy_from_user(&gc, uarg, sizeof(gc)))
 		return -EFAULT;
 	if (gc.pm_pmcid != PMC_ID_INVALID) {
-		/* no PMC can be allocated yet: the caller owns none */
-		return -ESRCH;
+		error = hwpmc_pmc_caps(gc.pm_pmcid, &gc.pm_caps);
+		if (error)
+			return error;
+		return copy_to_user(uarg, &gc, sizeof(gc)) ? -EFAULT : 0;
 	}
 	cl = hwpmc_class_find(gc.pm_class);
 	if (!cl)
@@ -183,6 +191,120 @@ static int hwpmc_op_getcaps(void __user *uarg)
 		return -EINVAL;
 	gc.pm_caps = ev->caps;
 	return copy_to_user(uarg, &gc, sizeof(gc)) ? -EFAULT : 0;
+}
+
+static int hwpmc_op_pmcallocate(struct file *file, void __user *uarg)
+{
+	struct pmc_op_pmcallocate pa;
+	int error;
+
+	if (copy_from_user(&pa, uarg, sizeof(pa)))
+		return -EFAULT;
+	error = hwpmc_pmc_allocate(file, &pa);
+	if (error)
+		return error;
+	if (put_user(pa.pm_pmcid,
+		     &((struct pmc_op_pmcallocate __user *)uarg)->pm_pmcid)) {
+		/* the caller cannot learn the id: don't leave it allocated */
+		hwpmc_pmc_release(pa.pm_pmcid);
+		return -EFAULT;
+	}
+	return 0;
+}
+
+static int hwpmc_op_pmcattach(struct file *file, void __user *uarg)
+{
+	struct pmc_op_pmcattach a;
+
+	if (copy_from_user(&a, uarg, sizeof(a)))
+		return -EFAULT;
+	return hwpmc_pmc_attach(a.pm_pmc, a.pm_pid);
+}
+
+static int hwpmc_op_pmcdetach(struct file *file, void __user *uarg)
+{
+	struct pmc_op_pmcattach a;
+
+	if (copy_from_user(&a, uarg, sizeof(a)))
+		return -EFAULT;
+	return hwpmc_pmc_detach(a.pm_pmc, a.pm_pid);
+}
+
+/* PMCSTART, PMCSTOP, PMCRELEASE */
+static int hwpmc_get_simple(void __user *uarg, u32 *id)
+{
+	struct pmc_op_simple sp;
+
+	if (copy_from_user(&sp, uarg, sizeof(sp)))
+		return -EFAULT;
+	if (sp.pm__pad)
+		return -EINVAL;
+	*id = sp.pm_pmcid;
+	return 0;
+}
+
+static int hwpmc_op_pmcstart(struct file *file, void __user *uarg)
+{
+	u32 id;
+
+	return hwpmc_get_simple(uarg, &id) ?: hwpmc_pmc_start(id);
+}
+
+static int hwpmc_op_pmcstop(struct file *file, void __user *uarg)
+{
+	u32 id;
+
+	return hwpmc_get_simple(uarg, &id) ?: hwpmc_pmc_stop(id);
+}
+
+static int hwpmc_op_pmcrelease(struct file *file, void __user *uarg)
+{
+	u32 id;
+
+	return hwpmc_get_simple(uarg, &id) ?: hwpmc_pmc_release(id);
+}
+
+static int hwpmc_op_pmcrw(struct file *file, void __user *uarg)
+{
+	struct pmc_op_pmcrw rw;
+	int error;
+
+	if (copy_from_user(&rw, uarg, sizeof(rw)))
+		return -EFAULT;
+	error = hwpmc_pmc_rw(rw.pm_pmcid, rw.pm_flags, &rw.pm_value);
+	if (error)
+		return error;
+	return copy_to_user(uarg, &rw, sizeof(rw)) ? -EFAULT : 0;
+}
+
+static int hwpmc_op_pmcsetcount(struct file *file, void __user *uarg)
+{
+	struct pmc_op_pmcsetcount sc;
+
+	if (copy_from_user(&sc, uarg, sizeof(sc)))
+		return -EFAULT;
+	if (sc.pm__pad)
+		return -EINVAL;
+	return hwpmc_pmc_setcount(sc.pm_pmcid, sc.pm_count);
+}
+
+/*
+ * PMCGETMSR: perf owns the counters and a module cannot hand user space
+ * a counter index it may read with RDPMC safely.  FreeBSD answers ENOSYS
+ * for hardware without direct reads; in the kernel ENOSYS means only "no
+ * such system call", so the module says EOPNOTSUPP and libhwpmc's
+ * pmc_get_msr() turns that into FreeBSD's ENOSYS.
+ */
+static int hwpmc_op_pmcgetmsr(struct file *file, void __user *uarg)
+{
+	struct pmc_op_getmsr gm;
+	u32 caps;
+	int error;
+
+	if (copy_from_user(&gm, uarg, sizeof(gm)))
+		return -EFAULT;
+	error = hwpmc_pmc_caps(gm.pm_pmcid, &caps);
+	return error ?: -EOPNOTSUPP;
 }
 
 /* The operations, indexed by PMC_OP_*; a NULL fn is not implemented yet. */
@@ -199,15 +321,15 @@ static const struct {
 				      hwpmc_op_getmoduleversion },
 	[PMC_OP_GETPMCINFO]	= { HWPMC_IOC_GETPMCINFO, hwpmc_op_getpmcinfo },
 	[PMC_OP_PMCADMIN]	= { HWPMC_IOC_PMCADMIN, hwpmc_op_pmcadmin },
-	[PMC_OP_PMCALLOCATE]	= { HWPMC_IOC_PMCALLOCATE, NULL },
-	[PMC_OP_PMCATTACH]	= { HWPMC_IOC_PMCATTACH, NULL },
-	[PMC_OP_PMCDETACH]	= { HWPMC_IOC_PMCDETACH, NULL },
-	[PMC_OP_PMCGETMSR]	= { HWPMC_IOC_PMCGETMSR, NULL },
-	[PMC_OP_PMCRELEASE]	= { HWPMC_IOC_PMCRELEASE, NULL },
-	[PMC_OP_PMCRW]		= { HWPMC_IOC_PMCRW, NULL },
-	[PMC_OP_PMCSETCOUNT]	= { HWPMC_IOC_PMCSETCOUNT, NULL },
-	[PMC_OP_PMCSTART]	= { HWPMC_IOC_PMCSTART, NULL },
-	[PMC_OP_PMCSTOP]	= { HWPMC_IOC_PMCSTOP, NULL },
+	[PMC_OP_PMCALLOCATE]	= { HWPMC_IOC_PMCALLOCATE, hwpmc_op_pmcallocate },
+	[PMC_OP_PMCATTACH]	= { HWPMC_IOC_PMCATTACH, hwpmc_op_pmcattach },
+	[PMC_OP_PMCDETACH]	= { HWPMC_IOC_PMCDETACH, hwpmc_op_pmcdetach },
+	[PMC_OP_PMCGETMSR]	= { HWPMC_IOC_PMCGETMSR, hwpmc_op_pmcgetmsr },
+	[PMC_OP_PMCRELEASE]	= { HWPMC_IOC_PMCRELEASE, hwpmc_op_pmcrelease },
+	[PMC_OP_PMCRW]		= { HWPMC_IOC_PMCRW, hwpmc_op_pmcrw },
+	[PMC_OP_PMCSETCOUNT]	= { HWPMC_IOC_PMCSETCOUNT, hwpmc_op_pmcsetcount },
+	[PMC_OP_PMCSTART]	= { HWPMC_IOC_PMCSTART, hwpmc_op_pmcstart },
+	[PMC_OP_PMCSTOP]	= { HWPMC_IOC_PMCSTOP, hwpmc_op_pmcstop },
 	[PMC_OP_WRITELOG]	= { HWPMC_IOC_WRITELOG, NULL },
 	[PMC_OP_CLOSELOG]	= { HWPMC_IOC_CLOSELOG, NULL },
 	[PMC_OP_GETDYNEVENTINFO] = { HWPMC_IOC_GETDYNEVENTINFO,
@@ -229,7 +351,7 @@ static long hwpmc_ioctl(struct file *file, unsigned int cmd,
 	else if (!hwpmc_ops[nr].fn)
 		error = -EOPNOTSUPP;	/* later versions */
 	else
-		error = hwpmc_ops[nr].fn((void __user *)arg);
+		error = hwpmc_ops[nr].fn(file, (void __user *)arg);
 	if (error)
 		hwpmc_stat_inc(syscall_errors);
 	return error;
@@ -237,12 +359,42 @@ static long hwpmc_ioctl(struct file *file, unsigned int cmd,
 
 static int hwpmc_open(struct inode *inode, struct file *file)
 {
+	struct hwpmc_file *pf = kzalloc(sizeof(*pf), GFP_KERNEL);
+
+	if (!pf)
+		return -ENOMEM;
+	file->private_data = pf;
 	return nonseekable_open(inode, file);
+}
+
+/* The last close: PMCs allocated through this file go with it. */
+static int hwpmc_release(struct inode *inode, struct file *file)
+{
+	hwpmc_pmc_file_release(file);
+	kfree(file->private_data);
+	return 0;
+}
+
+static int hwpmc_fasync(int fd, struct file *file, int on)
+{
+	struct hwpmc_file *pf = file->private_data;
+
+	return fasync_helper(fd, file, on, &pf->fasync);
+}
+
+/* SIGIO to whoever asked on file; process context. */
+void hwpmc_dev_notify(struct file *file, int band)
+{
+	struct hwpmc_file *pf = file->private_data;
+
+	kill_fasync(&pf->fasync, SIGIO, band);
 }
 
 static const struct file_operations hwpmc_fops = {
 	.owner		= THIS_MODULE,
 	.open		= hwpmc_open,
+	.release	= hwpmc_release,
+	.fasync		= hwpmc_fasync,
 	.unlocked_ioctl	= hwpmc_ioctl,
 	.compat_ioctl	= compat_ptr_ioctl,
 	.llseek		= noop_llseek,

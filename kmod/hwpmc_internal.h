@@ -6,6 +6,8 @@
  *   hwpmc_dev.c      /dev/hwpmc, ioctl dispatch and argument checks
  *   hwpmc_mod.c      the machine-independent core: rows, their per-CPU
  *                    state and dispositions, driver statistics
+ *   hwpmc_pmc.c      owners and their PMCs: allocate, attach, start, stop,
+ *                    read/write, release (counting modes)
  *   hwpmc_backend.c  the machine-dependent layer: PMC classes and events
  *                    discovered from perf at load
  */
@@ -69,13 +71,52 @@ const struct hwpmc_event *hwpmc_event_find(const struct hwpmc_class *cl,
 					   u32 code);
 int hwpmc_caps_string(u32 caps, char *buf, size_t len);
 
+struct perf_event;
+struct perf_event_attr;
+struct task_struct;
+
+/* Backend: perf counters for the core (which never calls perf itself). */
+int hwpmc_md_attr(const struct hwpmc_event *ev, u32 caps,
+		  const struct pmc_md_pmu_op_pmcallocate *md,
+		  struct perf_event_attr *attr);
+struct perf_event *hwpmc_md_create(struct perf_event_attr *attr, int cpu,
+				   struct task_struct *task);
+void hwpmc_md_release(struct perf_event *ev);
+void hwpmc_md_start(struct perf_event *ev);
+void hwpmc_md_stop(struct perf_event *ev);
+u64 hwpmc_md_read(struct perf_event *ev);
+
 /* Core: rows, dispositions, per-CPU slots (hwpmc_mod.c). */
 extern struct rw_semaphore hwpmc_sx;
 
 int hwpmc_mod_init(void);
 void hwpmc_mod_fini(void);
+struct hwpmc_pmc;
+
 int hwpmc_describe_row(int cpu, u32 ri, struct pmc_info *pi);
 int hwpmc_admin(int cpu, u32 ri, u32 state);
+int hwpmc_check_cpu(int cpu);
+bool hwpmc_row_can_thread(u32 ri);
+bool hwpmc_row_can_system(int cpu, u32 ri);
+void hwpmc_row_take(struct hwpmc_pmc *pm, u32 mode, int cpu, u32 ri);
+void hwpmc_row_give(u32 mode, int cpu, u32 ri);
+
+/* Owners and PMCs (hwpmc_pmc.c); callers hold no lock. */
+struct file;
+
+int hwpmc_pmc_init(void);
+void hwpmc_pmc_fini(void);
+void hwpmc_pmc_describe(const struct hwpmc_pmc *pm, struct pmc_info *pi);
+int hwpmc_pmc_allocate(struct file *file, struct pmc_op_pmcallocate *pa);
+int hwpmc_pmc_attach(u32 id, pid_t pid);
+int hwpmc_pmc_detach(u32 id, pid_t pid);
+int hwpmc_pmc_start(u32 id);
+int hwpmc_pmc_stop(u32 id);
+int hwpmc_pmc_release(u32 id);
+int hwpmc_pmc_rw(u32 id, u32 flags, u64 *value);
+int hwpmc_pmc_setcount(u32 id, u64 count);
+int hwpmc_pmc_caps(u32 id, u32 *caps);
+void hwpmc_pmc_file_release(struct file *file);
 
 /* Driver statistics, per CPU. */
 struct hwpmc_stats {
@@ -102,5 +143,6 @@ void hwpmc_stats_get(struct pmc_op_getdriverstats *st);
 /* The device (hwpmc_dev.c). */
 int hwpmc_dev_init(void);
 void hwpmc_dev_fini(void);
+void hwpmc_dev_notify(struct file *file, int band);
 
 #endif /* _HWPMC_INTERNAL_H */

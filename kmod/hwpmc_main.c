@@ -176,12 +176,17 @@ static int __init hwpmc_init(void)
 	error = hwpmc_mod_init();
 	if (error)
 		goto fail_backend;
-	error = hwpmc_dev_init();
+	error = hwpmc_pmc_init();
 	if (error)
 		goto fail_mod;
+	error = hwpmc_dev_init();
+	if (error)
+		goto fail_pmc;
 	hwpmc_banner();
 	return 0;
 
+fail_pmc:
+	hwpmc_pmc_fini();
 fail_mod:
 	hwpmc_mod_fini();
 fail_backend:
@@ -192,6 +197,7 @@ fail_backend:
 static void __exit hwpmc_exit(void)
 {
 	hwpmc_dev_fini();
+	hwpmc_pmc_fini();
 	hwpmc_mod_fini();
 	hwpmc_backend_fini();
 }

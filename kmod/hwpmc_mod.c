@@ -25,7 +25,7 @@
 /* One (CPU, row) slot. */
 struct hwpmc_hw {
 	u32	flags;			/* HWPMC_HW_* */
-	void	*pmc;			/* the system-scope PMC using it */
+	struct hwpmc_pmc *pmc;		/* the system-scope PMC using it */
 };
 
 DECLARE_RWSEM(hwpmc_sx);
@@ -73,7 +73,7 @@ static u32 hwpmc_disp(u32 ri)
 }
 
 /* Check a CPU number given by user space: EINVAL, or ENXIO if offline. */
-static int hwpmc_check_cpu(int cpu)
+int hwpmc_check_cpu(int cpu)
 {
 	if (cpu < 0 || cpu >= nr_cpu_ids)
 		return -EINVAL;
@@ -102,7 +102,47 @@ int hwpmc_describe_row(int cpu, u32 ri, struct pmc_info *pi)
 	pi->pm_enabled = !!(hw->flags & HWPMC_HW_ENABLED);
 	pi->pm_rowdisp = hwpmc_disp(ri);
 	pi->pm_ownerpid = -1;
+	if (hw->pmc)
+		hwpmc_pmc_describe(hw->pmc, pi);
 	return 0;
+}
+
+/*
+ * Row reservations, with hwpmc_sx held for writing.  A process-scope PMC
+ * takes its row on every CPU (THREAD); a system-scope PMC takes one
+ * enabled (CPU, row) slot and makes the row STANDALONE.
+ */
+bool hwpmc_row_can_thread(u32 ri)
+{
+	return hwpmc_rowdisp[ri] >= 0;
+}
+
+bool hwpmc_row_can_system(int cpu, u32 ri)
+{
+	const struct hwpmc_hw *hw = hwpmc_slot(cpu, ri);
+
+	return hwpmc_rowdisp[ri] <= 0 && !hw->pmc &&
+	       (hw->flags & HWPMC_HW_ENABLED);
+}
+
+void hwpmc_row_take(struct hwpmc_pmc *pm, u32 mode, int cpu, u32 ri)
+{
+	if (PMC_IS_VIRTUAL_MODE(mode)) {
+		hwpmc_rowdisp[ri]++;
+	} else {
+		hwpmc_rowdisp[ri]--;
+		hwpmc_slot(cpu, ri)->pmc = pm;
+	}
+}
+
+void hwpmc_row_give(u32 mode, int cpu, u32 ri)
+{
+	if (PMC_IS_VIRTUAL_MODE(mode)) {
+		hwpmc_rowdisp[ri]--;
+	} else {
+		hwpmc_rowdisp[ri]++;
+		hwpmc_slot(cpu, ri)->pmc = NULL;
+	}
 }
 
 /*

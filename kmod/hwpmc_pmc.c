@@ -1,0 +1,859 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hwpmc for Linux: owners and their PMCs, counting modes (the allocate,
+ * attach, start, stop, read/write and release parts of FreeBSD's
+ * hwpmc_mod.c).
+ *
+ * An owner is a process (thread group) that allocated a PMC; owners are
+ * found in a hash keyed by the process's struct pid, so PMC ids are per
+ * owner: another process cannot name them.  A PMC also remembers the file
+ * it was allocated through, and closing that file releases it.
+ *
+ * Counting.  A process-scope PMC has one perf counter per thread of each
+ * attached process (a target) at attach time; perf saves and restores
+ * them at context switches and copies them into threads created later,
+ * and into child processes with PMC_F_DESCENDANTS (perf's inheritance,
+ * whose counts fold back when a child exits).  A system-scope PMC is one
+ * perf counter on its CPU.  The value of a PMC is pm->value plus, while it
+ * runs, what its counters counted since it started (read - base); a stop
+ * folds that into pm->value.  This makes a stopped PMC stop counting even
+ * though a module cannot disable perf's inherited copies.
+ *
+ * Locking: hwpmc_sx, held for writing by every operation on owners, PMCs
+ * and targets (perf calls sleep, which a rw_semaphore allows).
+ */
+#define pr_fmt(fmt) "hwpmc: " fmt
+
+#include <linux/kernel.h>
+#include <linux/capability.h>
+#include <linux/cred.h>
+#include <linux/hash.h>
+#include <linux/list.h>
+#include <linux/log2.h>
+#include <linux/perf_event.h>
+#include <linux/pid.h>
+#include <linux/rculist.h>
+#include <linux/sched.h>
+#include <linux/sched/coredump.h>
+#include <linux/sched/signal.h>
+#include <linux/sched/task.h>
+#include <linux/slab.h>
+
+#include "hwpmc_internal.h"
+
+/* Flags PMCALLOCATE accepts; FreeBSD's EV_PMU index has no meaning here. */
+#define HWPMC_F_ALLOCATE	(PMC_F_DESCENDANTS | PMC_F_LOG_PROCCSW |	\
+				 PMC_F_LOG_PROCEXIT | PMC_F_CALLCHAIN |	\
+				 PMC_F_USERCALLCHAIN)
+#define HWPMC_F_PROCESS_ONLY	(PMC_F_DESCENDANTS | PMC_F_LOG_PROCCSW |	\
+				 PMC_F_LOG_PROCEXIT)
+#define HWPMC_F_NEEDS_LOG	(PMC_F_LOG_PROCCSW | PMC_F_LOG_PROCEXIT)
+
+struct hwpmc_owner {
+	struct hlist_node	link;		/* hwpmc_ownerhash */
+	struct pid		*tgid;		/* the owner process */
+	struct list_head	pmcs;
+};
+
+/* An attached process: its counters, one per thread at attach time. */
+struct hwpmc_target {
+	struct list_head	link;		/* pm->targets */
+	struct pid		*tgid;
+	u64			base;		/* sum of counters at start */
+	u32			nev;
+	struct perf_event	*ev[];
+};
+
+struct hwpmc_pmc {
+	struct list_head	link;		/* owner->pmcs */
+	struct hwpmc_owner	*owner;
+	struct file		*file;		/* allocated through */
+	const struct hwpmc_event *event;
+	u32			id;
+	u32			mode;
+	u32			flags;
+	u32			caps;
+	u32			state;
+	int			cpu;		/* system scope */
+	u32			ri;
+	bool			had_targets;
+	u64			value;		/* folded at stop */
+	struct perf_event_attr	attr;
+	struct list_head	targets;	/* process scope */
+	struct perf_event	*sysev;		/* system scope */
+	u64			sysbase;
+};
+
+static struct hlist_head *hwpmc_ownerhash;
+static unsigned int hwpmc_hashbits;
+
+int hwpmc_pmc_init(void)
+{
+	unsigned int i, n;
+
+	hwpmc_hashbits = ilog2(roundup_pow_of_two(hwpmc_hashsize));
+	n = 1U << hwpmc_hashbits;
+	hwpmc_ownerhash = kvcalloc(n, sizeof(*hwpmc_ownerhash), GFP_KERNEL);
+	if (!hwpmc_ownerhash)
+		return -ENOMEM;
+	for (i = 0; i < n; i++)
+		INIT_HLIST_HEAD(&hwpmc_ownerhash[i]);
+	return 0;
+}
+
+static struct hwpmc_owner *hwpmc_owner_find(struct pid *tgid)
+{
+	struct hwpmc_owner *po;
+
+	hlist_for_each_entry(po, &hwpmc_ownerhash[hash_ptr(tgid,
+			     hwpmc_hashbits)], link)
+		if (po->tgid == tgid)
+			return po;
+	return NULL;
+}
+
+static struct hwpmc_owner *hwpmc_owner_get(void)
+{
+	struct pid *tgid = task_tgid(current);
+	struct hwpmc_owner *po = hwpmc_owner_find(tgid);
+
+	if (po)
+		return po;
+	po = kzalloc(sizeof(*po), GFP_KERNEL);
+	if (!po)
+		return NULL;
+	po->tgid = get_pid(tgid);
+	INIT_LIST_HEAD(&po->pmcs);
+	hlist_add_head(&po->link,
+		       &hwpmc_ownerhash[hash_ptr(tgid, hwpmc_hashbits)]);
+	return po;
+}
+
+static void hwpmc_owner_put_if_idle(struct hwpmc_owner *po)
+{
+	if (!list_empty(&po->pmcs))
+		return;
+	hlist_del(&po->link);
+	put_pid(po->tgid);
+	kfree(po);
+}
+
+/*
+ * The caller's PMC of this id: ESRCH when the caller owns no PMC at all,
+ * EINVAL when it owns none of this id (hwpmc(4)).
+ */
+static int hwpmc_pmc_find(u32 id, struct hwpmc_pmc **pmp)
+{
+	struct hwpmc_owner *po = hwpmc_owner_find(task_tgid(current));
+	struct hwpmc_pmc *pm;
+
+	if (!po)
+		return -ESRCH;
+	list_for_each_entry(pm, &po->pmcs, link) {
+		if (pm->id == id) {
+			*pmp = pm;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+/* -- values -------------------------------------------------------------- */
+
+static u64 hwpmc_target_read(const struct hwpmc_target *pt)
+{
+	u64 sum = 0;
+	u32 i;
+
+	for (i = 0; i < pt->nev; i++)
+		sum += hwpmc_md_read(pt->ev[i]);
+	return sum;
+}
+
+static u64 hwpmc_pmc_value(const struct hwpmc_pmc *pm)
+{
+	const struct hwpmc_target *pt;
+	u64 v = pm->value;
+
+	if (pm->state != PMC_STATE_RUNNING)
+		return v;
+	if (pm->sysev)
+		return v + hwpmc_md_read(pm->sysev) - pm->sysbase;
+	list_for_each_entry(pt, &pm->targets, link)
+		v += hwpmc_target_read(pt) - pt->base;
+	return v;
+}
+
+static void hwpmc_target_start(struct hwpmc_target *pt)
+{
+	u32 i;
+
+	pt->base = hwpmc_target_read(pt);
+	for (i = 0; i < pt->nev; i++)
+		hwpmc_md_start(pt->ev[i]);
+}
+
+/* Stop counting; returns what was counted since the start. */
+static u64 hwpmc_target_stop(struct hwpmc_target *pt)
+{
+	u32 i;
+
+	for (i = 0; i < pt->nev; i++)
+		hwpmc_md_stop(pt->ev[i]);
+	return hwpmc_target_read(pt) - pt->base;
+}
+
+/* -- targets ------------------------------------------------------------- */
+
+/*
+ * May the caller attach a PMC to process p?  As ptrace attach would
+ * allow (same real uid and gid as all of p's, p dumpable), or with
+ * CAP_SYS_PTRACE; with unprivileged_proc_debug=0, unprivileged callers
+ * may attach only to themselves.  (ptrace_may_access() is not exported,
+ * and LSM ptrace hooks such as Yama are not consulted: hwpmc.4.)
+ */
+static int hwpmc_may_attach(struct task_struct *p)
+{
+	const struct cred *cred = current_cred(), *tcred;
+	bool ok;
+
+	if (same_thread_group(p, current))
+		return 0;
+	if (capable(CAP_SYS_PTRACE))
+		return 0;
+	if (!READ_ONCE(hwpmc_unprivileged_proc_debug))
+		return -EPERM;
+	rcu_read_lock();
+	tcred = __task_cred(p);
+	ok = uid_eq(cred->uid, tcred->euid) && uid_eq(cred->uid, tcred->suid) &&
+	     uid_eq(cred->uid, tcred->uid) && gid_eq(cred->gid, tcred->egid) &&
+	     gid_eq(cred->gid, tcred->sgid) && gid_eq(cred->gid, tcred->gid);
+	rcu_read_unlock();
+	if (!ok)
+		return -EPERM;
+	task_lock(p);
+	ok = p->mm && get_dumpable(p->mm) == SUID_DUMP_USER;
+	task_unlock(p);
+	return ok ? 0 : -EPERM;
+}
+
+/* A PMC on row ri (any row: U32_MAX) of any owner with target tgid. */
+static struct hwpmc_pmc *hwpmc_row_target_of(struct pid *tgid, u32 ri)
+{
+	struct hwpmc_owner *po;
+	struct hwpmc_pmc *pm;
+	struct hwpmc_target *pt;
+	unsigned int b;
+
+	for (b = 0; b < (1U << hwpmc_hashbits); b++)
+		hlist_for_each_entry(po, &hwpmc_ownerhash[b], link)
+			list_for_each_entry(pm, &po->pmcs, link) {
+				if ((ri != U32_MAX && pm->ri != ri) ||
+				    !PMC_IS_VIRTUAL_MODE(pm->mode))
+					continue;
+				list_for_each_entry(pt, &pm->targets, link)
+					if (pt->tgid == tgid)
+						return pm;
+			}
+	return NULL;
+}
+
+static struct hwpmc_target *hwpmc_target_find(struct hwpmc_pmc *pm,
+					      struct pid *tgid)
+{
+	struct hwpmc_target *pt;
+
+	list_for_each_entry(pt, &pm->targets, link)
+		if (pt->tgid == tgid)
+			return pt;
+	return NULL;
+}
+
+/* References to the threads of p, at most max; returns how many there are. */
+static u32 hwpmc_threads(struct task_struct *p, struct task_struct **t, u32 max)
+{
+	struct task_struct *q;
+	u32 n = 0;
+
+	rcu_read_lock();
+	for_each_thread(p, q) {
+		if (n < max)
+			t[n] = get_task_struct(q);
+		n++;
+	}
+	rcu_read_unlock();
+	return n;
+}
+
+/* Attach pm to process p (its group leader, referenced). */
+static int hwpmc_target_add(struct hwpmc_pmc *pm, struct task_struct *p)
+{
+	struct pid *tgid = task_tgid(p);
+	struct task_struct **t = NULL;
+	struct hwpmc_target *pt = NULL;
+	struct perf_event *ev;
+	u32 max = 0, n, i;
+	int error = 0;
+
+	if (hwpmc_target_find(pm, tgid))
+		return -EEXIST;
+	if (hwpmc_row_target_of(tgid, pm->ri))
+		return -EBUSY;
+
+	/* the threads; retry if more appeared than there was room for */
+	for (;;) {
+		kfree(t);
+		max = max ? max * 2 : get_nr_threads(p) + 4;
+		t = kcalloc(max, sizeof(*t), GFP_KERNEL);
+		if (!t)
+			return -ENOMEM;
+		n = hwpmc_threads(p, t, max);
+		if (n <= max)
+			break;
+		for (i = 0; i < max; i++)
+			put_task_struct(t[i]);
+	}
+	pt = kzalloc(struct_size(pt, ev, n), GFP_KERNEL);
+	if (!pt) {
+		error = -ENOMEM;
+		goto out;
+	}
+	pt->tgid = get_pid(tgid);
+	for (i = 0; i < n; i++) {
+		ev = hwpmc_md_create(&pm->attr, -1, t[i]);
+		if (IS_ERR(ev)) {
+			if (PTR_ERR(ev) == -ESRCH)
+				continue;	/* that thread exited */
+			error = PTR_ERR(ev);
+			goto out;
+		}
+		pt->ev[pt->nev++] = ev;
+	}
+	if (!pt->nev) {
+		error = -ESRCH;		/* the whole process exited */
+		goto out;
+	}
+	list_add_tail(&pt->link, &pm->targets);
+	pm->had_targets = true;
+	pt = NULL;
+out:
+	if (pt) {
+		for (i = 0; i < pt->nev; i++)
+			hwpmc_md_release(pt->ev[i]);
+		put_pid(pt->tgid);
+		kfree(pt);
+	}
+	for (i = 0; i < n; i++)
+		put_task_struct(t[i]);
+	kfree(t);
+	return error;
+}
+
+static void hwpmc_target_free(struct hwpmc_pmc *pm, struct hwpmc_target *pt)
+{
+	u32 i;
+
+	if (pm->state == PMC_STATE_RUNNING)
+		pm->value += hwpmc_target_stop(pt);
+	for (i = 0; i < pt->nev; i++)
+		hwpmc_md_release(pt->ev[i]);
+	list_del(&pt->link);
+	put_pid(pt->tgid);
+	kfree(pt);
+}
+
+/* Is q a descendant of p?  (RCU held) */
+static bool hwpmc_descends(struct task_struct *q, struct task_struct *p)
+{
+	while (q != &init_task) {
+		q = rcu_dereference(q->real_parent);
+		if (same_thread_group(q, p))
+			return true;
+	}
+	return false;
+}
+
+/* References to the live descendant processes of p, at most max. */
+static u32 hwpmc_descendants(struct task_struct *p, struct task_struct **d,
+			     u32 max)
+{
+	struct task_struct *q;
+	u32 n = 0;
+
+	rcu_read_lock();
+	for_each_process(q) {
+		if (q == p || !hwpmc_descends(q, p))
+			continue;
+		if (n < max)
+			d[n] = get_task_struct(q);
+		n++;
+	}
+	rcu_read_unlock();
+	return n;
+}
+
+/*
+ * PMC_F_DESCENDANTS: attach to the current descendants too (future ones
+ * are perf's inheritance).  Those the caller may not attach to, or that
+ * exit meanwhile, are skipped.
+ */
+static int hwpmc_attach_descendants(struct hwpmc_pmc *pm,
+				    struct task_struct *p)
+{
+	struct task_struct **d = NULL;
+	u32 max = 0, n, i;
+	int error = 0;
+
+	for (;;) {
+		kfree(d);
+		max = max ? max * 2 : 64;
+		d = kcalloc(max, sizeof(*d), GFP_KERNEL);
+		if (!d)
+			return -ENOMEM;
+		n = hwpmc_descendants(p, d, max);
+		if (n <= max)
+			break;
+		for (i = 0; i < max; i++)
+			put_task_struct(d[i]);
+	}
+	for (i = 0; i < n; i++) {
+		if (!error && !hwpmc_may_attach(d[i])) {
+			error = hwpmc_target_add(pm, d[i]);
+			if (error == -ESRCH || error == -EEXIST)
+				error = 0;
+		}
+		put_task_struct(d[i]);
+	}
+	kfree(d);
+	return error;
+}
+
+/* The process of pid nr (a thread group id), referenced, or an error. */
+static struct task_struct *hwpmc_process_get(pid_t nr)
+{
+	struct task_struct *p = NULL;
+	struct pid *pid;
+
+	pid = nr ? find_get_pid(nr) : get_pid(task_tgid(current));
+	if (pid) {
+		p = get_pid_task(pid, PIDTYPE_TGID);
+		put_pid(pid);
+	}
+	if (!p)
+		return ERR_PTR(-ESRCH);
+	if (!atomic_read(&p->signal->live)) {
+		put_task_struct(p);
+		return ERR_PTR(-ESRCH);		/* exiting */
+	}
+	return p;
+}
+
+static int hwpmc_do_attach(struct hwpmc_pmc *pm, pid_t nr)
+{
+	struct task_struct *p;
+	int error;
+
+	p = hwpmc_process_get(nr);
+	if (IS_ERR(p))
+		return PTR_ERR(p);
+	if (p->flags & PF_KTHREAD)
+		error = -EINVAL;		/* not a user process */
+	else
+		error = hwpmc_may_attach(p);
+	if (!error)
+		error = hwpmc_target_add(pm, p);
+	if (!error && (pm->flags & PMC_F_DESCENDANTS))
+		error = hwpmc_attach_descendants(pm, p);
+	put_task_struct(p);
+	return error;
+}
+
+/* -- operations ---------------------------------------------------------- */
+
+int hwpmc_pmc_allocate(struct file *file, struct pmc_op_pmcallocate *pa)
+{
+	const struct hwpmc_class *cl;
+	const struct hwpmc_event *ev;
+	struct hwpmc_owner *po;
+	struct hwpmc_pmc *pm, *other;
+	u32 mode = pa->pm_mode, modes, ri;
+	int cpu = (int)pa->pm_cpu, error;
+
+	/* hwpmc(4)'s order: mode, CPU, privilege, flags, class, caps, row */
+	if (mode > PMC_MODE_LAST || pa->pm__pad)
+		return -EINVAL;
+	if (PMC_IS_SAMPLING_MODE(mode))
+		return -EOPNOTSUPP;		/* sampling: a later version */
+	if (PMC_IS_VIRTUAL_MODE(mode)) {
+		if (pa->pm_cpu != PMC_CPU_ANY)
+			return -EINVAL;
+		cpu = -1;
+	} else {
+		if (pa->pm_cpu == PMC_CPU_ANY)
+			return -EINVAL;
+		error = hwpmc_check_cpu(cpu);
+		if (error)
+			return error;
+		if (!READ_ONCE(hwpmc_unprivileged_syspmcs) && !perfmon_capable())
+			return -EPERM;
+	}
+	if (pa->pm_flags & ~HWPMC_F_ALLOCATE)
+		return -EINVAL;
+	if (PMC_IS_SYSTEM_MODE(mode) && (pa->pm_flags & HWPMC_F_PROCESS_ONLY))
+		return -EINVAL;
+	if (pa->pm_flags & (PMC_F_CALLCHAIN | PMC_F_USERCALLCHAIN))
+		return -EINVAL;			/* sampling modes only */
+	cl = hwpmc_class_find(pa->pm_class);
+	if (!cl)
+		return -EINVAL;
+	ev = hwpmc_event_find(cl, pa->pm_ev);
+	if (!ev)
+		return -EINVAL;
+	if ((pa->pm_caps & ev->caps) != pa->pm_caps)
+		return -EOPNOTSUPP;
+	modes = pa->pm_caps & (PMC_CAP_USER | PMC_CAP_SYSTEM);
+	/* hardware counts of kernel mode are privileged (hwpmc.4) */
+	if (cl->class == PMC_CLASS_PMU && modes != PMC_CAP_USER &&
+	    !READ_ONCE(hwpmc_unprivileged_kernel) && !perfmon_capable())
+		return -EPERM;
+
+	pm = kzalloc(sizeof(*pm), GFP_KERNEL);
+	if (!pm)
+		return -ENOMEM;
+	error = hwpmc_md_attr(ev, pa->pm_caps, &pa->pm_md.pm_pmu, &pm->attr);
+	if (error)
+		goto fail;
+	pm->attr.inherit = PMC_IS_VIRTUAL_MODE(mode);
+	pm->attr.inherit_thread = !(pa->pm_flags & PMC_F_DESCENDANTS);
+	pm->file = file;
+	pm->event = ev;
+	pm->mode = mode;
+	pm->flags = pa->pm_flags;
+	pm->caps = pa->pm_caps | PMC_CAP_READ | PMC_CAP_WRITE;
+	pm->state = PMC_STATE_ALLOCATED;
+	pm->cpu = cpu;
+	pm->value = pa->pm_count;
+	INIT_LIST_HEAD(&pm->targets);
+
+	down_write(&hwpmc_sx);
+	po = hwpmc_owner_get();
+	if (!po) {
+		error = -ENOMEM;
+		goto fail_locked;
+	}
+	/* the first usable row: free for this scope, not used by the owner */
+	for (ri = cl->first_row; ri < cl->first_row + cl->num; ri++) {
+		bool mine = false;
+
+		list_for_each_entry(other, &po->pmcs, link)
+			mine |= other->ri == ri &&
+				(PMC_IS_VIRTUAL_MODE(other->mode) ||
+				 PMC_IS_VIRTUAL_MODE(mode) || other->cpu == cpu);
+		if (mine)
+			continue;
+		if (PMC_IS_VIRTUAL_MODE(mode) ? hwpmc_row_can_thread(ri) :
+		    hwpmc_row_can_system(cpu, ri))
+			break;
+	}
+	if (ri == cl->first_row + cl->num) {
+		error = -EINVAL;		/* no row for it */
+		goto fail_owner;
+	}
+	if (PMC_IS_SYSTEM_MODE(mode)) {
+		pm->sysev = hwpmc_md_create(&pm->attr, cpu, NULL);
+		if (IS_ERR(pm->sysev)) {
+			error = PTR_ERR(pm->sysev);
+			if (error == -ENODEV)
+				error = -ENXIO;	/* the CPU went away */
+			goto fail_owner;
+		}
+	}
+	pm->ri = ri;
+	pm->owner = po;
+	pm->id = PMC_ID_MAKE_ID(PMC_IS_VIRTUAL_MODE(mode) ? PMC_CPU_ANY : cpu,
+				mode, cl->class, ri);
+	hwpmc_row_take(pm, mode, cpu, ri);
+	list_add_tail(&pm->link, &po->pmcs);
+	pa->pm_pmcid = pm->id;
+	up_write(&hwpmc_sx);
+	return 0;
+
+fail_owner:
+	hwpmc_owner_put_if_idle(po);
+fail_locked:
+	up_write(&hwpmc_sx);
+fail:
+	kfree(pm);
+	return error;
+}
+
+int hwpmc_pmc_attach(u32 id, pid_t pid)
+{
+	struct hwpmc_pmc *pm;
+	int error;
+
+	if (pid < 0)
+		return -EINVAL;
+	down_write(&hwpmc_sx);
+	error = hwpmc_pmc_find(id, &pm);
+	if (error)
+		goto out;
+	if (PMC_IS_SYSTEM_MODE(pm->mode))
+		error = -EINVAL;
+	else if (pm->state == PMC_STATE_RUNNING)
+		error = -EBUSY;
+	else
+		error = hwpmc_do_attach(pm, pid);
+out:
+	up_write(&hwpmc_sx);
+	return error;
+}
+
+/*
+ * The last target leaving a PMC tells its owner with SIGIO, as FreeBSD
+ * does, but the Linux way: to the process that asked for it on the file
+ * the PMC was allocated through (O_ASYNC, F_SETOWN), since SIGIO's
+ * default action here is to terminate.
+ */
+static void hwpmc_targets_gone(struct hwpmc_pmc *pm)
+{
+	if (list_empty(&pm->targets))
+		hwpmc_dev_notify(pm->file, POLL_HUP);
+}
+
+int hwpmc_pmc_detach(u32 id, pid_t nr)
+{
+	struct hwpmc_target *pt;
+	struct hwpmc_pmc *pm;
+	struct pid *tgid;
+	int error;
+
+	if (nr < 0)
+		return -EINVAL;
+	down_write(&hwpmc_sx);
+	error = hwpmc_pmc_find(id, &pm);
+	if (error)
+		goto out;
+	if (PMC_IS_SYSTEM_MODE(pm->mode)) {
+		error = -EINVAL;
+		goto out;
+	}
+	tgid = nr ? find_get_pid(nr) : get_pid(task_tgid(current));
+	if (!tgid) {
+		error = -ESRCH;
+		goto out;
+	}
+	pt = hwpmc_target_find(pm, tgid);
+	if (pt) {
+		hwpmc_target_free(pm, pt);
+		hwpmc_targets_gone(pm);
+	} else {
+		/* ESRCH: monitored by no PMC; EINVAL: not by this one */
+		error = hwpmc_row_target_of(tgid, U32_MAX) ? -EINVAL : -ESRCH;
+	}
+	put_pid(tgid);
+out:
+	up_write(&hwpmc_sx);
+	return error;
+}
+
+int hwpmc_pmc_start(u32 id)
+{
+	struct hwpmc_target *pt;
+	struct hwpmc_pmc *pm;
+	int error;
+
+	down_write(&hwpmc_sx);
+	error = hwpmc_pmc_find(id, &pm);
+	if (error || pm->state == PMC_STATE_RUNNING)
+		goto out;
+	if (pm->flags & HWPMC_F_NEEDS_LOG) {
+		error = -EDESTADDRREQ;		/* FreeBSD's EDOOFUS: no log */
+		goto out;
+	}
+	if (pm->sysev) {
+		error = hwpmc_check_cpu(pm->cpu);
+		if (error)
+			goto out;
+		pm->sysbase = hwpmc_md_read(pm->sysev);
+		hwpmc_md_start(pm->sysev);
+	} else {
+		if (list_empty(&pm->targets)) {
+			/*
+			 * Unattached: attach to the owner, unless it was
+			 * attached before and lost its targets.
+			 */
+			error = pm->had_targets ? -ESRCH :
+				hwpmc_do_attach(pm, 0);
+			if (error)
+				goto out;
+		}
+		list_for_each_entry(pt, &pm->targets, link)
+			hwpmc_target_start(pt);
+	}
+	pm->state = PMC_STATE_RUNNING;
+out:
+	up_write(&hwpmc_sx);
+	return error;
+}
+
+/* Stop pm and fold what it counted into pm->value; hwpmc_sx held. */
+static void hwpmc_pmc_halt(struct hwpmc_pmc *pm)
+{
+	struct hwpmc_target *pt;
+
+	if (pm->state != PMC_STATE_RUNNING)
+		return;
+	if (pm->sysev) {
+		hwpmc_md_stop(pm->sysev);
+		pm->value += hwpmc_md_read(pm->sysev) - pm->sysbase;
+	}
+	list_for_each_entry(pt, &pm->targets, link)
+		pm->value += hwpmc_target_stop(pt);
+	pm->state = PMC_STATE_STOPPED;
+}
+
+int hwpmc_pmc_stop(u32 id)
+{
+	struct hwpmc_pmc *pm;
+	int error;
+
+	down_write(&hwpmc_sx);
+	error = hwpmc_pmc_find(id, &pm);
+	if (!error && pm->sysev)
+		error = hwpmc_check_cpu(pm->cpu);
+	if (!error)
+		hwpmc_pmc_halt(pm);
+	up_write(&hwpmc_sx);
+	return error;
+}
+
+int hwpmc_pmc_rw(u32 id, u32 flags, u64 *value)
+{
+	struct hwpmc_pmc *pm;
+	u64 old;
+	int error;
+
+	if (!flags || (flags & ~(PMC_F_OLDVALUE | PMC_F_NEWVALUE)))
+		return -EINVAL;
+	down_write(&hwpmc_sx);
+	error = hwpmc_pmc_find(id, &pm);
+	if (error)
+		goto out;
+	if ((flags & PMC_F_NEWVALUE) && pm->state == PMC_STATE_RUNNING) {
+		error = -EBUSY;
+		goto out;
+	}
+	old = hwpmc_pmc_value(pm);
+	if (flags & PMC_F_NEWVALUE)
+		pm->value = *value;
+	*value = old;
+out:
+	up_write(&hwpmc_sx);
+	return error;
+}
+
+/* Counting PMCs: the value counting continues from (hwpmc.4). */
+int hwpmc_pmc_setcount(u32 id, u64 count)
+{
+	struct hwpmc_pmc *pm;
+	int error;
+
+	down_write(&hwpmc_sx);
+	error = hwpmc_pmc_find(id, &pm);
+	if (!error && pm->state == PMC_STATE_RUNNING)
+		error = -EBUSY;
+	if (!error)
+		pm->value = count;
+	up_write(&hwpmc_sx);
+	return error;
+}
+
+int hwpmc_pmc_caps(u32 id, u32 *caps)
+{
+	struct hwpmc_pmc *pm;
+	int error;
+
+	down_read(&hwpmc_sx);
+	error = hwpmc_pmc_find(id, &pm);
+	if (!error)
+		*caps = pm->caps;
+	up_read(&hwpmc_sx);
+	return error;
+}
+
+/* Release pm (not its owner); hwpmc_sx held for writing. */
+static void hwpmc_pmc_free(struct hwpmc_pmc *pm)
+{
+	struct hwpmc_target *pt, *tmp;
+
+	hwpmc_pmc_halt(pm);
+	list_for_each_entry_safe(pt, tmp, &pm->targets, link)
+		hwpmc_target_free(pm, pt);
+	if (pm->sysev)
+		hwpmc_md_release(pm->sysev);
+	hwpmc_row_give(pm->mode, pm->cpu, pm->ri);
+	list_del(&pm->link);
+	kfree(pm);
+}
+
+int hwpmc_pmc_release(u32 id)
+{
+	struct hwpmc_pmc *pm;
+	int error;
+
+	struct hwpmc_owner *po;
+
+	down_write(&hwpmc_sx);
+	error = hwpmc_pmc_find(id, &pm);
+	if (!error) {
+		po = pm->owner;
+		hwpmc_pmc_free(pm);
+		hwpmc_owner_put_if_idle(po);
+	}
+	up_write(&hwpmc_sx);
+	return error;
+}
+
+/* Release every PMC allocated through file (or every PMC: file NULL). */
+static void hwpmc_pmc_free_all(struct file *file)
+{
+	struct hwpmc_owner *po;
+	struct hwpmc_pmc *pm, *tmp;
+	struct hlist_node *n;
+	unsigned int b;
+
+	for (b = 0; b < (1U << hwpmc_hashbits); b++)
+		hlist_for_each_entry_safe(po, n, &hwpmc_ownerhash[b], link) {
+			list_for_each_entry_safe(pm, tmp, &po->pmcs, link)
+				if (!file || pm->file == file)
+					hwpmc_pmc_free(pm);
+			hwpmc_owner_put_if_idle(po);
+		}
+}
+
+void hwpmc_pmc_file_release(struct file *file)
+{
+	down_write(&hwpmc_sx);
+	hwpmc_pmc_free_all(file);
+	up_write(&hwpmc_sx);
+}
+
+void hwpmc_pmc_fini(void)
+{
+	/* open files pin the module, so nothing should be left */
+	down_write(&hwpmc_sx);
+	hwpmc_pmc_free_all(NULL);
+	up_write(&hwpmc_sx);
+	kvfree(hwpmc_ownerhash);
+	hwpmc_ownerhash = NULL;
+}
+
+/* GETPMCINFO of a slot a system-scope PMC holds; hwpmc_sx held. */
+void hwpmc_pmc_describe(const struct hwpmc_pmc *pm, struct pmc_info *pi)
+{
+	pi->pm_ownerpid = pid_vnr(pm->owner->tgid);
+	pi->pm_mode = pm->mode;
+	pi->pm_event = pm->event->code;
+	pi->pm_flags = pm->flags;
+}

@@ -8,6 +8,7 @@
  *                    state and dispositions, driver statistics
  *   hwpmc_pmc.c      owners and their PMCs: allocate, attach, start, stop,
  *                    read/write, release (counting modes)
+ *   hwpmc_lifecycle.c  process exit and exec, from sched tracepoints
  *   hwpmc_backend.c  the machine-dependent layer: PMC classes and events
  *                    discovered from perf at load
  */
@@ -15,6 +16,7 @@
 #define _HWPMC_INTERNAL_H
 
 #include <linux/types.h>
+#include <linux/atomic.h>
 #include <linux/percpu.h>
 #include <linux/rwsem.h>
 #include <linux/hwpmc.h>
@@ -103,6 +105,7 @@ void hwpmc_row_give(u32 mode, int cpu, u32 ri);
 
 /* Owners and PMCs (hwpmc_pmc.c); callers hold no lock. */
 struct file;
+struct pid;
 
 int hwpmc_pmc_init(void);
 void hwpmc_pmc_fini(void);
@@ -117,6 +120,13 @@ int hwpmc_pmc_rw(u32 id, u32 flags, u64 *value);
 int hwpmc_pmc_setcount(u32 id, u64 count);
 int hwpmc_pmc_caps(u32 id, u32 *caps);
 void hwpmc_pmc_file_release(struct file *file);
+void hwpmc_pmc_process_gone(struct pid *tgid, bool exec);
+
+/* Process lifecycle (hwpmc_lifecycle.c). */
+extern atomic_t hwpmc_active;		/* owners that exist */
+
+int hwpmc_lifecycle_init(void);
+void hwpmc_lifecycle_fini(void);
 
 /* Driver statistics, per CPU. */
 struct hwpmc_stats {

@@ -179,12 +179,17 @@ static int __init hwpmc_init(void)
 	error = hwpmc_pmc_init();
 	if (error)
 		goto fail_mod;
-	error = hwpmc_dev_init();
+	error = hwpmc_lifecycle_init();
 	if (error)
 		goto fail_pmc;
+	error = hwpmc_dev_init();
+	if (error)
+		goto fail_lifecycle;
 	hwpmc_banner();
 	return 0;
 
+fail_lifecycle:
+	hwpmc_lifecycle_fini();
 fail_pmc:
 	hwpmc_pmc_fini();
 fail_mod:
@@ -197,6 +202,7 @@ fail_backend:
 static void __exit hwpmc_exit(void)
 {
 	hwpmc_dev_fini();
+	hwpmc_lifecycle_fini();
 	hwpmc_pmc_fini();
 	hwpmc_mod_fini();
 	hwpmc_backend_fini();

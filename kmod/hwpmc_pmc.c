@@ -124,6 +124,7 @@ static struct hwpmc_owner *hwpmc_owner_get(void)
 		return NULL;
 	po->tgid = get_pid(tgid);
 	INIT_LIST_HEAD(&po->pmcs);
+	atomic_inc(&hwpmc_active);
 	hlist_add_head(&po->link,
 		       &hwpmc_ownerhash[hash_ptr(tgid, hwpmc_hashbits)]);
 	return po;
@@ -136,6 +137,7 @@ static void hwpmc_owner_put_if_idle(struct hwpmc_owner *po)
 	hlist_del(&po->link);
 	put_pid(po->tgid);
 	kfree(po);
+	atomic_dec(&hwpmc_active);
 }
 
 /*
@@ -836,6 +838,38 @@ void hwpmc_pmc_file_release(struct file *file)
 {
 	down_write(&hwpmc_sx);
 	hwpmc_pmc_free_all(file);
+	up_write(&hwpmc_sx);
+}
+
+/*
+ * Process tgid exec'ed or exited (hwpmc_lifecycle.c): as an owner, it
+ * loses its PMCs; having exited, it leaves the PMCs it was a target of,
+ * their counts keeping what it counted.
+ */
+void hwpmc_pmc_process_gone(struct pid *tgid, bool exec)
+{
+	struct hwpmc_owner *po;
+	struct hwpmc_pmc *pm, *tmp;
+	struct hwpmc_target *pt;
+	struct hlist_node *n;
+	unsigned int b;
+
+	down_write(&hwpmc_sx);
+	po = hwpmc_owner_find(tgid);
+	if (po) {
+		list_for_each_entry_safe(pm, tmp, &po->pmcs, link)
+			hwpmc_pmc_free(pm);
+		hwpmc_owner_put_if_idle(po);
+	}
+	for (b = 0; !exec && b < (1U << hwpmc_hashbits); b++)
+		hlist_for_each_entry_safe(po, n, &hwpmc_ownerhash[b], link)
+			list_for_each_entry(pm, &po->pmcs, link) {
+				pt = hwpmc_target_find(pm, tgid);
+				if (!pt)
+					continue;
+				hwpmc_target_free(pm, pt);
+				hwpmc_targets_gone(pm);
+			}
 	up_write(&hwpmc_sx);
 }
 

@@ -877,6 +877,116 @@ TEST_F(count, owner_killed_while_targets_run)
 	}
 }
 
+/* Row ri's disposition on CPU 0, waiting up to 2 s for it to become d. */
+static int wait_rowdisp(int fd, __u32 npmc, __u32 ri, __u32 d)
+{
+	struct pmc_info *pi = calloc(npmc, sizeof(*pi));
+	struct pmc_op_getpmcinfo gi = {
+		.pm_cpu = 0, .pm_npmc = npmc,
+		.pm_pmcs = (__u64)(unsigned long)pi,
+	};
+	int i, got = -1;
+
+	for (i = 0; pi && i < 200; i++) {
+		if (xioctl(fd, HWPMC_IOC_GETPMCINFO, &gi))
+			break;
+		got = pi[ri].pm_rowdisp;
+		if ((__u32)got == d)
+			break;
+		usleep(10000);
+	}
+	free(pi);
+	return got;
+}
+
+TEST_F(count, owner_exit_releases_even_with_the_file_open)
+{
+	int p[2], q[2];
+	pid_t owner;
+	char c;
+
+	ASSERT_EQ(0, pipe(p));
+	ASSERT_EQ(0, pipe(q));
+	owner = fork();
+	if (owner == 0) {
+		int fd = open(DEV, O_RDWR);	/* no O_CLOEXEC */
+		__u32 id;
+
+		if (fd < 0 || alloc_tc(fd, EV_SOFT(TASK_CLOCK), 0, &id) ||
+		    simple(fd, HWPMC_IOC_PMCSTART, id))
+			_exit(2);
+		if (fork() == 0) {	/* keeps the file open */
+			close(q[1]);
+			if (write(p[1], "h", 1) != 1 || read(q[0], &c, 1) < 0)
+				_exit(3);
+			_exit(0);
+		}
+		_exit(0);		/* the owner exits */
+	}
+	close(q[0]);
+	ASSERT_EQ(1, read(p[0], &c, 1));
+	waitpid(owner, NULL, 0);
+	EXPECT_EQ(PMC_DISP_FREE, wait_rowdisp(self->fd, self->ci.pm_npmc, 0,
+					      PMC_DISP_FREE));
+	close(q[1]);			/* the holder goes */
+}
+
+TEST_F(count, owner_exec_releases)
+{
+	int q[2];
+	pid_t owner;
+
+	ASSERT_EQ(0, pipe(q));
+	owner = fork();
+	if (owner == 0) {
+		int fd = open(DEV, O_RDWR);	/* survives exec */
+		__u32 id;
+
+		if (fd < 0 || alloc_tc(fd, EV_SOFT(TASK_CLOCK), 0, &id))
+			_exit(2);
+		dup2(q[0], 0);
+		close(q[1]);
+		execl("/bin/sh", "sh", "-c", "read x", (char *)NULL);
+		_exit(3);
+	}
+	close(q[0]);
+	EXPECT_EQ(PMC_DISP_FREE, wait_rowdisp(self->fd, self->ci.pm_npmc, 0,
+					      PMC_DISP_FREE));
+	close(q[1]);
+	waitpid(owner, NULL, 0);
+}
+
+TEST_F(count, target_exit_leaves_the_pmc)
+{
+	sigset_t ss;
+	siginfo_t si;
+	struct timespec ts = { 2, 0 };
+	__u32 id;
+	int wfd;
+	pid_t pid = child_waiting(&wfd, touch_pages, (void *)100L);
+
+	ASSERT_LT(0, pid);
+	sigemptyset(&ss);
+	sigaddset(&ss, SIGIO);
+	sigprocmask(SIG_BLOCK, &ss, NULL);
+	ASSERT_EQ(0, fcntl(self->fd, F_SETOWN, getpid()));
+	ASSERT_EQ(0, fcntl(self->fd, F_SETFL,
+			   fcntl(self->fd, F_GETFL) | O_ASYNC));
+	ASSERT_EQ(0, alloc_tc(self->fd, EV_SOFT(PAGE_FAULTS), 0, &id));
+	ASSERT_EQ(0, attach(self->fd, id, pid));
+	ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTART, id));
+	ASSERT_EQ(0, go_and_wait(wfd, pid));
+	/* the last target exited: SIGIO, its count stays, it's detached */
+	EXPECT_EQ(SIGIO, sigtimedwait(&ss, &si, &ts));
+	EXPECT_LE(100, value(self->fd, id));
+	EXPECT_EQ(ESRCH, detach(self->fd, id, pid));
+	ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTOP, id));
+	EXPECT_EQ(ESRCH, simple(self->fd, HWPMC_IOC_PMCSTART, id));
+	fcntl(self->fd, F_SETFL, fcntl(self->fd, F_GETFL) & ~O_ASYNC);
+	sigprocmask(SIG_UNBLOCK, &ss, NULL);
+	EXPECT_EQ(0, simple(self->fd, HWPMC_IOC_PMCRELEASE, id));
+}
+
 TEST(hundred_owners_at_once)
 {
 	pid_t pids[100];

@@ -209,7 +209,14 @@ log "$kver: initramfs $(du -h "$work/initramfs.cpio.gz" | cut -f1)"
 append="panic=-1 panic_on_warn=1 oops=panic"
 if [ "$arch" = amd64 ]; then
 	accel=$(vm_accel "$vmlinuz")
-	qemu=(qemu-system-x86_64 -accel "$accel" -m 1024 -smp 2)
+	# Multi-threaded TCG lets a vCPU run a stale translation of kernel
+	# text another vCPU is live-patching (static keys, text_poke_bp): the
+	# 6.12 guest then dies of "Oops: int3" in a page fault (seen 3 times
+	# in ~12 runs, always at a perf software-event key flip).  One TCG
+	# thread for all vCPUs keeps code modification coherent.
+	accel_opt=$accel
+	[ "$accel" = tcg ] && accel_opt="tcg,thread=${HWPMC_VM_TCG_THREAD:-single}"
+	qemu=(qemu-system-x86_64 -accel "$accel_opt" -m 1024 -smp 2)
 	append="console=ttyS0 $append"
 else
 	accel=tcg

@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hwpmc for Linux: process lifecycle (FreeBSD's process exit and exec
+ * hooks), from the scheduler's tracepoints.
+ *
+ * __tracepoint_sched_* are not exported, so the tracepoints are found by
+ * name with for_each_kernel_tracepoint(), as lttng-modules does.  The
+ * probes run with preemption disabled and must not sleep, while
+ * releasing perf counters does; so a probe only records the process
+ * (an exit or an exec) and a work item does the rest in process context
+ * under hwpmc_sx:
+ *
+ *   - an owner that exits or execs loses its PMCs (hwpmc(4): PMCs are
+ *     not inherited across exec, and go with their owner);
+ *   - a target that exits leaves its PMCs, its count kept in them; the
+ *     last target leaving a PMC signals the owner (hwpmc_pmc.c).
+ *
+ * Probes do nothing while no process owns a PMC (hwpmc_active).
+ */
+#define pr_fmt(fmt) "hwpmc: " fmt
+
+#include <linux/kernel.h>
+#include <linux/llist.h>
+#include <linux/pid.h>
+#include <linux/sched.h>
+#include <linux/sched/signal.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/tracepoint.h>
+#include <linux/workqueue.h>
+
+#include "compat.h"
+#include "hwpmc_internal.h"
+
+atomic_t hwpmc_active = ATOMIC_INIT(0);
+
+struct hwpmc_event_rec {
+	struct llist_node	node;
+	struct pid		*tgid;
+	bool			exec;		/* else: exit */
+};
+
+static LLIST_HEAD(hwpmc_events);
+
+static void hwpmc_lifecycle_work(struct work_struct *work)
+{
+	struct llist_node *list = llist_reverse_order(llist_del_all(&hwpmc_events));
+	struct hwpmc_event_rec *r, *tmp;
+
+	llist_for_each_entry_safe(r, tmp, list, node) {
+		hwpmc_pmc_process_gone(r->tgid, r->exec);
+		put_pid(r->tgid);
+		kfree(r);
+	}
+}
+
+static DECLARE_WORK(hwpmc_work, hwpmc_lifecycle_work);
+
+static void hwpmc_record(struct task_struct *p, bool exec)
+{
+	struct hwpmc_event_rec *r;
+
+	r = kmalloc(sizeof(*r), GFP_ATOMIC);
+	if (!r)
+		return;		/* the allocator has said so */
+	r->tgid = get_pid(task_tgid(p));
+	r->exec = exec;
+	llist_add(&r->node, &hwpmc_events);
+	schedule_work(&hwpmc_work);
+}
+
+/* The last thread of p's process exits. */
+static void hwpmc_probe_exit(HWPMC_TP_EXIT_PROTO)
+{
+	if (atomic_read(&hwpmc_active) && !atomic_read(&p->signal->live))
+		hwpmc_record(p, false);
+}
+
+static void hwpmc_probe_exec(void *data, struct task_struct *p,
+			     pid_t old_pid, struct linux_binprm *bprm)
+{
+	if (atomic_read(&hwpmc_active))
+		hwpmc_record(p, true);
+}
+
+static struct {
+	const char		*name;
+	void			*probe;
+	struct tracepoint	*tp;
+} hwpmc_tps[] = {
+	{ "sched_process_exit", hwpmc_probe_exit },
+	{ "sched_process_exec", hwpmc_probe_exec },
+};
+
+static void hwpmc_tp_lookup(struct tracepoint *tp, void *priv)
+{
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(hwpmc_tps); i++)
+		if (!strcmp(tp->name, hwpmc_tps[i].name))
+			hwpmc_tps[i].tp = tp;
+}
+
+int hwpmc_lifecycle_init(void)
+{
+	int i, error = 0;
+
+	for_each_kernel_tracepoint(hwpmc_tp_lookup, NULL);
+	for (i = 0; i < ARRAY_SIZE(hwpmc_tps) && !error; i++) {
+		if (!hwpmc_tps[i].tp) {
+			pr_err("kernel tracepoint %s not found\n",
+			       hwpmc_tps[i].name);
+			error = -ENOENT;
+			break;
+		}
+		error = tracepoint_probe_register(hwpmc_tps[i].tp,
+						  hwpmc_tps[i].probe, NULL);
+	}
+	if (error) {
+		while (--i >= 0)
+			tracepoint_probe_unregister(hwpmc_tps[i].tp,
+						    hwpmc_tps[i].probe, NULL);
+		tracepoint_synchronize_unregister();
+	}
+	return error;
+}
+
+void hwpmc_lifecycle_fini(void)
+{
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(hwpmc_tps); i++)
+		tracepoint_probe_unregister(hwpmc_tps[i].tp,
+					    hwpmc_tps[i].probe, NULL);
+	tracepoint_synchronize_unregister();
+	flush_work(&hwpmc_work);
+}

@@ -15,6 +15,7 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -985,6 +986,62 @@ TEST_F(count, target_exit_leaves_the_pmc)
 	fcntl(self->fd, F_SETFL, fcntl(self->fd, F_GETFL) & ~O_ASYNC);
 	sigprocmask(SIG_UNBLOCK, &ss, NULL);
 	EXPECT_EQ(0, simple(self->fd, HWPMC_IOC_PMCRELEASE, id));
+}
+
+static void touch_and_spin(void *arg)
+{
+	touch_pages(arg);
+	spin(0.3);
+}
+
+static int perf_open(pid_t pid, __u64 config)
+{
+	struct perf_event_attr a = {
+		.type = PERF_TYPE_SOFTWARE, .size = sizeof(a),
+		.config = config, .inherit = 1,
+	};
+
+	return (int)syscall(SYS_perf_event_open, &a, pid, -1, -1, 0);
+}
+
+/* The same child, counted by hwpmc and by perf_event_open (perf stat). */
+TEST_F(count, agrees_with_perf)
+{
+	const long n = 3000;
+	__u32 pf, tc;
+	int wfd, ppf, ptc;
+	pid_t pid = child_waiting(&wfd, touch_and_spin, (void *)n);
+	__u64 hpf, htc, qpf = 0, qtc = 0;
+
+	ASSERT_LT(0, pid);
+	ASSERT_EQ(0, alloc_tc(self->fd, EV_SOFT(PAGE_FAULTS), 0, &pf));
+	ASSERT_EQ(0, alloc_tc(self->fd, EV_SOFT(TASK_CLOCK), 0, &tc));
+	ASSERT_EQ(0, attach(self->fd, pf, pid));
+	ASSERT_EQ(0, attach(self->fd, tc, pid));
+	ppf = perf_open(pid, PERF_COUNT_SW_PAGE_FAULTS);
+	ptc = perf_open(pid, PERF_COUNT_SW_TASK_CLOCK);
+	ASSERT_LE(0, ppf);
+	ASSERT_LE(0, ptc);
+	ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTART, pf));
+	ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTART, tc));
+	ASSERT_EQ(0, go_and_wait(wfd, pid));
+	hpf = value(self->fd, pf);
+	htc = value(self->fd, tc);
+	ASSERT_EQ(8, read(ppf, &qpf, 8));
+	ASSERT_EQ(8, read(ptc, &qtc, 8));
+	TH_LOG("page faults: hwpmc %llu perf %llu; task-clock: hwpmc %llu perf %llu",
+	       (unsigned long long)hpf, (unsigned long long)qpf,
+	       (unsigned long long)htc, (unsigned long long)qtc);
+	/* tolerance 2% (the counters were created a few us apart) */
+	EXPECT_LE(n, hpf);
+	EXPECT_GT(qpf * 1.02, (double)hpf);
+	EXPECT_LT(qpf * 0.98, (double)hpf);
+	EXPECT_GT(qtc * 1.02, (double)htc);
+	EXPECT_LT(qtc * 0.98, (double)htc);
+	close(ppf);
+	close(ptc);
+	EXPECT_EQ(0, simple(self->fd, HWPMC_IOC_PMCRELEASE, pf));
+	EXPECT_EQ(0, simple(self->fd, HWPMC_IOC_PMCRELEASE, tc));
 }
 
 TEST(hundred_owners_at_once)

@@ -169,6 +169,10 @@ if [ "$arch" = amd64 ]; then
 	for t in modprobe insmod rmmod lsmod depmod modinfo; do ln -s ../bin/kmod "$ir/sbin/$t"; done
 	# the dynamic loader under its ABI path too
 	copy_elf /lib64/ld-linux-x86-64.so.2 /lib64/ld-linux-x86-64.so.2 "$ir"
+	# perf, to compare counts with in the same guest (linux-perf)
+	if [ -x /usr/bin/perf ] && file -b /usr/bin/perf | grep -q '^ELF'; then
+		copy_elf /usr/bin/perf /usr/bin/perf "$ir"
+	fi
 else
 	# no arm64 kmod binary here: busybox's modprobe/rmmod read the same modules.dep
 	for t in modprobe insmod rmmod lsmod depmod modinfo; do ln -s ../bin/busybox "$ir/sbin/$t"; done

@@ -26,6 +26,7 @@
 
 #include <linux/kernel.h>
 #include <linux/capability.h>
+#include <linux/cpuhotplug.h>
 #include <linux/cred.h>
 #include <linux/hash.h>
 #include <linux/list.h>
@@ -82,10 +83,28 @@ struct hwpmc_pmc {
 	struct list_head	targets;	/* process scope */
 	struct perf_event	*sysev;		/* system scope */
 	u64			sysbase;
+	int			sysgen;		/* CPU generation of sysev */
 };
 
 static struct hlist_head *hwpmc_ownerhash;
 static unsigned int hwpmc_hashbits;
+
+/*
+ * CPU hotplug.  perf drops a per-CPU counter from its CPU when the CPU
+ * goes offline and does not bring it back.  The offline callback only
+ * bumps the CPU's generation (it may not take hwpmc_sx: the hotplug lock
+ * it runs under is taken inside hwpmc_sx when counters are created), and
+ * a system PMC of an older generation gets a new counter the next time it
+ * is used with its CPU online, its count carried over.
+ */
+static atomic_t *hwpmc_cpu_gen;		/* [nr_cpu_ids] */
+static int hwpmc_cpuhp_state;
+
+static int hwpmc_cpu_offline(unsigned int cpu)
+{
+	atomic_inc(&hwpmc_cpu_gen[cpu]);
+	return 0;
+}
 
 int hwpmc_pmc_init(void)
 {
@@ -94,11 +113,52 @@ int hwpmc_pmc_init(void)
 	hwpmc_hashbits = ilog2(roundup_pow_of_two(hwpmc_hashsize));
 	n = 1U << hwpmc_hashbits;
 	hwpmc_ownerhash = kvcalloc(n, sizeof(*hwpmc_ownerhash), GFP_KERNEL);
-	if (!hwpmc_ownerhash)
-		return -ENOMEM;
+	hwpmc_cpu_gen = kcalloc(nr_cpu_ids, sizeof(*hwpmc_cpu_gen),
+				GFP_KERNEL);
+	if (!hwpmc_ownerhash || !hwpmc_cpu_gen)
+		goto fail;
 	for (i = 0; i < n; i++)
 		INIT_HLIST_HEAD(&hwpmc_ownerhash[i]);
+	hwpmc_cpuhp_state = cpuhp_setup_state_nocalls(CPUHP_AP_ONLINE_DYN,
+						      "perf/hwpmc:online",
+						      NULL, hwpmc_cpu_offline);
+	if (hwpmc_cpuhp_state < 0)
+		goto fail;
 	return 0;
+fail:
+	kvfree(hwpmc_ownerhash);
+	kfree(hwpmc_cpu_gen);
+	return hwpmc_cpuhp_state < 0 ? hwpmc_cpuhp_state : -ENOMEM;
+}
+
+/* Give sysev back to a CPU that went offline since; hwpmc_sx held. */
+static int hwpmc_sys_refresh(struct hwpmc_pmc *pm)
+{
+	int gen = atomic_read(&hwpmc_cpu_gen[pm->cpu]);
+	struct perf_event *ev;
+
+	if (gen == pm->sysgen)
+		return 0;
+	if (!cpu_online(pm->cpu))
+		return -ENXIO;
+	ev = hwpmc_md_create(&pm->attr, pm->cpu, NULL);
+	if (IS_ERR(ev))
+		return PTR_ERR(ev) == -ENODEV ? -ENXIO : PTR_ERR(ev);
+	if (pm->state == PMC_STATE_RUNNING) {
+		pm->value += hwpmc_md_read(pm->sysev) - pm->sysbase;
+		pm->sysbase = 0;
+		hwpmc_md_start(ev);
+	}
+	hwpmc_md_release(pm->sysev);
+	pm->sysev = ev;
+	pm->sysgen = gen;
+	return 0;
+}
+
+/* A system PMC's CPU must be online for START and STOP (hwpmc(4)). */
+static int hwpmc_sys_ready(struct hwpmc_pmc *pm)
+{
+	return hwpmc_check_cpu(pm->cpu) ?: hwpmc_sys_refresh(pm);
 }
 
 static struct hwpmc_owner *hwpmc_owner_find(struct pid *tgid)
@@ -562,6 +622,7 @@ int hwpmc_pmc_allocate(struct file *file, struct pmc_op_pmcallocate *pa)
 		goto fail_owner;
 	}
 	if (PMC_IS_SYSTEM_MODE(mode)) {
+		pm->sysgen = atomic_read(&hwpmc_cpu_gen[cpu]);
 		pm->sysev = hwpmc_md_create(&pm->attr, cpu, NULL);
 		if (IS_ERR(pm->sysev)) {
 			error = PTR_ERR(pm->sysev);
@@ -667,6 +728,8 @@ int hwpmc_pmc_start(u32 id)
 
 	down_write(&hwpmc_sx);
 	error = hwpmc_pmc_find(id, &pm);
+	if (!error && pm->sysev)
+		error = hwpmc_sys_ready(pm);
 	if (error || pm->state == PMC_STATE_RUNNING)
 		goto out;
 	if (pm->flags & HWPMC_F_NEEDS_LOG) {
@@ -674,9 +737,6 @@ int hwpmc_pmc_start(u32 id)
 		goto out;
 	}
 	if (pm->sysev) {
-		error = hwpmc_check_cpu(pm->cpu);
-		if (error)
-			goto out;
 		pm->sysbase = hwpmc_md_read(pm->sysev);
 		hwpmc_md_start(pm->sysev);
 	} else {
@@ -723,7 +783,7 @@ int hwpmc_pmc_stop(u32 id)
 	down_write(&hwpmc_sx);
 	error = hwpmc_pmc_find(id, &pm);
 	if (!error && pm->sysev)
-		error = hwpmc_check_cpu(pm->cpu);
+		error = hwpmc_sys_ready(pm);
 	if (!error)
 		hwpmc_pmc_halt(pm);
 	up_write(&hwpmc_sx);
@@ -746,6 +806,8 @@ int hwpmc_pmc_rw(u32 id, u32 flags, u64 *value)
 		error = -EBUSY;
 		goto out;
 	}
+	if (pm->sysev)
+		hwpmc_sys_refresh(pm);	/* offline: the count stands still */
 	old = hwpmc_pmc_value(pm);
 	if (flags & PMC_F_NEWVALUE)
 		pm->value = *value;
@@ -881,6 +943,8 @@ void hwpmc_pmc_fini(void)
 	up_write(&hwpmc_sx);
 	kvfree(hwpmc_ownerhash);
 	hwpmc_ownerhash = NULL;
+	cpuhp_remove_state_nocalls(hwpmc_cpuhp_state);
+	kfree(hwpmc_cpu_gen);
 }
 
 /* GETPMCINFO of a slot a system-scope PMC holds; hwpmc_sx held. */

@@ -1044,6 +1044,41 @@ TEST_F(count, agrees_with_perf)
 	EXPECT_EQ(0, simple(self->fd, HWPMC_IOC_PMCRELEASE, tc));
 }
 
+/* A system PMC whose CPU goes offline: ENXIO to start/stop, kept, usable. */
+TEST_F(count, system_pmc_across_cpu_hotplug)
+{
+	__u64 v1, v2;
+	__u32 id;
+	int f;
+
+	if (self->ci.pm_ncpu < 2)
+		SKIP(return, "one CPU");
+	ASSERT_EQ(0, alloc(self->fd, PMC_MODE_SC, PMC_CLASS_SOFT,
+			   EV_SOFT(CPU_CLOCK), 1, 0, 0, &id));
+	ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTART, id));
+	usleep(50000);
+	f = open("/sys/devices/system/cpu/cpu1/online", O_WRONLY);
+	if (f < 0 || write(f, "0", 1) != 1) {
+		simple(self->fd, HWPMC_IOC_PMCRELEASE, id);
+		SKIP(return, "CPU 1 cannot go offline");
+	}
+	EXPECT_EQ(ENXIO, simple(self->fd, HWPMC_IOC_PMCSTOP, id));
+	EXPECT_EQ(ENXIO, simple(self->fd, HWPMC_IOC_PMCSTART, id));
+	v1 = value(self->fd, id);
+	EXPECT_NE(~0ULL, v1);
+	ASSERT_EQ(1, pwrite(f, "1", 1, 0));
+	close(f);
+	usleep(50000);
+	EXPECT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTOP, id));
+	v2 = value(self->fd, id);
+	EXPECT_LE(v1, v2);
+	EXPECT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTART, id));
+	usleep(50000);
+	EXPECT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTOP, id));
+	EXPECT_LT(v2 + 20000000, value(self->fd, id));	/* counts again */
+	EXPECT_EQ(0, simple(self->fd, HWPMC_IOC_PMCRELEASE, id));
+}
+
 TEST(hundred_owners_at_once)
 {
 	pid_t pids[100];

@@ -585,8 +585,11 @@ int hwpmc_pmc_allocate(struct file *file, struct pmc_op_pmcallocate *pa)
 	error = hwpmc_md_attr(ev, pa->pm_caps, &pa->pm_md.pm_pmu, &pm->attr);
 	if (error)
 		goto fail;
-	pm->attr.inherit = PMC_IS_VIRTUAL_MODE(mode);
-	pm->attr.inherit_thread = !(pa->pm_flags & PMC_F_DESCENDANTS);
+	if (PMC_IS_VIRTUAL_MODE(mode)) {
+		/* new threads, and new processes with DESCENDANTS */
+		pm->attr.inherit = 1;
+		pm->attr.inherit_thread = !(pa->pm_flags & PMC_F_DESCENDANTS);
+	}
 	pm->file = file;
 	pm->event = ev;
 	pm->mode = mode;

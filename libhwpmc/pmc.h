@@ -29,7 +29,9 @@
 #define _HWPMC_PMC_H_
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 #include <linux/hwpmc.h>
 
 #ifndef EPROGMISMATCH
@@ -174,6 +176,34 @@ int	pmc_enable(int _cpu, int _pmc);
 int	pmc_disable(int _cpu, int _pmc);
 int	pmc_event_caps(enum pmc_class _cl, enum pmc_event _ev,
 		       uint32_t *_caps);	/* Linux: GETCAPS by event */
+
+/* PMCs (FreeBSD's pmc(3)). */
+int	pmc_allocate(const char *_ctrspec, enum pmc_mode _mode,
+		     uint32_t _flags, int _cpu, pmc_id_t *_pmcid,
+		     uint64_t _count);
+int	pmc_attach(pmc_id_t _pmcid, pid_t _pid);
+int	pmc_detach(pmc_id_t _pmcid, pid_t _pid);
+int	pmc_start(pmc_id_t _pmcid);
+int	pmc_stop(pmc_id_t _pmcid);
+int	pmc_release(pmc_id_t _pmcid);
+int	pmc_read(pmc_id_t _pmcid, pmc_value_t *_value);
+int	pmc_write(pmc_id_t _pmcid, pmc_value_t _value);
+int	pmc_rw(pmc_id_t _pmcid, pmc_value_t _newvalue,
+	       pmc_value_t *_oldvaluep);
+int	pmc_set(pmc_id_t _pmcid, pmc_value_t _value);
+int	pmc_capabilities(pmc_id_t _pmc, uint32_t *_caps);
+int	pmc_width(pmc_id_t _pmc, uint32_t *_width);
+int	pmc_get_msr(pmc_id_t _pmc, uint32_t *_msr);
+
+/*
+ * Linux additions: why the last pmc_allocate() failed, in words naming
+ * the bad token; and the event specifier parser pmc_allocate() uses
+ * (needs pmc_init() for the machine's events; 0, or -1 + EINVAL with
+ * the message in err).
+ */
+const char *pmc_allocate_message(void);
+int	pmc_parse_spec(const char *_spec, struct pmc_op_pmcallocate *_pa,
+		       char *_err, size_t _errlen);
 
 /* Names. */
 const char *pmc_name_of_capability(enum pmc_caps _c);

@@ -51,14 +51,15 @@ endif
 LIB_LIBS	:= $(KMOD_LIBS) -pthread
 
 LIB_SRCS	:= libhwpmc/pmc_init.c libhwpmc/pmc_ops.c libhwpmc/pmc_names.c \
-		   libhwpmc/pmc_modcheck.c
+		   libhwpmc/pmc_modcheck.c libhwpmc/pmc_counting.c \
+		   libhwpmc/pmc_spec.c
 LIB_PIC_OBJS	:= $(patsubst libhwpmc/%.c,$(B)/obj/lib-pic/%.o,$(LIB_SRCS))
 LIB_OBJS	:= $(patsubst libhwpmc/%.c,$(B)/obj/lib/%.o,$(LIB_SRCS))
 LIB_SO		:= $(B)/lib/libhwpmc.so.1
 LIB_A		:= $(B)/lib/libhwpmc.a
 LIB_PC		:= $(B)/lib/hwpmc.pc
-TOOLS		:= $(B)/bin/hwpmc-control
-TOOL_OBJS	:= $(B)/obj/tools/hwpmc-control.o
+TOOLS		:= $(B)/bin/hwpmc-control $(B)/bin/hwpmc-stat
+TOOL_OBJS	:= $(B)/obj/tools/hwpmc-control.o $(B)/obj/tools/hwpmc-stat.o
 USER_HEADERS	:= include/uapi/linux/hwpmc.h include/uapi/linux/hwpmclog.h
 
 lib: $(LIB_SO) $(B)/lib/libhwpmc.so $(LIB_A) $(LIB_PC)
@@ -115,7 +116,7 @@ UT_SAN		:= -fsanitize=address,undefined -fno-sanitize-recover=all \
 UT_CFLAGS	:= $(filter-out -fvisibility=hidden,$(U_CFLAGS)) $(UT_SAN) \
 		   -I$(U_SRC)/tests/unit
 UT_LIB_OBJS	:= $(patsubst libhwpmc/%.c,$(UT)/obj/lib/%.o,$(LIB_SRCS))
-UT_PROGS	:= $(UT)/test_names $(UT)/test_lib $(UT)/hwpmc-control \
+UT_PROGS	:= $(UT)/test_names $(UT)/test_lib $(UT)/test_spec $(UT)/hwpmc-control \
 		   $(UT)/abi_layout $(UT)/fake_hwpmc.so
 
 $(UT)/obj/lib/%.o: libhwpmc/%.c
@@ -134,6 +135,9 @@ $(UT)/test_names: $(UT)/obj/test_names.o $(UT_LIB_OBJS)
 	$(CC) $(UT_SAN) -o $@ $^ $(LIB_LIBS)
 
 $(UT)/test_lib: $(UT)/obj/test_lib.o $(UT)/obj/fake_hwpmc.o $(UT_LIB_OBJS)
+	$(CC) $(UT_SAN) -o $@ $^ $(LIB_LIBS)
+
+$(UT)/test_spec: $(UT)/obj/test_spec.o $(UT)/obj/fake_hwpmc.o $(UT_LIB_OBJS)
 	$(CC) $(UT_SAN) -o $@ $^ $(LIB_LIBS)
 
 $(UT)/hwpmc-control: $(UT)/obj/hwpmc-control.o $(UT_LIB_OBJS)

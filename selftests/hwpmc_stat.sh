@@ -1,0 +1,90 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# hwpmc for Linux: hwpmc-stat(8) counting runs against the real module.
+# Run as root with the module loaded.
+. ./ksft_lib.sh
+
+out=$(mktemp)
+err=$(mktemp)
+
+# a command, its exit status passed through, the counts printed
+hwpmc-stat -p page-faults -p task-clock ./hwpmc_touch 2000 7 2> "$out"
+rc=$?
+check "command's exit status passed through (7)" test "$rc" -eq 7
+check "header names the PMCs" grep -q '^# *p/page-faults *p/task-clock$' "$out"
+pf=$(awk '!/^#/ { print $1 }' "$out" | tail -n 1)
+check "page faults >= pages touched (2000 <= ${pf:-none})" test "${pf:-0}" -ge 2000
+
+# CSV and JSON
+hwpmc-stat --csv -o "$out" -p page-faults ./hwpmc_touch 3000
+pf=$(sed -n 's/^page-faults,process,,\([0-9]*\)$/\1/p' "$out")
+check "--csv row (page-faults,process,,N)" test -n "$pf"
+hwpmc-stat --json -o "$out" -p task-clock ./hwpmc_touch 10 3
+check "--json has the counter" grep -q '"event":"task-clock","scope":"process","cpu":null,"value":[0-9]' "$out"
+check "--json has the exit status" grep -q '"exit_status":3}' "$out"
+
+# agrees with perf stat on the same program (separate runs; 2%)
+if command -v perf >/dev/null 2>&1; then
+	perf stat -x, -e page-faults -o "$err" ./hwpmc_touch 3000
+	ppf=$(grep 'page-faults' "$err" | cut -d, -f1)
+	diag "page faults: hwpmc-stat $pf, perf stat $ppf"
+	if [ -n "$ppf" ] && [ -n "$pf" ] && [ $((pf * 100)) -le $((ppf * 102)) ] &&
+	   [ $((pf * 100)) -ge $((ppf * 98)) ]; then
+		ok "page faults within 2% of perf stat's"
+	else
+		fail "page faults within 2% of perf stat's ($pf vs $ppf)"
+	fi
+else
+	skip "page faults within 2% of perf stat's" "no perf in this guest"
+fi
+
+# a signal ends the command: 128 + signal
+hwpmc-stat -p task-clock sh -c 'kill -TERM $$' 2> /dev/null
+check "killed command: exit 143" test $? -eq 143
+
+# Ctrl-C: forwarded, totals printed
+hwpmc-stat -p task-clock sleep 5 2> "$out" &
+sp=$!
+sleep 0.5
+kill -INT $sp
+wait $sp
+rc=$?
+check "SIGINT: exit 130" test "$rc" -eq 130
+check "SIGINT: totals printed" grep -q '^# *p/task-clock$' "$out"
+
+# -t pid: counts until the target exits
+./hwpmc_touch 100 0 &
+sleep 0.2 &
+tp=$!
+hwpmc-stat -p context-switches -t $tp 2> "$out"
+check "-t pid returns when the target exits" test $? -eq 0
+check "-t pid prints the counts" grep -q '^# *p/context-switches$' "$out"
+wait
+
+# system scope on CPU 0 with interval printing
+hwpmc-stat -c 0 -s cpu-clock -w 0.2 sleep 1 2> "$out"
+rows=$(grep -c '^ *[0-9]' "$out")
+check "-s -w prints rows (saw $rows)" test "$rows" -ge 3
+check "-s header names the CPU" grep -q 's/00/cpu-clock' "$out"
+
+# errors: usage (64) with a message naming the problem
+expect_err() {	# NAME EXIT PATTERN ARGS...
+	_n=$1 _x=$2 _p=$3; shift 3
+	hwpmc-stat "$@" > "$err" 2>&1; _rc=$?
+	if [ "$_rc" -eq "$_x" ] && grep -q -- "$_p" "$err"; then
+		ok "$_n"
+	else
+		fail "$_n (exit $_rc: $(head -n 1 "$err"))"
+	fi
+}
+expect_err "unknown event named" 64 "unknown event 'cyclez'" -p cyclez true
+expect_err "unknown qualifier named" 64 "unknown qualifier 'bogus'" -p task-clock,bogus true
+expect_err "interval too short" 64 "at least 0.1" -w 0.01 -p task-clock true
+expect_err "no event" 64 "no event" true
+expect_err "-p without a target" 64 "needs a command" -p task-clock
+expect_err "bad CPU list" 64 "bad CPU list" -c 99 -s cpu-clock true
+expect_err "no such pid" 1 "cannot attach to pid" -p task-clock -t 999999
+expect_err "command not found: 127" 127 "no-such-cmd" -p task-clock no-such-cmd
+rm -f "$out" "$err"
+ksft_done

@@ -14,8 +14,9 @@
 # arm64 guest, whose emulated PMU has real cycles and instructions.
 #
 # What runs: hwpmc-control -L (events), hwpmc-control -l (counters per CPU),
-# hwpmc-control -s (driver statistics), and hwpmc-stat on a small workload
-# once hwpmc-stat exists.
+# hwpmc-stat counting a small shell workload (task-clock, page faults,
+# context switches; instructions and cycles where the PMU has them), and
+# hwpmc-control -s (driver statistics).
 
 set -euo pipefail
 "$(dirname "$0")/deps.sh"	# packages (HWPMC_SKIP_DEPS=1 to skip)
@@ -29,16 +30,13 @@ set -x
 hwpmc-control -V || true
 hwpmc-control -L
 hwpmc-control -l | head -n 12
-hwpmc-control -s
-set +x
-if command -v hwpmc-stat >/dev/null 2>&1; then
-	set -x
-	hwpmc-stat -p instructions -p cycles sh -c 'i=0; while [ $i -lt 200000 ]; do i=$((i + 1)); done' ||
-	hwpmc-stat -p task-clock sh -c 'i=0; while [ $i -lt 200000 ]; do i=$((i + 1)); done'
-	set +x
-else
-	echo "(hwpmc-stat is not built yet: this demo only runs hwpmc-control)"
+hwpmc-stat -p task-clock -p page-faults -p context-switches \
+	sh -c 'i=0; while [ $i -lt 100000 ]; do i=$((i + 1)); done; ls / >/dev/null'
+if hwpmc-control -L | grep -qx '	instructions'; then
+	hwpmc-stat -p instructions,usr -p cycles,usr \
+		sh -c 'i=0; while [ $i -lt 100000 ]; do i=$((i + 1)); done'
 fi
+hwpmc-control -s
 EOF
 }
 

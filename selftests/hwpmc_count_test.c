@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdint.h>
@@ -1076,6 +1077,145 @@ TEST_F(count, system_pmc_across_cpu_hotplug)
 	usleep(50000);
 	EXPECT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTOP, id));
 	EXPECT_LT(v2 + 20000000, value(self->fd, id));	/* counts again */
+	EXPECT_EQ(0, simple(self->fd, HWPMC_IOC_PMCRELEASE, id));
+}
+
+/* -- threads and races --------------------------------------------------- */
+
+static void *touch_thread(void *arg)
+{
+	touch_pages(arg);
+	return NULL;
+}
+
+/* Threads a target creates after the attach are counted. */
+static void four_threads(void *arg)
+{
+	pthread_t t[4];
+	int i;
+
+	for (i = 0; i < 4; i++)
+		if (pthread_create(&t[i], NULL, touch_thread, arg))
+			_exit(6);
+	for (i = 0; i < 4; i++)
+		pthread_join(t[i], NULL);
+}
+
+TEST_F(count, new_threads_of_a_target_count)
+{
+	const long n = 500;
+	__u32 id;
+	int wfd;
+	pid_t pid = child_waiting(&wfd, four_threads, (void *)n);
+
+	ASSERT_LT(0, pid);
+	ASSERT_EQ(0, alloc_tc(self->fd, EV_SOFT(PAGE_FAULTS), 0, &id));
+	ASSERT_EQ(0, attach(self->fd, id, pid));
+	ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTART, id));
+	ASSERT_EQ(0, go_and_wait(wfd, pid));
+	TH_LOG("4 threads x %ld pages: %llu page faults", n,
+	       (unsigned long long)value(self->fd, id));
+	EXPECT_LE(4 * n, value(self->fd, id));
+	EXPECT_EQ(0, simple(self->fd, HWPMC_IOC_PMCRELEASE, id));
+}
+
+/* A target that execs stays a target. */
+static void exec_sh(void *arg)
+{
+	execl("/bin/sh", "sh", "-c", "i=0; while [ $i -lt 2000 ]; do i=$((i+1)); done",
+	      (char *)NULL);
+}
+
+TEST_F(count, target_exec_keeps_counting)
+{
+	__u32 id;
+	int wfd;
+	pid_t pid = child_waiting(&wfd, exec_sh, NULL);
+
+	ASSERT_LT(0, pid);
+	ASSERT_EQ(0, alloc_tc(self->fd, EV_SOFT(TASK_CLOCK), 0, &id));
+	ASSERT_EQ(0, attach(self->fd, id, pid));
+	ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTART, id));
+	ASSERT_EQ(0, go_and_wait(wfd, pid));
+	/* the shell's loop after exec takes milliseconds at least */
+	EXPECT_LT(1000000, value(self->fd, id));
+	EXPECT_EQ(0, simple(self->fd, HWPMC_IOC_PMCRELEASE, id));
+}
+
+struct reader {
+	int fd;
+	volatile __u32 id;
+	volatile int stop;
+	int bad;			/* unexpected errors */
+	long reads;
+};
+
+static void *read_loop(void *arg)
+{
+	struct reader *r = arg;
+	__u64 v;
+	int e;
+
+	while (!r->stop) {
+		v = 0;
+		e = rw(r->fd, r->id, PMC_F_OLDVALUE, &v);
+		/* ok, or the PMC is gone (no PMC at all / not this id) */
+		if (e && e != ESRCH && e != EINVAL)
+			r->bad++;
+		r->reads++;
+	}
+	return NULL;
+}
+
+TEST_F(count, release_while_another_thread_reads)
+{
+	struct reader r = { .fd = self->fd };
+	pthread_t t;
+	__u32 id;
+	int i;
+
+	ASSERT_EQ(0, pthread_create(&t, NULL, read_loop, &r));
+	for (i = 0; i < 300; i++) {
+		ASSERT_EQ(0, alloc_tc(self->fd, EV_SOFT(TASK_CLOCK), 0, &id));
+		r.id = id;
+		ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTART, id));
+		ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCRELEASE, id));
+	}
+	r.stop = 1;
+	pthread_join(t, NULL);
+	TH_LOG("%ld reads during 300 allocate/start/release cycles", r.reads);
+	EXPECT_EQ(0, r.bad);
+}
+
+TEST_F(count, target_killed_while_being_read)
+{
+	struct reader r = { .fd = self->fd };
+	pthread_t t;
+	__u64 v1, v2;
+	int wfd;
+	pid_t pid = child_waiting(&wfd, NULL, NULL);
+	__u32 id;
+
+	ASSERT_LT(0, pid);
+	ASSERT_EQ(0, alloc_tc(self->fd, EV_SOFT(TASK_CLOCK), 0, &id));
+	ASSERT_EQ(0, attach(self->fd, id, pid));
+	ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTART, id));
+	r.id = id;
+	ASSERT_EQ(0, pthread_create(&t, NULL, read_loop, &r));
+	usleep(20000);
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	usleep(100000);
+	r.stop = 1;
+	pthread_join(t, NULL);
+	close(wfd);
+	EXPECT_EQ(0, r.bad);
+	EXPECT_LT(0, r.reads);
+	/* the count stands still once the target is gone */
+	v1 = value(self->fd, id);
+	usleep(20000);
+	v2 = value(self->fd, id);
+	EXPECT_EQ(v1, v2);
 	EXPECT_EQ(0, simple(self->fd, HWPMC_IOC_PMCRELEASE, id));
 }
 

@@ -28,10 +28,10 @@ DESTDIR		?=
 
 export B VERSION
 
-.PHONY: all module lib tools selftests check check-unit check-vm clean install \
+.PHONY: all module lib tools selftests bench check check-unit check-vm clean install \
 	install-module install-user sparse checkpatch lint
 
-all: module lib tools selftests
+all: module lib tools selftests bench
 
 module:
 	@if [ -z "$(KDIR)" ]; then \
@@ -41,6 +41,12 @@ module:
 
 selftests:
 	$(MAKE) -C selftests B=$(B)
+
+# Benchmarks against perf (bench/; run in a guest: docs/design.md)
+bench: $(B)/bench/csw_bench
+$(B)/bench/%: bench/%.c include/uapi/linux/hwpmc.h
+	@mkdir -p $(@D)
+	$(CC) -std=gnu11 -O2 -Wall -Wextra -Werror -Iinclude/uapi $(if $(filter 1,$(STATIC)),-static) -o $@ $<
 
 sparse:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) C=2 CF="-D__CHECK_ENDIAN__" modules

@@ -98,7 +98,7 @@ else
 fi
 if [ $build = 1 ]; then
 	log "$kver: make lib tools selftests ${umake[*]}"
-	if ! (cd "$HWPMC_TOP" && $MAKE -s lib tools selftests "${umake[@]}") > "$work.make.log" 2>&1; then
+	if ! (cd "$HWPMC_TOP" && $MAKE -s lib tools selftests bench "${umake[@]}") > "$work.make.log" 2>&1; then
 		tail -n 30 "$work.make.log" >&2
 		if [ "$arch" = amd64 ]; then
 			die "$kver: userland build failed (log: $work.make.log)"
@@ -177,7 +177,7 @@ else
 	# no arm64 kmod binary here: busybox's modprobe/rmmod read the same modules.dep
 	for t in modprobe insmod rmmod lsmod depmod modinfo; do ln -s ../bin/busybox "$ir/sbin/$t"; done
 fi
-for d in bin lib selftests; do
+for d in bin lib selftests bench; do
 	[ -d "$ub/$d" ] || continue
 	mkdir -p "$ir/opt/hwpmc/$d"
 	find "$ub/$d" -maxdepth 1 \( -type f -o -type l \) | while read -r f; do

@@ -60,6 +60,7 @@ struct hwpmc_owner {
 struct hwpmc_target {
 	struct list_head	link;		/* pm->targets */
 	struct pid		*tgid;
+	bool			doomed;		/* detach of its ancestor */
 	u64			base;		/* sum of counters at start */
 	u32			nev;
 	struct perf_event	*ev[];
@@ -687,6 +688,27 @@ static void hwpmc_targets_gone(struct hwpmc_pmc *pm)
 		hwpmc_dev_notify(pm->file, POLL_HUP);
 }
 
+/*
+ * PMC_F_DESCENDANTS: detaching a process detaches its descendants that
+ * are targets too, as attaching attached them.
+ */
+static void hwpmc_detach_descendants(struct hwpmc_pmc *pm, struct pid *tgid)
+{
+	struct hwpmc_target *pt, *tmp;
+	struct task_struct *root, *p;
+
+	rcu_read_lock();
+	root = pid_task(tgid, PIDTYPE_TGID);
+	list_for_each_entry(pt, &pm->targets, link) {
+		p = pid_task(pt->tgid, PIDTYPE_TGID);
+		pt->doomed = root && p && p != root && hwpmc_descends(p, root);
+	}
+	rcu_read_unlock();
+	list_for_each_entry_safe(pt, tmp, &pm->targets, link)
+		if (pt->doomed)
+			hwpmc_target_free(pm, pt);
+}
+
 int hwpmc_pmc_detach(u32 id, pid_t nr)
 {
 	struct hwpmc_target *pt;
@@ -711,6 +733,8 @@ int hwpmc_pmc_detach(u32 id, pid_t nr)
 	}
 	pt = hwpmc_target_find(pm, tgid);
 	if (pt) {
+		if (pm->flags & PMC_F_DESCENDANTS)
+			hwpmc_detach_descendants(pm, tgid);
 		hwpmc_target_free(pm, pt);
 		hwpmc_targets_gone(pm);
 	} else {

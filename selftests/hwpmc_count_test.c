@@ -1219,6 +1219,48 @@ TEST_F(count, target_killed_while_being_read)
 	EXPECT_EQ(0, simple(self->fd, HWPMC_IOC_PMCRELEASE, id));
 }
 
+/* Detaching a DESCENDANTS PMC from a process detaches its descendants. */
+TEST_F(count, descendants_detach_takes_the_subtree)
+{
+	int p[2], q[2];
+	pid_t root, grandchild;
+	__u32 id;
+	char c;
+
+	ASSERT_EQ(0, pipe(p));
+	ASSERT_EQ(0, pipe(q));
+	root = fork();
+	if (root == 0) {
+		pid_t g = fork();
+
+		if (g == 0) {
+			close(q[1]);
+			if (read(q[0], &c, 1) < 0)
+				_exit(1);
+			_exit(0);
+		}
+		if (write(p[1], &g, sizeof(g)) != sizeof(g))
+			_exit(1);
+		close(q[1]);
+		if (read(q[0], &c, 1) < 0)
+			_exit(1);
+		waitpid(g, NULL, 0);
+		_exit(0);
+	}
+	close(q[0]);
+	ASSERT_EQ(sizeof(grandchild), read(p[0], &grandchild, sizeof(grandchild)));
+	ASSERT_EQ(0, alloc_tc(self->fd, EV_SOFT(TASK_CLOCK), PMC_F_DESCENDANTS,
+			      &id));
+	ASSERT_EQ(0, attach(self->fd, id, root));
+	EXPECT_EQ(EEXIST, attach(self->fd, id, grandchild));	/* came along */
+	ASSERT_EQ(0, detach(self->fd, id, root));
+	EXPECT_EQ(ESRCH, detach(self->fd, id, grandchild));	/* went along */
+	EXPECT_EQ(ESRCH, simple(self->fd, HWPMC_IOC_PMCSTART, id));
+	close(q[1]);
+	waitpid(root, NULL, 0);
+	EXPECT_EQ(0, simple(self->fd, HWPMC_IOC_PMCRELEASE, id));
+}
+
 TEST(hundred_owners_at_once)
 {
 	pid_t pids[100];

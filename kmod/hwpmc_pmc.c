@@ -221,6 +221,16 @@ static int hwpmc_pmc_find(u32 id, struct hwpmc_pmc **pmp)
 	return -EINVAL;
 }
 
+/* The caller's process-scope PMC of this id (EINVAL for a system one). */
+static int hwpmc_pmc_find_process(u32 id, struct hwpmc_pmc **pmp)
+{
+	int error = hwpmc_pmc_find(id, pmp);
+
+	if (!error && PMC_IS_SYSTEM_MODE((*pmp)->mode))
+		error = -EINVAL;
+	return error;
+}
+
 /* -- values -------------------------------------------------------------- */
 
 static u64 hwpmc_target_read(const struct hwpmc_target *pt)
@@ -662,16 +672,11 @@ int hwpmc_pmc_attach(u32 id, pid_t pid)
 	if (pid < 0)
 		return -EINVAL;
 	down_write(&hwpmc_sx);
-	error = hwpmc_pmc_find(id, &pm);
-	if (error)
-		goto out;
-	if (PMC_IS_SYSTEM_MODE(pm->mode))
-		error = -EINVAL;
-	else if (pm->state == PMC_STATE_RUNNING)
+	error = hwpmc_pmc_find_process(id, &pm);
+	if (!error && pm->state == PMC_STATE_RUNNING)
 		error = -EBUSY;
-	else
+	if (!error)
 		error = hwpmc_do_attach(pm, pid);
-out:
 	up_write(&hwpmc_sx);
 	return error;
 }
@@ -719,13 +724,9 @@ int hwpmc_pmc_detach(u32 id, pid_t nr)
 	if (nr < 0)
 		return -EINVAL;
 	down_write(&hwpmc_sx);
-	error = hwpmc_pmc_find(id, &pm);
+	error = hwpmc_pmc_find_process(id, &pm);
 	if (error)
 		goto out;
-	if (PMC_IS_SYSTEM_MODE(pm->mode)) {
-		error = -EINVAL;
-		goto out;
-	}
 	tgid = nr ? find_get_pid(nr) : get_pid(task_tgid(current));
 	if (!tgid) {
 		error = -ESRCH;

@@ -64,12 +64,7 @@ check "-V names the module ABI" grep -q 'module ABI 0x' "$out"
 # errors: a message naming the problem, a non-zero exit
 expect_err() {	# NAME EXIT PATTERN ARGS...
 	_n=$1 _x=$2 _p=$3; shift 3
-	hwpmc-control "$@" > "$out" 2>&1; _rc=$?
-	if [ "$_rc" -eq "$_x" ] && grep -q -- "$_p" "$out"; then
-		ok "$_n"
-	else
-		fail "$_n (exit $_rc: $(head -n 1 "$out"))"
-	fi
+	expect_exit "$_n" "$_x" "$_p" hwpmc-control "$@"
 }
 expect_err "CPU out of range" 1 "CPU 99" -c 99 -e 0
 expect_err "row beyond this machine" 1 "PMC 200" -c 0 -e 200

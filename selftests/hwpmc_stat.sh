@@ -68,15 +68,22 @@ rows=$(grep -c '^ *[0-9]' "$out")
 check "-s -w prints rows (saw $rows)" test "$rows" -ge 3
 check "-s header names the CPU" grep -q 's/00/cpu-clock' "$out"
 
+# -C: cumulative rows grow; without it each row is one interval's count
+hwpmc-stat -C -c 0 -s cpu-clock -w 0.2 sleep 1 2> "$out"
+grows=$(awk '/^ *[0-9]/ { if (n++ && $1 <= last) bad = 1; last = $1 } END { print (n > 2 && !bad) }' "$out")
+check "-C rows are cumulative (growing)" test "$grows" = 1
+hwpmc-stat -c 0 -s cpu-clock -w 0.2 sleep 1 2> "$out"
+flat=$(awk '/^ *[0-9]/ { n++; if (n > 1 && n < 5) v[n] = $1 } END { print (v[3] < 2 * v[2] && v[4] < 2 * v[3]) }' "$out")
+check "rows without -C are per interval" test "$flat" = 1
+
+# -q: no header
+hwpmc-stat -q -p task-clock true 2> "$out"
+if grep -q '^#' "$out"; then fail "-q prints no header"; else ok "-q prints no header"; fi
+
 # errors: usage (64) with a message naming the problem
 expect_err() {	# NAME EXIT PATTERN ARGS...
 	_n=$1 _x=$2 _p=$3; shift 3
-	hwpmc-stat "$@" > "$err" 2>&1; _rc=$?
-	if [ "$_rc" -eq "$_x" ] && grep -q -- "$_p" "$err"; then
-		ok "$_n"
-	else
-		fail "$_n (exit $_rc: $(head -n 1 "$err"))"
-	fi
+	expect_exit "$_n" "$_x" "$_p" hwpmc-stat "$@"
 }
 expect_err "unknown event named" 64 "unknown event 'cyclez'" -p cyclez true
 expect_err "unknown qualifier named" 64 "unknown qualifier 'bogus'" -p task-clock,bogus true

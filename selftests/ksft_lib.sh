@@ -35,6 +35,18 @@ diag() {
 	echo "$*" | sed 's/^/# /'
 }
 
+# expect_exit NAME EXIT PATTERN CMD...: ok if CMD exits with EXIT and its
+# output (stdout and stderr) contains PATTERN
+expect_exit() {
+	_n=$1 _x=$2 _p=$3; shift 3
+	_o=$("$@" 2>&1); _rc=$?
+	if [ "$_rc" -eq "$_x" ] && printf '%s\n' "$_o" | grep -q -- "$_p"; then
+		ok "$_n"
+	else
+		fail "$_n (exit $_rc: $(printf '%s\n' "$_o" | head -n 1))"
+	fi
+}
+
 ksft_done() {
 	echo "1..$KSFT_N"
 	echo "# Totals: pass:$KSFT_PASS fail:$KSFT_FAIL xfail:0 xpass:0 skip:$KSFT_SKIP error:0"

@@ -29,7 +29,7 @@
 
 int hwpmc_hashsize = HWPMC_HASHSIZE;
 module_param_named(hashsize, hwpmc_hashsize, int, 0444);
-MODULE_PARM_DESC(hashsize, "rows in the owner and target hash tables (1024)");
+MODULE_PARM_DESC(hashsize, "rows in the owner hash table, rounded up to a power of two (1024)");
 
 int hwpmc_nsamples = HWPMC_NSAMPLES;
 module_param_named(nsamples, hwpmc_nsamples, int, 0444);
@@ -61,7 +61,7 @@ MODULE_PARM_DESC(unprivileged_proc_debug, "allow unprivileged callers to attach 
 
 bool hwpmc_unprivileged_kernel;
 module_param_named(unprivileged_kernel, hwpmc_unprivileged_kernel, bool, 0644);
-MODULE_PARM_DESC(unprivileged_kernel, "allow unprivileged callers to count kernel mode (0)");
+MODULE_PARM_DESC(unprivileged_kernel, "allow unprivileged callers to count kernel mode with PMU (hardware) events (0)");
 
 int hwpmc_mincount = HWPMC_MINCOUNT;
 

@@ -19,10 +19,8 @@
  * thread-safe; call pmc_init() once before starting threads.  After that,
  * the other functions may be called from any thread.
  *
- * Not yet available (the module does not implement the operations yet):
- * pmc_allocate, pmc_attach, pmc_detach, pmc_start, pmc_stop, pmc_read,
- * pmc_write, pmc_rw, pmc_set, pmc_release, pmc_get_msr, pmc_capabilities,
- * pmc_width, pmc_configure_logfile, pmc_flush_logfile, pmc_close_logfile,
+ * Not yet available (logging and sampling are not implemented yet):
+ * pmc_configure_logfile, pmc_flush_logfile, pmc_close_logfile,
  * pmc_writelog and the pmc_pmu_* helpers.
  */
 #ifndef _HWPMC_PMC_H_
@@ -196,10 +194,13 @@ int	pmc_width(pmc_id_t _pmc, uint32_t *_width);
 int	pmc_get_msr(pmc_id_t _pmc, uint32_t *_msr);
 
 /*
- * Linux additions: why the last pmc_allocate() failed, in words naming
- * the bad token; and the event specifier parser pmc_allocate() uses
- * (needs pmc_init() for the machine's events; 0, or -1 + EINVAL with
- * the message in err).
+ * Linux additions.  pmc_allocate_message(): why the calling thread's last
+ * pmc_allocate() failed, in words naming the bad token ("" after a
+ * success).  pmc_parse_spec(): the event specifier parser pmc_allocate()
+ * uses; fills pm_class, pm_ev, pm_caps and pm_md (pm_cpu = PMC_CPU_ANY,
+ * the rest 0), or returns -1 with errno EINVAL and the message in err.
+ * After pmc_init() it knows which events this machine has; before, it
+ * accepts every event hwpmc knows.
  */
 const char *pmc_allocate_message(void);
 int	pmc_parse_spec(const char *_spec, struct pmc_op_pmcallocate *_pa,

@@ -7,11 +7,62 @@
 
 #include "libpmc_internal.h"
 
-static char pmc_alloc_msg[256];
+/* Per thread, as errno is: why this thread's last pmc_allocate() failed. */
+static _Thread_local char pmc_alloc_msg[384];
 
 const char *pmc_allocate_message(void)
 {
 	return pmc_alloc_msg;
+}
+
+/* The module's refusal of a well-formed specifier, in words. */
+static void pmc_allocate_explain(const char *spec,
+				 const struct pmc_op_pmcallocate *pa, int err)
+{
+	char *m = pmc_alloc_msg;
+	size_t len = sizeof(pmc_alloc_msg);
+	uint32_t modes = pa->pm_caps & (PMC_CAP_USER | PMC_CAP_SYSTEM);
+	int sys = PMC_IS_SYSTEM_MODE(pa->pm_mode);
+
+	switch (err) {
+	case EINVAL:
+		if (pa->pm_mode > PMC_MODE_LAST)
+			snprintf(m, len, "%s: bad mode %u", spec, pa->pm_mode);
+		else if (!sys && pa->pm_cpu != PMC_CPU_ANY)
+			snprintf(m, len, "%s: process-scope PMCs take CPU PMC_CPU_ANY, not %d",
+				 spec, (int)pa->pm_cpu);
+		else if (sys && pa->pm_cpu == PMC_CPU_ANY)
+			snprintf(m, len, "%s: system-scope PMCs need a CPU number",
+				 spec);
+		else if (sys && pa->pm_cpu >= pmc_lib.cpuinfo.pm_ncpu)
+			snprintf(m, len, "%s: no CPU %u (CPUs 0-%u)", spec,
+				 pa->pm_cpu, pmc_lib.cpuinfo.pm_ncpu - 1);
+		else
+			snprintf(m, len, "%s: refused (flags %#x; or no free PMC row)",
+				 spec, pa->pm_flags);
+		break;
+	case ENXIO:
+		snprintf(m, len, "%s: CPU %u is offline", spec, pa->pm_cpu);
+		break;
+	case EOPNOTSUPP:
+		if (PMC_IS_SAMPLING_MODE(pa->pm_mode))
+			snprintf(m, len, "%s: sampling modes are not available yet",
+				 spec);
+		else
+			snprintf(m, len, "%s: the event cannot count %s mode alone",
+				 spec, modes == PMC_CAP_USER ? "user" : "kernel");
+		break;
+	case EPERM:
+		if (sys)
+			snprintf(m, len, "%s: system-scope PMCs need CAP_PERFMON (or hwpmc's unprivileged_syspmcs=1)",
+				 spec);
+		else
+			snprintf(m, len, "%s: counting kernel mode needs CAP_PERFMON; add ',usr' to count user mode only",
+				 spec);
+		break;
+	default:
+		snprintf(m, len, "%s: %s", spec, strerror(err));
+	}
 }
 
 int pmc_allocate(const char *ctrspec, enum pmc_mode mode, uint32_t flags,
@@ -20,8 +71,18 @@ int pmc_allocate(const char *ctrspec, enum pmc_mode mode, uint32_t flags,
 	struct pmc_op_pmcallocate pa;
 	int err;
 
-	if (pmc_lib_ready() < 0)
+	if (pmc_lib_ready() < 0) {
+		snprintf(pmc_alloc_msg, sizeof(pmc_alloc_msg),
+			 "pmc_init() has not succeeded");
+		errno = ENXIO;
 		return -1;
+	}
+	if (!pmcid) {
+		snprintf(pmc_alloc_msg, sizeof(pmc_alloc_msg),
+			 "no place for the PMC id (pmcid is NULL)");
+		errno = EINVAL;
+		return -1;
+	}
 	if (pmc_parse_spec(ctrspec, &pa, pmc_alloc_msg,
 			   sizeof(pmc_alloc_msg)) < 0)
 		return -1;
@@ -31,8 +92,7 @@ int pmc_allocate(const char *ctrspec, enum pmc_mode mode, uint32_t flags,
 	pa.pm_count = count;
 	if (pmc_lib_ioctl(HWPMC_IOC_PMCALLOCATE, &pa) < 0) {
 		err = errno;
-		snprintf(pmc_alloc_msg, sizeof(pmc_alloc_msg), "%s: %s",
-			 ctrspec, strerror(err));
+		pmc_allocate_explain(ctrspec, &pa, err);
 		errno = err;
 		return -1;
 	}

@@ -1,15 +1,22 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * libhwpmc: event specifiers, "<event>[,<qualifier>...]".
+ * libhwpmc: event specifiers, "<event>[:<modifiers>][,<qualifier>...]".
  *
  * Events are named as perf names them (cycles, instructions, task-clock,
- * L1-dcache-load-misses, ...), with perf's, FreeBSD's and Solaris/PAPI
- * generic aliases, an optional class prefix ("SOFT-", "PMU-"), and raw
- * PMU events as perf writes them ("r1c2", or "raw" with "config=").
- * Matching ignores case and treats '-', '_', '.' and ' ' as equal.
- * Qualifiers: "usr" (or perf's ":u" suffix) counts user mode only, "os"
- * or "sys" (":k") kernel mode only; raw events take "config=",
+ * L1-dcache-load-misses, ...), with perf's own short forms (branches,
+ * faults, cs, L1-dcache-misses, dTLB-loads, ...), FreeBSD's and
+ * Solaris/PAPI generic aliases, an optional class prefix ("SOFT-",
+ * "PMU-"), and raw PMU events as perf writes them ("r1c2", or "raw" with
+ * "config=").  Matching ignores case and treats '-', '_', '.' and ' ' as
+ * equal.  Qualifiers: "usr" (or perf's ":u" modifier) counts user mode
+ * only, "os" or "sys" (":k") kernel mode only; raw events take "config=",
  * "config1=", "config2=".  Errors name the token at fault.
+ *
+ * After pmc_init(), events are looked up in this machine's event lists
+ * (GETDYNEVENTINFO), so that an event hwpmc knows but the machine lacks
+ * is told apart from a misspelt one.  Before pmc_init(), every event
+ * hwpmc knows (<hwpmc_events.h>) is accepted: the parser is then a pure
+ * function of the specifier.
  */
 #include <ctype.h>
 #include <stdio.h>
@@ -22,11 +29,15 @@
 #include "libpmc_internal.h"
 #include <hwpmc_events.h>
 
-#define TOKMAX	128
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#define SPECMAX		512	/* longest specifier */
 
-/* alias -> perf name; both sides compared normalised */
+/*
+ * alias -> perf name.  Aliases are looked up only when no event of the
+ * machine has the name itself.  See pmc(3) for why each is what it is.
+ */
 static const struct { const char *alias, *name; } pmc_aliases[] = {
-	/* perf */
+	/* perf's own */
 	{ "branches", "branch-instructions" },
 	{ "faults", "page-faults" },
 	{ "cs", "context-switches" },
@@ -40,8 +51,10 @@ static const struct { const char *alias, *name; } pmc_aliases[] = {
 	{ "ic-misses", "L1-icache-load-misses" },
 	{ "unhalted-cycles", "cycles" },
 	{ "unhalted-core-cycles", "cycles" },
-	{ "llc-misses", "LLC-load-misses" },
-	{ "llc-reference", "LLC-loads" },
+	{ "instruction-retired", "instructions" },
+	/* FreeBSD: LONGEST_LAT_CACHE.MISS/.REFERENCE, perf's generic pair */
+	{ "llc-misses", "cache-misses" },
+	{ "llc-reference", "cache-references" },
 	{ "clock.hard", "cpu-clock" },
 	{ "clock.stat", "cpu-clock" },
 	{ "clock.prof", "cpu-clock" },
@@ -53,70 +66,170 @@ static const struct { const char *alias, *name; } pmc_aliases[] = {
 	{ "PAPI_br_ins", "branch-instructions" },
 	{ "PAPI_br_msp", "branch-misses" },
 	{ "PAPI_l1_dcm", "L1-dcache-load-misses" },
-	{ "PAPI_l1_icm", "L1-icache-load-misses" },
 	{ "PAPI_l1_ldm", "L1-dcache-load-misses" },
-	{ "PAPI_l3_tcm", "LLC-load-misses" },
+	{ "PAPI_l1_dca", "L1-dcache-loads" },
+	{ "PAPI_l1_stm", "L1-dcache-store-misses" },
+	{ "PAPI_l1_icm", "L1-icache-load-misses" },
+	{ "PAPI_l3_tcm", "cache-misses" },
+	{ "PAPI_l3_tca", "cache-references" },
 	{ "PAPI_l3_ldm", "LLC-load-misses" },
 	{ "PAPI_tlb_dm", "dTLB-load-misses" },
 	{ "PAPI_tlb_im", "iTLB-load-misses" },
-	{ "PAPI_stl_icy", "stalled-cycles-frontend" },
 };
 
-/* Lower case, one separator: "L1_DCACHE.Load-misses" = "l1-dcache-load-misses" */
-static void pmc_norm(const char *s, char *out, size_t len)
-{
-	size_t i;
+/* Names FreeBSD has that no Linux event matches: why, in words. */
+static const struct { const char *name, *why; } pmc_nonesuch[] = {
+	{ "page-fault.read", "Linux counts page faults of all kinds (page-faults)" },
+	{ "page-fault.write", "Linux counts page faults of all kinds (page-faults)" },
+	{ "interrupts", "perf has no generic interrupt event (use a raw event)" },
+	{ "tsc", "use cycles or ref-cycles" },
+};
 
-	for (i = 0; s[i] && i + 1 < len; i++)
-		out[i] = strchr("_. ", s[i]) ? '-' : (char)tolower((unsigned char)s[i]);
-	out[i] = '\0';
+/* perf's spellings of cache, operation and result (tools/perf evsel.c) */
+static const char *const pmc_cache_syn[HWPMC_NCACHE][5] = {
+	{ "l1-dcache", "l1-d", "l1d", "l1-data" },
+	{ "l1-icache", "l1-i", "l1i", "l1-instruction" },
+	{ "llc", "l2" },
+	{ "dtlb", "d-tlb", "data-tlb" },
+	{ "itlb", "i-tlb", "instruction-tlb" },
+	{ "branch", "branches", "bpu", "btb", "bpc" },
+	{ "node" },
+};
+
+static const char *const pmc_op_syn[HWPMC_NCACHEOP][5] = {
+	{ "load", "loads", "read" },
+	{ "store", "stores", "write" },
+	{ "prefetch", "prefetches", "speculative-read", "speculative-load" },
+};
+
+static const char *const pmc_res_syn[HWPMC_NCACHERES][5] = {
+	{ "refs", "reference", "ops", "access" },
+	{ "misses", "miss" },
+};
+
+static int pmc_norm_char(int c)
+{
+	return c == '_' || c == '.' || c == ' ' ? '-' : tolower(c);
 }
 
+/* Equal but for case and separators: "L1_DCACHE.Load" = "l1-dcache-load". */
 static int pmc_same(const char *a, const char *b)
 {
-	char na[TOKMAX], nb[TOKMAX];
-
-	pmc_norm(a, na, sizeof(na));
-	pmc_norm(b, nb, sizeof(nb));
-	return !strcmp(na, nb);
+	for (; *a && *b; a++, b++)
+		if (pmc_norm_char((unsigned char)*a) !=
+		    pmc_norm_char((unsigned char)*b))
+			return 0;
+	return !*a && !*b;
 }
 
-/* The event of this machine named name (of class cl, 0 = any). */
-static const struct pmc_dyn_event_descr *
-pmc_find_event(const char *name, uint32_t cl, uint32_t *evclass)
+/* Does a start with prefix p (normalised)?  Returns the rest, or NULL. */
+static const char *pmc_prefix(const char *a, const char *p)
+{
+	for (; *p; a++, p++)
+		if (!*a || pmc_norm_char((unsigned char)*a) !=
+			   pmc_norm_char((unsigned char)*p))
+			return NULL;
+	return a;
+}
+
+/* An event: its class and code, the caps it supports (0: unknown). */
+struct pmc_evref {
+	uint32_t	cl, code, caps;
+};
+
+/* This machine's event named name, of any class. */
+static int pmc_find_avail(const char *name, struct pmc_evref *r)
 {
 	uint32_t c, i;
 
 	for (c = 0; c < PMC_CLASS_MAX; c++) {
 		const struct pmc_class_events *ce = &pmc_lib.classes[c];
 
-		if (!ce->ce_events || (cl && ce->ce_class != cl))
+		if (!ce->ce_events)
 			continue;
 		for (i = 0; i < ce->ce_nevent; i++)
 			if (pmc_same(ce->ce_events[i].pm_ev_name, name)) {
-				*evclass = ce->ce_class;
-				return &ce->ce_events[i];
+				r->cl = ce->ce_class;
+				r->code = ce->ce_events[i].pm_ev_code;
+				r->caps = ce->ce_events[i].pm_ev_caps;
+				return 1;
 			}
 	}
-	return NULL;
+	return 0;
 }
 
-/* Is name an event hwpmc knows, on whatever machine? */
-static int pmc_known_event(const char *name)
+/* An event hwpmc knows, on whatever machine. */
+static int pmc_find_known(const char *name, struct pmc_evref *r)
 {
-	static const uint32_t ranges[][2] = {
-		{ PMC_EV_SOFT_FIRST, PMC_EV_SOFT_LAST },
-		{ PMC_EV_PMU_HW_FIRST, PMC_EV_PMU_HW_LAST },
-		{ PMC_EV_PMU_CACHE_FIRST, PMC_EV_PMU_CACHE_LAST },
+	static const uint32_t ranges[][3] = {
+		{ PMC_EV_SOFT_FIRST, PMC_EV_SOFT_LAST, PMC_CLASS_SOFT },
+		{ PMC_EV_PMU_HW_FIRST, PMC_EV_PMU_HW_LAST, PMC_CLASS_PMU },
+		{ PMC_EV_PMU_CACHE_FIRST, PMC_EV_PMU_CACHE_LAST, PMC_CLASS_PMU },
+		{ PMC_EV_PMU_RAW, PMC_EV_PMU_RAW, PMC_CLASS_PMU },
 	};
 	char buf[PMC_NAME_MAX];
-	uint32_t r, ev;
+	uint32_t i, ev;
 
-	for (r = 0; r < sizeof(ranges) / sizeof(ranges[0]); r++)
-		for (ev = ranges[r][0]; ev <= ranges[r][1]; ev++)
+	for (i = 0; i < ARRAY_SIZE(ranges); i++)
+		for (ev = ranges[i][0]; ev <= ranges[i][1]; ev++)
 			if (!hwpmc_event_name(ev, buf, sizeof(buf)) &&
-			    pmc_same(buf, name))
+			    pmc_same(buf, name)) {
+				r->cl = ranges[i][2];
+				r->code = ev;
+				r->caps = 0;
 				return 1;
+			}
+	return 0;
+}
+
+/*
+ * perf's cache event spellings: <cache>[-<op>][-<result>], default op
+ * load, default result access ("L1-dcache-misses" = L1-dcache-load-misses,
+ * "dTLB" = dTLB-loads).  The canonical name goes to buf.
+ */
+static int pmc_cache_name(const char *name, char *buf, size_t len)
+{
+	const char *rest, *r2, *r3;
+	unsigned int c, o, s, res, i, j;
+
+	for (c = 0; c < HWPMC_NCACHE; c++)
+		for (i = 0; i < 5 && pmc_cache_syn[c][i]; i++) {
+			rest = pmc_prefix(name, pmc_cache_syn[c][i]);
+			if (!rest || (*rest && pmc_norm_char(*rest) != '-'))
+				continue;
+			o = 0;
+			res = 0;
+			if (*rest)
+				rest++;
+			/* [op] */
+			for (s = 0; s < HWPMC_NCACHEOP; s++)
+				for (j = 0; j < 5 && pmc_op_syn[s][j]; j++) {
+					r2 = pmc_prefix(rest, pmc_op_syn[s][j]);
+					if (r2 && (!*r2 ||
+						   pmc_norm_char(*r2) == '-')) {
+						o = s;
+						rest = *r2 ? r2 + 1 : r2;
+						goto result;
+					}
+				}
+result:
+			/* [result] */
+			for (s = 0; *rest && s < HWPMC_NCACHERES; s++)
+				for (j = 0; j < 5 && pmc_res_syn[s][j]; j++) {
+					r3 = pmc_prefix(rest, pmc_res_syn[s][j]);
+					if (r3 && !*r3) {
+						res = s;
+						rest = r3;
+						goto done;
+					}
+				}
+done:
+			if (*rest)
+				continue;
+			snprintf(buf, len, "%s-%s", hwpmc_cache_names[c],
+				 hwpmc_cacheop_names[res][o]);
+			return 1;
+		}
 	return 0;
 }
 
@@ -124,7 +237,7 @@ static const char *pmc_alias(const char *name)
 {
 	size_t i;
 
-	for (i = 0; i < sizeof(pmc_aliases) / sizeof(pmc_aliases[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(pmc_aliases); i++)
 		if (pmc_same(pmc_aliases[i].alias, name))
 			return pmc_aliases[i].name;
 	return NULL;
@@ -135,62 +248,149 @@ static int pmc_number(const char *s, uint64_t *v)
 {
 	char *end;
 
-	if (!*s || *s == '-')
+	if (!*s || *s == '-' || *s == '+' || isspace((unsigned char)*s))
 		return -1;
 	errno = 0;
 	*v = strtoull(s, &end, 0);
 	return errno || *end ? -1 : 0;
 }
 
+static const char *pmc_class_word(uint32_t cl)
+{
+	return cl == PMC_CLASS_SOFT ? "SOFT" : "PMU";
+}
+
+/* The machine has a hardware PMU class (even one with no events). */
+static int pmc_have_pmu(void)
+{
+	uint32_t i;
+
+	for (i = 0; i < pmc_lib.cpuinfo.pm_nclass; i++)
+		if (pmc_lib.cpuinfo.pm_classes[i].pm_class == PMC_CLASS_PMU)
+			return 1;
+	return 0;
+}
+
+#define FAIL(...) do { snprintf(err, errlen, __VA_ARGS__);		\
+		       errno = EINVAL; return -1; } while (0)
+
+/*
+ * The event named name (without class prefix and modifiers): of class
+ * cl if cl is not 0.  orig is the name as written, for messages.
+ */
+static int pmc_lookup(const char *name, const char *orig, uint32_t cl,
+		      struct pmc_evref *r, char *err, size_t errlen)
+{
+	const int ready = pmc_lib.fd >= 0;
+	const char *cands[3];
+	char cache[PMC_NAME_MAX + 16];
+	unsigned int n = 0, i;
+
+	/* the name; else an alias; else perf's cache spellings */
+	cands[n++] = name;
+	if (pmc_alias(name))
+		cands[n++] = pmc_alias(name);
+	else if (!pmc_find_known(name, r) &&
+		 pmc_cache_name(name, cache, sizeof(cache)))
+		cands[n++] = cache;
+	for (i = 0; i < n; i++) {
+		if (ready ? pmc_find_avail(cands[i], r) :
+			    pmc_find_known(cands[i], r)) {
+			if (cl && r->cl != cl)
+				FAIL("event '%s' is of class %s, not %s", orig,
+				     pmc_class_word(r->cl), pmc_class_word(cl));
+			return 0;
+		}
+	}
+	for (i = 0; i < n; i++) {
+		if (!pmc_find_known(cands[i], r))
+			continue;
+		if (cl && r->cl != cl)
+			FAIL("event '%s' is of class %s, not %s", orig,
+			     pmc_class_word(r->cl), pmc_class_word(cl));
+		if (i)
+			FAIL("event '%s' (%s) is not available on this machine%s",
+			     orig, cands[i], pmc_have_pmu() ? "" :
+			     " (no hardware PMU)");
+		FAIL("event '%s' is not available on this machine%s", orig,
+		     pmc_have_pmu() ? "" : " (no hardware PMU)");
+	}
+	for (i = 0; i < ARRAY_SIZE(pmc_nonesuch); i++)
+		if (pmc_same(pmc_nonesuch[i].name, name))
+			FAIL("event '%s' has no Linux equivalent: %s", orig,
+			     pmc_nonesuch[i].why);
+	FAIL("unknown event '%s' (hwpmc-control -L lists this machine's)",
+	     orig);
+}
+
+/* Is name perf's raw form, 'r' and 1 to 16 hex digits? */
+static int pmc_raw_code(const char *name, uint64_t *config)
+{
+	size_t n;
+
+	if (name[0] != 'r' && name[0] != 'R')
+		return 0;
+	n = strspn(name + 1, "0123456789abcdefABCDEF");
+	if (!n || name[1 + n] || n > 16)
+		return 0;
+	*config = strtoull(name + 1, NULL, 16);
+	return 1;
+}
+
 int pmc_parse_spec(const char *spec, struct pmc_op_pmcallocate *pa,
 		   char *err, size_t errlen)
 {
-	char buf[512], *tok, *save, *name, *colon, *eq;
-	const struct pmc_dyn_event_descr *d;
-	uint32_t cl = 0, evclass = 0;
-	const char *alias;
+	char buf[SPECMAX], *name, *mod, *tok, *next, *eq;
+	struct pmc_evref ev;
+	uint32_t cl = 0, modes = 0;
 	int raw = 0, have_config = 0;
 	uint64_t v;
 
-#define FAIL(...) do { snprintf(err, errlen, __VA_ARGS__); \
-		       errno = EINVAL; return -1; } while (0)
-
+	if (!pa || !err || !errlen) {
+		errno = EINVAL;
+		return -1;
+	}
 	if (!spec || !*spec)
 		FAIL("empty event specifier");
 	if (strlen(spec) >= sizeof(buf))
-		FAIL("event specifier too long");
+		FAIL("event specifier too long (at most %zu characters)",
+		     sizeof(buf) - 1);
 	strcpy(buf, spec);
 	memset(pa, 0, sizeof(*pa));
 
-	name = strtok_r(buf, ",", &save);
-	if (!name)
+	name = buf;
+	next = strchr(buf, ',');
+	if (next)
+		*next++ = '\0';
+	if (!*name)
 		FAIL("no event in '%s'", spec);
-	/* perf's ":u" / ":k" modifiers */
-	colon = strchr(name, ':');
-	if (colon) {
-		*colon++ = '\0';
-		if (!strcmp(colon, "u"))
-			pa->pm_caps |= PMC_CAP_USER;
-		else if (!strcmp(colon, "k"))
-			pa->pm_caps |= PMC_CAP_SYSTEM;
-		else
-			FAIL("unknown modifier ':%s' in '%s' (use :u or :k)",
-			     colon, spec);
+	/* perf's modifiers: ":u", ":k", ":uk" */
+	mod = strchr(name, ':');
+	if (mod) {
+		*mod++ = '\0';
+		if (!*mod)
+			FAIL("empty modifier in '%s' (use :u or :k)", spec);
+		for (tok = mod; *tok; tok++) {
+			if (*tok == 'u' || *tok == 'U')
+				modes |= PMC_CAP_USER;
+			else if (*tok == 'k' || *tok == 'K')
+				modes |= PMC_CAP_SYSTEM;
+			else
+				FAIL("unknown modifier ':%s' in '%s' (use :u or :k)",
+				     mod, spec);
+		}
 	}
-	if (!strncasecmp(name, "SOFT-", 5) || !strncasecmp(name, "SOFT_", 5)) {
+	if (pmc_prefix(name, "SOFT-") && name[5]) {
 		cl = PMC_CLASS_SOFT;
 		name += 5;
-	} else if (!strncasecmp(name, "PMU-", 4) ||
-		   !strncasecmp(name, "PMU_", 4)) {
+	} else if (pmc_prefix(name, "PMU-") && name[4]) {
 		cl = PMC_CLASS_PMU;
 		name += 4;
 	}
 
-	/* raw: "r<hex>" or "raw" */
-	if (name[0] == 'r' && name[1] && strspn(name + 1,
-	    "0123456789abcdefABCDEF") == strlen(name + 1)) {
+	if (pmc_raw_code(name, &v)) {
+		pa->pm_md.pm_pmu.pm_config = v;
 		raw = 1;
-		pa->pm_md.pm_pmu.pm_config = strtoull(name + 1, NULL, 16);
 		have_config = 1;
 	} else if (pmc_same(name, "raw")) {
 		raw = 1;
@@ -198,38 +398,34 @@ int pmc_parse_spec(const char *spec, struct pmc_op_pmcallocate *pa,
 	if (raw) {
 		if (cl && cl != PMC_CLASS_PMU)
 			FAIL("raw event '%s' is of class PMU, not SOFT", name);
-		d = pmc_find_event("raw", PMC_CLASS_PMU, &evclass);
-		if (!d)
-			FAIL("raw event '%s' is not available on this machine (no hardware PMU)",
-			     name);
-	} else {
-		d = pmc_find_event(name, cl, &evclass);
-		alias = d ? NULL : pmc_alias(name);
-		if (alias)
-			d = pmc_find_event(alias, cl, &evclass);
-		if (!d && (pmc_known_event(name) ||
-			   (alias && pmc_known_event(alias))))
-			FAIL("event '%s' is not available on this machine%s",
-			     name, pmc_lib.cpuinfo.pm_nclass < 2 ?
-			     " (no hardware PMU)" : "");
-		if (!d)
-			FAIL("unknown event '%s' (hwpmc-control -L lists them)",
-			     name);
+		if (pmc_lib.fd >= 0 && !pmc_find_avail("raw", &ev))
+			FAIL("raw event '%s' is not available on this machine%s",
+			     name, pmc_have_pmu() ? "" : " (no hardware PMU)");
+		ev.cl = PMC_CLASS_PMU;
+		ev.code = PMC_EV_PMU_RAW;
+	} else if (pmc_lookup(name, name, cl, &ev, err, errlen) < 0) {
+		return -1;
 	}
-	pa->pm_class = evclass;
-	pa->pm_ev = d->pm_ev_code;
+	pa->pm_class = ev.cl;
+	pa->pm_ev = ev.code;
+	pa->pm_cpu = PMC_CPU_ANY;
 
-	while ((tok = strtok_r(NULL, ",", &save))) {
+	for (tok = next; tok; tok = next) {
+		next = strchr(tok, ',');
+		if (next)
+			*next++ = '\0';
 		eq = strchr(tok, '=');
-		if (pmc_same(tok, "usr") || pmc_same(tok, "user")) {
-			pa->pm_caps |= PMC_CAP_USER;
+		if (!*tok) {
+			FAIL("empty qualifier in '%s'", spec);
+		} else if (pmc_same(tok, "usr") || pmc_same(tok, "user")) {
+			modes |= PMC_CAP_USER;
 		} else if (pmc_same(tok, "os") || pmc_same(tok, "sys") ||
-			   pmc_same(tok, "system")) {
-			pa->pm_caps |= PMC_CAP_SYSTEM;
+			   pmc_same(tok, "system") || pmc_same(tok, "kernel")) {
+			modes |= PMC_CAP_SYSTEM;
 		} else if (eq && raw) {
-			*eq++ = '\0';
-			if (pmc_number(eq, &v))
-				FAIL("bad number '%s' in '%s'", eq, spec);
+			*eq = '\0';
+			if (pmc_number(eq + 1, &v) < 0)
+				FAIL("bad number '%s' in '%s'", eq + 1, spec);
 			if (pmc_same(tok, "config")) {
 				pa->pm_md.pm_pmu.pm_config = v;
 				have_config = 1;
@@ -238,6 +434,7 @@ int pmc_parse_spec(const char *spec, struct pmc_op_pmcallocate *pa,
 			} else if (pmc_same(tok, "config2")) {
 				pa->pm_md.pm_pmu.pm_config2 = v;
 			} else {
+				*eq = '=';
 				FAIL("unknown qualifier '%s' in '%s'", tok, spec);
 			}
 		} else {
@@ -247,10 +444,8 @@ int pmc_parse_spec(const char *spec, struct pmc_op_pmcallocate *pa,
 	if (raw && !have_config)
 		FAIL("raw event needs a code: 'r<hex>' or 'raw,config=<n>'");
 	/* both modes named: that is the default, counting both */
-	if ((pa->pm_caps & (PMC_CAP_USER | PMC_CAP_SYSTEM)) ==
-	    (PMC_CAP_USER | PMC_CAP_SYSTEM))
-		pa->pm_caps &= ~(PMC_CAP_USER | PMC_CAP_SYSTEM);
+	if (modes != (PMC_CAP_USER | PMC_CAP_SYSTEM))
+		pa->pm_caps = modes;
 	err[0] = '\0';
 	return 0;
-#undef FAIL
 }

@@ -3,6 +3,7 @@
  * A fake hwpmc module, in user space: see fake_hwpmc.h.
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdint.h>
@@ -55,8 +56,42 @@ static const struct pmc_dyn_event_descr pmu_events[] = {
 	{ "raw", PMC_EV_PMU_RAW, PMC_CAP_INTERRUPT },
 };
 
+#define UKS	(PMC_CAP_INTERRUPT | PMC_CAP_USER | PMC_CAP_SYSTEM | PMC_CAP_READ | \
+		 PMC_CAP_WRITE)
+#define HWEV(x)	(PMC_EV_PMU_HW_FIRST + PERF_COUNT_HW_##x)
+#define CEV(c, o, r) PMC_EV_PMU_CACHE(PERF_COUNT_HW_CACHE_##c,		\
+				      PERF_COUNT_HW_CACHE_OP_##o,	\
+				      PERF_COUNT_HW_CACHE_RESULT_##r)
+
+/* FAKE_HWPMC_PMU=2: a PMU with perf's generic events, most cache events */
+static const struct pmc_dyn_event_descr pmu_full_events[] = {
+	{ "cycles", HWEV(CPU_CYCLES), UKS },
+	{ "instructions", HWEV(INSTRUCTIONS), UKS },
+	{ "cache-references", HWEV(CACHE_REFERENCES), UKS },
+	{ "cache-misses", HWEV(CACHE_MISSES), UKS },
+	{ "branch-instructions", HWEV(BRANCH_INSTRUCTIONS), UKS },
+	{ "branch-misses", HWEV(BRANCH_MISSES), UKS },
+	{ "bus-cycles", HWEV(BUS_CYCLES), UKS },
+	{ "stalled-cycles-frontend", HWEV(STALLED_CYCLES_FRONTEND), UKS },
+	{ "stalled-cycles-backend", HWEV(STALLED_CYCLES_BACKEND), UKS },
+	{ "ref-cycles", HWEV(REF_CPU_CYCLES), UKS },
+	{ "L1-dcache-loads", CEV(L1D, READ, ACCESS), UKS },
+	{ "L1-dcache-load-misses", CEV(L1D, READ, MISS), UKS },
+	{ "L1-dcache-stores", CEV(L1D, WRITE, ACCESS), UKS },
+	{ "L1-icache-load-misses", CEV(L1I, READ, MISS), UKS },
+	{ "LLC-loads", CEV(LL, READ, ACCESS), UKS },
+	{ "LLC-load-misses", CEV(LL, READ, MISS), UKS },
+	{ "dTLB-loads", CEV(DTLB, READ, ACCESS), UKS },
+	{ "dTLB-load-misses", CEV(DTLB, READ, MISS), UKS },
+	{ "iTLB-load-misses", CEV(ITLB, READ, MISS), UKS },
+	{ "branch-loads", CEV(BPU, READ, ACCESS), UKS },
+	{ "branch-load-misses", CEV(BPU, READ, MISS), UKS },
+	{ "raw", PMC_EV_PMU_RAW, UKS },
+};
+
 #define NSOFTEV	(sizeof(soft_events) / sizeof(soft_events[0]))
 #define NPMUEV	(sizeof(pmu_events) / sizeof(pmu_events[0]))
+#define NPMUFULLEV (sizeof(pmu_full_events) / sizeof(pmu_full_events[0]))
 
 static unsigned int nrows(void)
 {
@@ -136,6 +171,10 @@ static int do_getdyneventinfo(struct pmc_op_getdyneventinfo *gde)
 		if (env_ul("FAKE_HWPMC_GROW", 0) && fake_grow_calls++ == 0)
 			n--;
 	} else if (gde->pm_class == PMC_CLASS_PMU &&
+		   env_ul("FAKE_HWPMC_PMU", 0) == 2) {
+		evs = pmu_full_events;
+		n = NPMUFULLEV;
+	} else if (gde->pm_class == PMC_CLASS_PMU &&
 		   env_ul("FAKE_HWPMC_PMU", 0)) {
 		evs = pmu_events;
 		n = NPMUEV;
@@ -176,12 +215,266 @@ static int do_pmcadmin(const struct pmc_op_pmcadmin *pa)
 	return 0;
 }
 
-static int do_getcaps(struct pmc_op_caps *pc)
+/* -- PMCs: the counting operations, as the module does them ------------- */
+
+struct fake_pmc {
+	int		used;
+	uint32_t	id, mode, flags, caps;
+	int		cpu;		/* -1: process scope */
+	int		running;
+	int		had_targets;
+	pid_t		targets[FAKE_NTARGET];
+	unsigned int	ntarget;
+	uint64_t	value;
+};
+
+static struct fake_pmc fake_pmcs[FAKE_NPMC];
+
+static const struct pmc_dyn_event_descr *fake_event(uint32_t cl, uint32_t ev)
+{
+	const struct pmc_dyn_event_descr *evs;
+	unsigned long pmu = env_ul("FAKE_HWPMC_PMU", 0);
+	unsigned int i, n;
+
+	if (cl == PMC_CLASS_SOFT) {
+		evs = soft_events;
+		n = NSOFTEV;
+	} else if (cl == PMC_CLASS_PMU && pmu) {
+		evs = pmu == 2 ? pmu_full_events : pmu_events;
+		n = pmu == 2 ? NPMUFULLEV : NPMUEV;
+	} else {
+		return NULL;
+	}
+	for (i = 0; i < n; i++)
+		if (evs[i].pm_ev_code == ev)
+			return &evs[i];
+	return NULL;
+}
+
+/* The caller's PMC: ESRCH when it owns none, EINVAL when not this one. */
+static int fake_find(uint32_t id, struct fake_pmc **pmp)
+{
+	unsigned int i, owned = 0;
+
+	for (i = 0; i < FAKE_NPMC; i++) {
+		if (!fake_pmcs[i].used)
+			continue;
+		owned++;
+		if (fake_pmcs[i].id == id) {
+			*pmp = &fake_pmcs[i];
+			return 0;
+		}
+	}
+	return owned ? -EINVAL : -ESRCH;
+}
+
+static int fake_find_process(uint32_t id, struct fake_pmc **pmp)
+{
+	int error = fake_find(id, pmp);
+
+	if (!error && PMC_IS_SYSTEM_MODE((*pmp)->mode))
+		error = -EINVAL;
+	return error;
+}
+
+/* Running PMCs count FAKE_TICK more at every read. */
+static uint64_t fake_value(struct fake_pmc *pm)
+{
+	if (pm->running)
+		pm->value += FAKE_TICK;
+	return pm->value;
+}
+
+static int do_pmcallocate(struct pmc_op_pmcallocate *pa)
+{
+	const struct pmc_dyn_event_descr *d;
+	uint32_t mode = pa->pm_mode, modes;
+	int unpriv = env_ul("FAKE_HWPMC_UNPRIV", 0) != 0;
+	unsigned int i;
+
+	if (mode > PMC_MODE_LAST || pa->pm__pad)
+		return -EINVAL;
+	if (PMC_IS_SAMPLING_MODE(mode))
+		return -EOPNOTSUPP;
+	if (!PMC_IS_SYSTEM_MODE(mode)) {
+		if (pa->pm_cpu != PMC_CPU_ANY)
+			return -EINVAL;
+	} else {
+		if (pa->pm_cpu >= FAKE_NCPU)
+			return -EINVAL;
+		if (pa->pm_cpu == FAKE_OFFLINE_CPU)
+			return -ENXIO;
+		if (unpriv)
+			return -EPERM;
+	}
+	if (pa->pm_flags & ~(PMC_F_DESCENDANTS | PMC_F_LOG_PROCCSW |
+			     PMC_F_LOG_PROCEXIT))
+		return -EINVAL;
+	if (PMC_IS_SYSTEM_MODE(mode) && pa->pm_flags)
+		return -EINVAL;
+	d = fake_event(pa->pm_class, pa->pm_ev);
+	if (!d)
+		return -EINVAL;
+	if ((pa->pm_caps & d->pm_ev_caps) != pa->pm_caps)
+		return -EOPNOTSUPP;
+	modes = pa->pm_caps & (PMC_CAP_USER | PMC_CAP_SYSTEM);
+	if (pa->pm_class == PMC_CLASS_PMU && modes != PMC_CAP_USER && unpriv)
+		return -EPERM;
+	if (pa->pm_ev != PMC_EV_PMU_RAW &&
+	    (pa->pm_md.pm_pmu.pm_config || pa->pm_md.pm_pmu.pm_config1 ||
+	     pa->pm_md.pm_pmu.pm_config2))
+		return -EINVAL;
+	if (pa->pm_md.pm_pmu.pm__reserved)
+		return -EINVAL;
+	for (i = 0; i < FAKE_NPMC && fake_pmcs[i].used; i++)
+		;
+	if (i == FAKE_NPMC)
+		return -EINVAL;			/* no free row */
+	memset(&fake_pmcs[i], 0, sizeof(fake_pmcs[i]));
+	fake_pmcs[i].used = 1;
+	fake_pmcs[i].mode = mode;
+	fake_pmcs[i].flags = pa->pm_flags;
+	fake_pmcs[i].caps = pa->pm_caps | PMC_CAP_READ | PMC_CAP_WRITE;
+	fake_pmcs[i].cpu = PMC_IS_SYSTEM_MODE(mode) ? (int)pa->pm_cpu : -1;
+	fake_pmcs[i].value = pa->pm_count;
+	fake_pmcs[i].id = PMC_ID_MAKE_ID(PMC_IS_SYSTEM_MODE(mode) ?
+					 pa->pm_cpu : PMC_CPU_ANY, mode,
+					 pa->pm_class, i);
+	pa->pm_pmcid = fake_pmcs[i].id;
+	return 0;
+}
+
+/* pid 0: the caller; FAKE_PID_EPERM: another user's; else must exist. */
+static int fake_attach(struct fake_pmc *pm, pid_t pid)
 {
 	unsigned int i;
 
-	if (pc->pm_pmcid != PMC_ID_INVALID)
+	if (!pid)
+		pid = getpid();
+	if (kill(pid, 0) < 0 && errno == ESRCH)
+		return -ESRCH;
+	if (pid == FAKE_PID_EPERM)
+		return -EPERM;
+	for (i = 0; i < pm->ntarget; i++)
+		if (pm->targets[i] == pid)
+			return -EEXIST;
+	if (pm->ntarget == FAKE_NTARGET)
+		return -ENOMEM;
+	pm->targets[pm->ntarget++] = pid;
+	pm->had_targets = 1;
+	return 0;
+}
+
+static int do_pmcattach(const struct pmc_op_pmcattach *a, int attach)
+{
+	struct fake_pmc *pm;
+	pid_t pid = a->pm_pid ? a->pm_pid : getpid();
+	unsigned int i;
+	int error;
+
+	if (a->pm_pid < 0)
 		return -EINVAL;
+	error = fake_find_process(a->pm_pmc, &pm);
+	if (error)
+		return error;
+	if (attach)
+		return pm->running ? -EBUSY : fake_attach(pm, a->pm_pid);
+	for (i = 0; i < pm->ntarget; i++)
+		if (pm->targets[i] == pid) {
+			pm->targets[i] = pm->targets[--pm->ntarget];
+			return 0;
+		}
+	return kill(pid, 0) < 0 && errno == ESRCH ? -ESRCH : -EINVAL;
+}
+
+static int do_pmcsimple(unsigned long cmd, const struct pmc_op_simple *sp)
+{
+	struct fake_pmc *pm;
+	int error;
+
+	if (sp->pm__pad)
+		return -EINVAL;
+	error = fake_find(sp->pm_pmcid, &pm);
+	if (error)
+		return error;
+	switch (cmd) {
+	case HWPMC_IOC_PMCSTART:
+		if (pm->running)
+			return 0;
+		if (pm->flags & (PMC_F_LOG_PROCCSW | PMC_F_LOG_PROCEXIT))
+			return -EDESTADDRREQ;	/* no log */
+		if (pm->cpu < 0 && !pm->ntarget) {
+			error = pm->had_targets ? -ESRCH : fake_attach(pm, 0);
+			if (error)
+				return error;
+		}
+		pm->running = 1;
+		return 0;
+	case HWPMC_IOC_PMCSTOP:
+		pm->running = 0;
+		return 0;
+	default:	/* PMCRELEASE */
+		pm->used = 0;
+		return 0;
+	}
+}
+
+static int do_pmcrw(struct pmc_op_pmcrw *rw)
+{
+	struct fake_pmc *pm;
+	uint64_t old;
+	int error;
+
+	if (!rw->pm_flags ||
+	    (rw->pm_flags & ~(PMC_F_OLDVALUE | PMC_F_NEWVALUE)))
+		return -EINVAL;
+	error = fake_find(rw->pm_pmcid, &pm);
+	if (error)
+		return error;
+	if ((rw->pm_flags & PMC_F_NEWVALUE) && pm->running)
+		return -EBUSY;
+	old = fake_value(pm);
+	if (rw->pm_flags & PMC_F_NEWVALUE)
+		pm->value = rw->pm_value;
+	rw->pm_value = old;
+	return 0;
+}
+
+static int do_pmcsetcount(const struct pmc_op_pmcsetcount *sc)
+{
+	struct fake_pmc *pm;
+	int error;
+
+	if (sc->pm__pad)
+		return -EINVAL;
+	error = fake_find(sc->pm_pmcid, &pm);
+	if (!error && pm->running)
+		error = -EBUSY;
+	if (!error)
+		pm->value = sc->pm_count;
+	return error;
+}
+
+static int do_pmcgetmsr(const struct pmc_op_getmsr *gm)
+{
+	struct fake_pmc *pm;
+	int error = fake_find(gm->pm_pmcid, &pm);
+
+	return error ? error : -EOPNOTSUPP;
+}
+
+static int do_getcaps(struct pmc_op_caps *pc)
+{
+	struct fake_pmc *pm;
+	unsigned int i;
+	int error;
+
+	if (pc->pm_pmcid != PMC_ID_INVALID) {
+		error = fake_find(pc->pm_pmcid, &pm);
+		if (!error)
+			pc->pm_caps = pm->caps;
+		return error;
+	}
 	if (pc->pm_class == PMC_CLASS_SOFT) {
 		for (i = 0; i < NSOFTEV; i++)
 			if (soft_events[i].pm_ev_code == pc->pm_ev) {
@@ -228,6 +521,22 @@ static int fake_ioctl(unsigned long cmd, void *arg)
 		return do_pmcadmin(arg);
 	case HWPMC_IOC_GETCAPS:
 		return do_getcaps(arg);
+	case HWPMC_IOC_PMCALLOCATE:
+		return do_pmcallocate(arg);
+	case HWPMC_IOC_PMCATTACH:
+		return do_pmcattach(arg, 1);
+	case HWPMC_IOC_PMCDETACH:
+		return do_pmcattach(arg, 0);
+	case HWPMC_IOC_PMCSTART:
+	case HWPMC_IOC_PMCSTOP:
+	case HWPMC_IOC_PMCRELEASE:
+		return do_pmcsimple(cmd, arg);
+	case HWPMC_IOC_PMCRW:
+		return do_pmcrw(arg);
+	case HWPMC_IOC_PMCSETCOUNT:
+		return do_pmcsetcount(arg);
+	case HWPMC_IOC_PMCGETMSR:
+		return do_pmcgetmsr(arg);
 	}
 	if (_IOC_NR(cmd) <= PMC_OP_MAX)
 		return -EOPNOTSUPP;

@@ -8,6 +8,14 @@
  *   FAKE_HWPMC_PMU=1    also a PMU class
  *   FAKE_HWPMC_EPERM=1  PMCADMIN fails with EPERM
  *   FAKE_HWPMC_GROW=1   the SOFT event list grows between two calls
+ *   FAKE_HWPMC_PMU=2    a PMU with perf's generic and most cache events,
+ *                       all able to count user or kernel mode alone
+ *   FAKE_HWPMC_UNPRIV=1 the caller lacks CAP_PERFMON: system-scope PMCs
+ *                       and PMU events counting kernel mode are EPERM
+ * PMCs (allocate, attach, detach, start, stop, rw, setcount, release,
+ * getcaps by id, getmsr) follow the module's checks and errors; a
+ * running PMC counts FAKE_TICK more at every read.  Attaching to pid
+ * FAKE_PID_EPERM (init) is EPERM, to a pid that does not exist ESRCH.
  * Fixed: FAKE_NCPU CPUs, CPU FAKE_OFFLINE_CPU offline, FAKE_NSOFT SOFT
  * rows; row 1 of CPU 0 is owned by pid 42 (TS mode, cpu-clock, reload
  * 10000); SOFT has an extra event FAKE_EV_CODE named "fake-event".
@@ -21,5 +29,9 @@
 #define FAKE_NPMU		2
 #define FAKE_EV_CODE		(PMC_EV_SOFT_FIRST + 0x80)
 #define FAKE_OWNER_PID		42
+#define FAKE_NPMC		16	/* PMCs the fake holds at once */
+#define FAKE_NTARGET		8	/* targets per PMC */
+#define FAKE_TICK		1000
+#define FAKE_PID_EPERM		1
 
 #endif

@@ -116,7 +116,8 @@ UT_SAN		:= -fsanitize=address,undefined -fno-sanitize-recover=all \
 UT_CFLAGS	:= $(filter-out -fvisibility=hidden,$(U_CFLAGS)) $(UT_SAN) \
 		   -I$(U_SRC)/tests/unit
 UT_LIB_OBJS	:= $(patsubst libhwpmc/%.c,$(UT)/obj/lib/%.o,$(LIB_SRCS))
-UT_PROGS	:= $(UT)/test_names $(UT)/test_lib $(UT)/test_spec $(UT)/hwpmc-control \
+UT_PROGS	:= $(UT)/test_names $(UT)/test_lib $(UT)/test_spec $(UT)/test_count \
+		   $(UT)/hwpmc-control $(UT)/hwpmc-stat \
 		   $(UT)/abi_layout $(UT)/fake_hwpmc.so
 
 $(UT)/obj/lib/%.o: libhwpmc/%.c
@@ -140,10 +141,20 @@ $(UT)/test_lib: $(UT)/obj/test_lib.o $(UT)/obj/fake_hwpmc.o $(UT_LIB_OBJS)
 $(UT)/test_spec: $(UT)/obj/test_spec.o $(UT)/obj/fake_hwpmc.o $(UT_LIB_OBJS)
 	$(CC) $(UT_SAN) -o $@ $^ $(LIB_LIBS)
 
+$(UT)/test_count: $(UT)/obj/test_count.o $(UT)/obj/fake_hwpmc.o $(UT_LIB_OBJS)
+	$(CC) $(UT_SAN) -o $@ $^ $(LIB_LIBS)
+
+$(UT)/obj/hwpmc-stat.o: tools/hwpmc-stat.c
+	@mkdir -p $(@D)
+	$(CC) $(U_CPPFLAGS) $(UT_CFLAGS) -c $< -o $@
+
+$(UT)/hwpmc-stat: $(UT)/obj/hwpmc-stat.o $(UT_LIB_OBJS)
+	$(CC) $(UT_SAN) -o $@ $^ $(LIB_LIBS)
+
 $(UT)/hwpmc-control: $(UT)/obj/hwpmc-control.o $(UT_LIB_OBJS)
 	$(CC) $(UT_SAN) -o $@ $^ $(LIB_LIBS)
 
-# The fake module, preloaded into hwpmc-control: not instrumented.
+# The fake module, preloaded into the tools: not instrumented.
 $(UT)/fake_hwpmc.so: tests/unit/fake_hwpmc.c tests/unit/fake_hwpmc.h
 	@mkdir -p $(@D)
 	$(CC) $(U_CPPFLAGS) $(filter-out -fvisibility=hidden -MMD -MP,$(U_CFLAGS)) \

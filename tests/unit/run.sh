@@ -63,6 +63,7 @@ run_tap() {
 run_tap names "$UT/test_names"
 run_tap lib "$UT/test_lib"
 run_tap spec "$UT/test_spec"
+run_tap count "$UT/test_count"
 run_tap abi-rules "$UT/abi_layout"
 run_tap abi-m32 sh "$SRC/tests/unit/abi_check.sh" "$SRC" "$UT/abi" "$UT/abi_layout"
 run_tap control sh "$SRC/tests/unit/test_control.sh" "$UT/hwpmc-control" "$UT/fake_hwpmc.so"

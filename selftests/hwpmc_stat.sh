@@ -18,8 +18,8 @@ check "page faults >= pages touched (2000 <= ${pf:-none})" test "${pf:-0}" -ge 2
 
 # CSV and JSON
 hwpmc-stat --csv -o "$out" -p page-faults ./hwpmc_touch 3000
-pf=$(sed -n 's/^page-faults,process,,\([0-9]*\)$/\1/p' "$out")
-check "--csv row (page-faults,process,,N)" test -n "$pf"
+pf=$(sed -n 's/^total,page-faults,process,,\([0-9]*\)$/\1/p' "$out")
+check "--csv total row (total,page-faults,process,,N)" test -n "$pf"
 hwpmc-stat --json -o "$out" -p task-clock ./hwpmc_touch 10 3
 check "--json has the counter" grep -q '"event":"task-clock","scope":"process","cpu":null,"value":[0-9]' "$out"
 check "--json has the exit status" grep -q '"exit_status":3}' "$out"

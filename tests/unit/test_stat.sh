@@ -1,0 +1,180 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# hwpmc-stat: usage errors (64, naming the problem), no module, and runs
+# against the fake module (preloaded; running PMCs count 1000 per read).
+#   test_stat.sh <hwpmc-stat> <fake_hwpmc.so>
+set -u
+STAT=$1; FAKE=$2
+T=$(mktemp -d "${TMPDIR:-/tmp}/hwpmc-stat.XXXXXX")
+trap 'rm -rf "$T"' EXIT
+export ASAN_OPTIONS="verify_asan_link_order=0:${ASAN_OPTIONS:-}"
+unset FAKE_HWPMC_PMU FAKE_HWPMC_EPERM FAKE_HWPMC_VERSION FAKE_HWPMC_GROW FAKE_HWPMC_UNPRIV
+n=0
+
+ok() { n=$((n + 1)); if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fi; }
+
+# run EXPECTED-STATUS CMD...: keeps stdout/stderr in $T/out, $T/err
+run() {
+	want=$1; shift
+	"$@" > "$T/out" 2> "$T/err"
+	rc=$?
+	if [ "$rc" != "$want" ]; then
+		echo "# $*: status $rc, expected $want"
+		sed 's/^/# out: /' "$T/out" | head -20
+		sed 's/^/# err: /' "$T/err" | head -20
+		return 1
+	fi
+	if grep -q -e 'Sanitizer' -e 'runtime error' "$T/err"; then
+		sed 's/^/# err: /' "$T/err" | head -40
+		return 1
+	fi
+	return 0
+}
+has() { grep -q -F -e "$2" "$T/$1" || { echo "# $1 lacks: $2"; sed "s/^/# $1: /" "$T/$1" | head -20; return 1; }; }
+hasnt() { ! grep -q -F -e "$2" "$T/$1" || { echo "# $1 has: $2"; return 1; }; }
+fake() { env HWPMC_DEVICE=/dev/null LD_PRELOAD="$FAKE" "$@"; }
+
+# usage errors: exit 64 and the message (no module needed for most)
+usage_case() { # expected-message args...
+	msg=$1; shift
+	run 64 fake "$STAT" "$@" && has err "$msg" && has err "usage:"
+	ok $? "usage error for '$*': $msg"
+}
+usage_case "no event: give -p or -s"
+usage_case "no event: give -p or -s" true
+usage_case "unknown option" -x -p cpu-clock true
+usage_case "unknown option or missing argument" -p
+usage_case "needs a command or -t pid" -p cpu-clock
+usage_case "needs a command or -t pid" -s cpu-clock -p cpu-clock
+usage_case "-t and a command exclude each other" -p cpu-clock -t 1 true
+usage_case "bad pid 'x'" -p cpu-clock -t x
+usage_case "bad pid '0'" -p cpu-clock -t 0
+usage_case "bad pid '-5'" -p cpu-clock -t -5
+usage_case "bad pid ''" -p cpu-clock -t ''
+usage_case "bad interval '0.05' (seconds, at least 0.1)" -w 0.05 -p cpu-clock true
+usage_case "bad interval 'abc'" -w abc -p cpu-clock true
+usage_case "bad interval ''" -w '' -p cpu-clock true
+usage_case "bad interval 'nan'" -w nan -p cpu-clock true
+usage_case "bad interval 'inf'" -w inf -p cpu-clock true
+usage_case "unknown event 'cyclez'" -p cyclez true
+usage_case "unknown qualifier 'bogus' in 'cpu-clock,bogus'" -p cpu-clock,bogus true
+usage_case "unknown modifier ':p'" -s cycles:p -w 1
+usage_case "event 'cycles' is not available on this machine (no hardware PMU)" -p cycles true
+usage_case "bad CPU list '4' (CPUs 0-3, or '*')" -c 4 -s cpu-clock true
+usage_case "bad CPU list '1-0'" -c 1-0 -s cpu-clock true
+usage_case "bad CPU list 'a'" -c a -s cpu-clock true
+usage_case "bad CPU list '0,'" -c 0, -s cpu-clock true
+# a bad specifier is found before the module is needed
+run 64 env HWPMC_DEVICE=/nonexistent "$STAT" -p cyclez true && has err "unknown event 'cyclez'"
+ok $? "bad specifier without a module: 64, named"
+
+run 0 "$STAT" -h && has out "usage:" && has out "--csv" && [ ! -s "$T/err" ]
+ok $? "-h: usage on stdout, status 0"
+
+# no module: pmc_init's message, exit 1
+run 1 env HWPMC_DEVICE=/nonexistent "$STAT" -p cpu-clock true && has err "hwpmc-stat: /nonexistent:"
+ok $? "no module: pmc_init_message(), status 1"
+
+# a command: exit status passed through, counts on stderr
+run 7 fake "$STAT" -p cpu-clock -p page-faults sh -c 'exit 7' &&
+	has err "#          p/cpu-clock        p/page-faults" && [ ! -s "$T/out" ]
+ok $? "command's exit status (7) passed through, pmcstat's header on stderr"
+run 143 fake "$STAT" -p cpu-clock sh -c 'kill -TERM $$'
+ok $? "command killed by SIGTERM: 143"
+run 127 fake "$STAT" -p cpu-clock /no/such/command && has err "/no/such/command"
+ok $? "command not found: 127"
+run 3 fake "$STAT" -p cpu-clock -o "$T/file" sh -c 'echo child; exit 3' &&
+	has out child && [ ! -s "$T/err" ] && grep -q 'p/cpu-clock' "$T/file"
+ok $? "-o file: the counts go there, the command's output stays"
+run 0 fake "$STAT" -q -p cpu-clock true && hasnt err "#" && has err "0"
+ok $? "-q: no header"
+
+# machine-readable
+run 0 fake "$STAT" --csv -p 'cpu-clock,os' -p cpu-clock:u true &&
+	has err 'time,event,scope,cpu,value' &&
+	has err 'total,"cpu-clock,os",process,,0' && has err 'total,cpu-clock:u,process,,0'
+ok $? "--csv: header, total rows, a specifier with a comma quoted"
+run 4 fake "$STAT" --json -p cpu-clock sh -c 'exit 4' &&
+	has err '{"time":' && has err '"final":true,"counters":[{"event":"cpu-clock","scope":"process","cpu":null,"value":0}],"exit_status":4}'
+ok $? "--json: one object, the exit status"
+run 0 fake "$STAT" --json -c 0 -s cpu-clock -w 0.1 sleep 0.35 &&
+	[ "$(grep -c '"final":false' "$T/err")" -ge 2 ] &&
+	has err '{"event":"cpu-clock","scope":"system","cpu":0,"value":1000}'
+ok $? "--json -w: one object per interval, then the total"
+run 0 fake "$STAT" --csv -c 3 -s cpu-clock -w 0.1 sleep 0.35 &&
+	grep -q '^0\.[0-9]*,cpu-clock,system,3,1000$' "$T/err" && grep -q '^total,cpu-clock,system,3,' "$T/err"
+ok $? "--csv -w: timed rows, then the totals"
+
+# system scope: one PMC per CPU of -c, offline CPUs skipped for '*'
+run 0 fake "$STAT" -s cpu-clock -w 0.1 sleep 0.35 &&
+	has err "s/00/cpu-clock" && has err "s/01/cpu-clock" && hasnt err "s/02/" && has err "s/03/cpu-clock"
+ok $? "-s with '*': every online CPU"
+run 0 fake "$STAT" -c 1 -s cpu-clock -c 0,3 -s page-faults -w 0.1 sleep 0.25 &&
+	has err "s/01/cpu-clock" && has err "s/00/page-faults" && has err "s/03/page-faults" && hasnt err "s/00/cpu-clock"
+ok $? "-c applies to the following -s"
+run 1 fake "$STAT" -c 2 -s cpu-clock true && has err "CPU 2 is offline"
+ok $? "an offline CPU named: error"
+run 0 fake "$STAT" -c 0 -s cpu-clock -w 0.1 sleep 0.45 &&
+	[ "$(grep -c '^ *1000$' "$T/err")" -ge 3 ]
+ok $? "-w: rows per interval (the fake counts 1000 a read)"
+run 0 fake "$STAT" -C -c 0 -s cpu-clock -w 0.1 sleep 0.45 &&
+	has err "   1000" && has err "   2000" && has err "   3000"
+ok $? "-C: cumulative rows"
+
+# -t pid
+sleep 0.4 & sp=$!
+run 0 fake "$STAT" -p cpu-clock -t $sp && has err "p/cpu-clock"
+ok $? "-t pid: counts until the process exits"
+wait
+run 1 fake "$STAT" -p cpu-clock -t 1 &&
+	has err "cannot attach to pid 1: Operation not permitted (need the same user, or CAP_SYS_PTRACE)"
+ok $? "-t another user's pid: EPERM explained"
+run 1 fake "$STAT" -p cpu-clock -t 999999 && has err "cannot attach to pid 999999: No such process"
+ok $? "-t a pid that does not exist"
+
+# permissions
+FAKE_HWPMC_UNPRIV=1 run 1 fake "$STAT" -c 0 -s cpu-clock true && has err "CAP_PERFMON"
+ok $? "unprivileged -s: needs CAP_PERFMON"
+FAKE_HWPMC_PMU=2 FAKE_HWPMC_UNPRIV=1 run 0 fake "$STAT" -v -p instructions -p r1c2 -p page-faults true &&
+	has err "instructions: counting user mode only" && has err "r1c2: counting user mode only" &&
+	hasnt err "page-faults: counting"
+ok $? "unprivileged PMU events fall back to user mode (-v says so); SOFT ones do not"
+FAKE_HWPMC_PMU=2 FAKE_HWPMC_UNPRIV=1 run 1 fake "$STAT" -p instructions,os true &&
+	has err "counting kernel mode needs CAP_PERFMON"
+ok $? "unprivileged ',os' on a PMU event: refused, explained"
+
+# wait_handler PID: until PID catches SIGINT (a background job starts
+# with SIGINT ignored: a signal sent before the handler would be lost)
+wait_handler() {
+	i=0
+	while [ $i -lt 100 ]; do
+		cgt=$(sed -n 's/^SigCgt:[[:space:]]*//p' "/proc/$1/status" 2>/dev/null)
+		[ -n "$cgt" ] && [ $((0x$cgt & 2)) != 0 ] && return 0
+		sleep 0.05; i=$((i + 1))
+	done
+	return 1
+}
+
+# (background jobs run env directly: $! must be hwpmc-stat itself)
+# SIGINT: forwarded to the command, totals printed, 130
+env HWPMC_DEVICE=/dev/null LD_PRELOAD="$FAKE" "$STAT" -p cpu-clock sleep 5 > "$T/out" 2> "$T/err" &
+sp=$!
+wait_handler $sp
+sleep 0.2
+kill -INT $sp
+wait $sp
+rc=$?
+[ "$rc" = 130 ] && has err "p/cpu-clock"
+ok $? "SIGINT: forwarded, totals printed, 130 (got $rc)"
+# SIGINT ends system counting with no command
+env HWPMC_DEVICE=/dev/null LD_PRELOAD="$FAKE" "$STAT" -c 0 -s cpu-clock > "$T/out" 2> "$T/err" &
+sp=$!
+wait_handler $sp
+kill -INT $sp
+wait $sp
+rc=$?
+[ "$rc" = 0 ] && has err "s/00/cpu-clock"
+ok $? "SIGINT ends system counting without a command (got $rc)"
+
+echo "1..$n"

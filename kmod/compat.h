@@ -9,6 +9,10 @@
 #ifndef _HWPMC_COMPAT_H
 #define _HWPMC_COMPAT_H
 
+#include <linux/fs.h>
+#include <linux/mm_types.h>
+#include <linux/rcupdate.h>
+
 /*
  * sched_process_exit gained a group_dead argument after 6.12 (tip commit
  * 3e816361e94a); the probe takes what the kernel passes.
@@ -18,6 +22,46 @@
 				bool group_dead
 #else
 #define HWPMC_TP_EXIT_PROTO	void *data, struct task_struct *p
+#endif
+
+/*
+ * A task's perf contexts: one per kind (hardware, software) up to 6.1,
+ * a single one since 6.2 (commit bd2756811766).
+ */
+#ifdef HWPMC_HAVE_PERF_CTXP_ARRAY
+#define HWPMC_NR_TASK_CTX	perf_nr_task_contexts
+#define hwpmc_task_ctx(t, i)	READ_ONCE((t)->perf_event_ctxp[i])
+#else
+#define HWPMC_NR_TASK_CTX	1
+#define hwpmc_task_ctx(t, i)	((void)(i), READ_ONCE((t)->perf_event_ctxp))
+#endif
+
+/*
+ * The executable file of mm, referenced, or NULL.  get_file_rcu() takes
+ * the address of the RCU pointer since 6.7 (commit 0ede61d8589c).
+ */
+#ifdef HWPMC_HAVE_GET_FILE_RCU_PP
+static inline struct file *hwpmc_mm_exe_file(struct mm_struct *mm)
+{
+	struct file *f;
+
+	rcu_read_lock();
+	f = get_file_rcu(&mm->exe_file);
+	rcu_read_unlock();
+	return f;
+}
+#else
+static inline struct file *hwpmc_mm_exe_file(struct mm_struct *mm)
+{
+	struct file *f;
+
+	rcu_read_lock();
+	f = rcu_dereference(mm->exe_file);
+	if (f && !get_file_rcu(f))
+		f = NULL;
+	rcu_read_unlock();
+	return f;
+}
 #endif
 
 #endif /* _HWPMC_COMPAT_H */

@@ -382,6 +382,7 @@ int hwpmc_md_attr(const struct hwpmc_event *ev, u32 caps,
 
 struct hwpmc_cpu_create {
 	struct perf_event_attr	*attr;
+	void			*context;
 	struct perf_event	*ev;
 };
 
@@ -391,12 +392,15 @@ static long hwpmc_cpu_create(void *arg)
 
 	cc->ev = perf_event_create_kernel_counter(cc->attr,
 						  smp_processor_id(), NULL,
-						  NULL, NULL);
+						  hwpmc_overflow, cc->context);
 	return 0;
 }
 
 /*
- * A counter on a CPU (task NULL) or on a task (cpu -1), disabled.
+ * A counter on a CPU (task NULL) or on a task (cpu -1), disabled, whose
+ * overflows go to hwpmc_overflow() with context (the PMC): perf copies
+ * both into the counters it inherits, which is how the core recognises
+ * its counters in a task's perf contexts (hwpmc_hooks.c).
  *
  * perf applies perf_event_paranoid to CPU-wide counters with the
  * credentials of the creating task, even for kernel counters; the policy
@@ -405,14 +409,15 @@ static long hwpmc_cpu_create(void *arg)
  * the CPU is offline.
  */
 struct perf_event *hwpmc_md_create(struct perf_event_attr *attr, int cpu,
-				   struct task_struct *task)
+				   struct task_struct *task, void *context)
 {
-	struct hwpmc_cpu_create cc = { .attr = attr };
+	struct hwpmc_cpu_create cc = { .attr = attr, .context = context };
 	long error;
 
 	if (task)
-		return perf_event_create_kernel_counter(attr, -1, task, NULL,
-							NULL);
+		return perf_event_create_kernel_counter(attr, -1, task,
+							hwpmc_overflow,
+							context);
 	error = work_on_cpu_safe(cpu, hwpmc_cpu_create, &cc);
 	return error ? ERR_PTR(error) : cc.ev;
 }

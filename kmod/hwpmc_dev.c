@@ -307,13 +307,46 @@ static int hwpmc_op_pmcgetmsr(struct file *file, void __user *uarg)
 	return error ?: -EOPNOTSUPP;
 }
 
+static int hwpmc_op_configurelog(struct file *file, void __user *uarg)
+{
+	struct pmc_op_configurelog cl;
+
+	if (copy_from_user(&cl, uarg, sizeof(cl)))
+		return -EFAULT;
+	if (cl.pm_flags)
+		return -EINVAL;
+	return hwpmc_pmc_configurelog(file, cl.pm_logfd);
+}
+
+static int hwpmc_op_flushlog(struct file *file, void __user *uarg)
+{
+	return hwpmc_pmc_flushlog();
+}
+
+static int hwpmc_op_closelog(struct file *file, void __user *uarg)
+{
+	return hwpmc_pmc_closelog();
+}
+
+static int hwpmc_op_writelog(struct file *file, void __user *uarg)
+{
+	struct pmc_op_writelog wl;
+
+	if (copy_from_user(&wl, uarg, sizeof(wl)))
+		return -EFAULT;
+	if (wl.pm__pad)
+		return -EINVAL;
+	return hwpmc_pmc_writelog(wl.pm_userdata);
+}
+
 /* The operations, indexed by PMC_OP_*; a NULL fn is not implemented yet. */
 static const struct {
 	unsigned int	cmd;
 	hwpmc_op_fn	fn;
 } hwpmc_ops[PMC_OP_MAX + 1] = {
-	[PMC_OP_CONFIGURELOG]	= { HWPMC_IOC_CONFIGURELOG, NULL },
-	[PMC_OP_FLUSHLOG]	= { HWPMC_IOC_FLUSHLOG, NULL },
+	[PMC_OP_CONFIGURELOG]	= { HWPMC_IOC_CONFIGURELOG,
+				    hwpmc_op_configurelog },
+	[PMC_OP_FLUSHLOG]	= { HWPMC_IOC_FLUSHLOG, hwpmc_op_flushlog },
 	[PMC_OP_GETCPUINFO]	= { HWPMC_IOC_GETCPUINFO, hwpmc_op_getcpuinfo },
 	[PMC_OP_GETDRIVERSTATS]	= { HWPMC_IOC_GETDRIVERSTATS,
 				    hwpmc_op_getdriverstats },
@@ -330,8 +363,8 @@ static const struct {
 	[PMC_OP_PMCSETCOUNT]	= { HWPMC_IOC_PMCSETCOUNT, hwpmc_op_pmcsetcount },
 	[PMC_OP_PMCSTART]	= { HWPMC_IOC_PMCSTART, hwpmc_op_pmcstart },
 	[PMC_OP_PMCSTOP]	= { HWPMC_IOC_PMCSTOP, hwpmc_op_pmcstop },
-	[PMC_OP_WRITELOG]	= { HWPMC_IOC_WRITELOG, NULL },
-	[PMC_OP_CLOSELOG]	= { HWPMC_IOC_CLOSELOG, NULL },
+	[PMC_OP_WRITELOG]	= { HWPMC_IOC_WRITELOG, hwpmc_op_writelog },
+	[PMC_OP_CLOSELOG]	= { HWPMC_IOC_CLOSELOG, hwpmc_op_closelog },
 	[PMC_OP_GETDYNEVENTINFO] = { HWPMC_IOC_GETDYNEVENTINFO,
 				     hwpmc_op_getdyneventinfo },
 	[PMC_OP_GETCAPS]	= { HWPMC_IOC_GETCAPS, hwpmc_op_getcaps },

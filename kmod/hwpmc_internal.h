@@ -9,6 +9,12 @@
  *   hwpmc_pmc.c      owners and their PMCs: allocate, attach, start, stop,
  *                    read/write, release (counting modes)
  *   hwpmc_lifecycle.c  process exit and exec, from sched tracepoints
+ *   hwpmc_hooks.c    what the log learns from the kernel: exec, fork,
+ *                    exit and new mappings of targets (kprobes and
+ *                    tracepoints), existing mappings at attach
+ *   hwpmc_sample.c   sampling: the overflow handler, per-CPU sample
+ *                    rings, call chains, the drain into logs
+ *   hwpmc_log.c      logs: buffers, records, the writer
  *   hwpmc_backend.c  the machine-dependent layer: PMC classes and events
  *                    discovered from perf at load
  */
@@ -17,8 +23,12 @@
 
 #include <linux/types.h>
 #include <linux/atomic.h>
+#include <linux/list.h>
 #include <linux/percpu.h>
+#include <linux/perf_event.h>
+#include <linux/rcupdate.h>
 #include <linux/rwsem.h>
+#include <linux/spinlock.h>
 #include <linux/hwpmc.h>
 
 #define HWPMC_SOFT_ROWS_MAX	128
@@ -82,7 +92,7 @@ int hwpmc_md_attr(const struct hwpmc_event *ev, u32 caps,
 		  const struct pmc_md_pmu_op_pmcallocate *md,
 		  struct perf_event_attr *attr);
 struct perf_event *hwpmc_md_create(struct perf_event_attr *attr, int cpu,
-				   struct task_struct *task);
+				   struct task_struct *task, void *context);
 void hwpmc_md_release(struct perf_event *ev);
 void hwpmc_md_start(struct perf_event *ev);
 void hwpmc_md_stop(struct perf_event *ev);
@@ -103,6 +113,68 @@ bool hwpmc_row_can_system(int cpu, u32 ri);
 void hwpmc_row_take(struct hwpmc_pmc *pm, u32 mode, int cpu, u32 ri);
 void hwpmc_row_give(u32 mode, int cpu, u32 ri);
 
+/* PROCEXIT: what the exited threads of a process counted. */
+struct hwpmc_exitacc {
+	struct hwpmc_exitacc	*next;
+	pid_t			tgid;
+	u64			value;
+};
+
+struct hwpmc_log;
+
+/*
+ * Owners, their PMCs and targets (hwpmc_pmc.c).  They change under
+ * hwpmc_sx held for writing.  PMCs and owners are freed after an RCU
+ * grace period, so that code in atomic context that found a PMC through
+ * one of its perf counters (the counter's overflow_handler_context) may
+ * use it, its owner and its owner's log until it returns.
+ */
+struct hwpmc_owner {
+	struct hlist_node	link;		/* hwpmc_ownerhash */
+	struct pid		*tgid;		/* the owner process */
+	struct list_head	pmcs;
+	struct hwpmc_log	*log;		/* READ_ONCE in atomic context */
+	struct file		*logdev;	/* the log configured through */
+	struct rcu_head		rcu;
+};
+
+/* An attached process: its counters, one per thread at attach time. */
+struct hwpmc_target {
+	struct list_head	link;		/* pm->targets */
+	struct pid		*tgid;
+	bool			doomed;		/* detach of its ancestor */
+	u64			base;		/* sum of counters at start */
+	u32			nev;
+	struct perf_event	*ev[];
+};
+
+struct hwpmc_pmc {
+	struct list_head	link;		/* owner->pmcs */
+	struct hwpmc_owner	*owner;
+	struct file		*file;		/* allocated through */
+	const struct hwpmc_event *event;
+	u32			id;
+	u32			mode;
+	u32			flags;
+	u32			caps;
+	u32			state;
+	int			cpu;		/* system scope */
+	u32			ri;
+	bool			had_targets;
+	u64			value;		/* folded at stop */
+	struct perf_event_attr	attr;
+	struct list_head	targets;	/* process scope */
+	struct perf_event	*sysev;		/* system scope */
+	u64			sysbase;
+	int			sysgen;		/* CPU generation of sysev */
+	struct list_head	sslink;		/* hwpmc_ss_pmcs, running SS */
+	/* LOG_PROCEXIT: counts of exited threads of live processes */
+	raw_spinlock_t		exitlock;
+	struct hwpmc_exitacc	*exitacc;
+	struct rcu_head		rcu;
+};
+
+
 /* Owners and PMCs (hwpmc_pmc.c); callers hold no lock. */
 struct file;
 struct pid;
@@ -121,6 +193,51 @@ int hwpmc_pmc_setcount(u32 id, u64 count);
 int hwpmc_pmc_caps(u32 id, u32 *caps);
 void hwpmc_pmc_file_release(struct file *file);
 void hwpmc_pmc_process_gone(struct pid *tgid, bool exec);
+int hwpmc_pmc_configurelog(struct file *file, int fd);
+int hwpmc_pmc_flushlog(void);
+int hwpmc_pmc_closelog(void);
+int hwpmc_pmc_writelog(u32 userdata);
+void hwpmc_overflow(struct perf_event *event, struct perf_sample_data *data,
+		    struct pt_regs *regs);
+
+/* The owner's log of a PMC, or NULL; any context (see above). */
+static inline struct hwpmc_log *hwpmc_pmc_log(const struct hwpmc_pmc *pm)
+{
+	return READ_ONCE(pm->owner->log);
+}
+
+/* Running system-sampling PMCs (RCU list, changed under hwpmc_sx). */
+extern struct list_head hwpmc_ss_pmcs;
+
+/* Logs (hwpmc_log.c). */
+int hwpmc_log_init(void);
+void hwpmc_log_fini(void);
+struct hwpmc_log *hwpmc_log_open(int fd, struct file *devfile);
+void hwpmc_log_close(struct hwpmc_log *lg);
+int hwpmc_log_flush(struct hwpmc_log *lg);
+int hwpmc_log_wait_closed(struct hwpmc_log *lg);
+int hwpmc_log_error(struct hwpmc_log *lg);
+void hwpmc_log_get(struct hwpmc_log *lg);
+void hwpmc_log_put(struct hwpmc_log *lg);
+int hwpmc_log_append(struct hwpmc_log *lg, u32 type, u64 time, void *rec,
+		     u32 size, const void *tail, u32 taillen);
+int hwpmc_log_append_path(struct hwpmc_log *lg, u32 type, u64 time,
+			  void *rec, u32 size, const char *path);
+
+/* Sampling (hwpmc_sample.c). */
+int hwpmc_sample_init(void);
+void hwpmc_sample_fini(void);
+void hwpmc_sample_take(struct hwpmc_pmc *pm, bool callchain,
+		       struct pt_regs *regs);
+void hwpmc_sample_drain(void);
+
+/* Records from the kernel's events (hwpmc_hooks.c). */
+int hwpmc_hooks_init(void);
+void hwpmc_hooks_fini(void);
+void hwpmc_log_process(struct hwpmc_log *lg, struct hwpmc_pmc *pm,
+		       struct task_struct *p, bool maps);
+void hwpmc_log_all_processes(struct hwpmc_log *lg);
+void hwpmc_hooks_exit(struct task_struct *p, bool group_dead);
 
 /* Process lifecycle (hwpmc_lifecycle.c). */
 extern atomic_t hwpmc_active;		/* owners that exist */

@@ -69,10 +69,16 @@ static void hwpmc_record(struct task_struct *p, bool exec)
 	schedule_work(&hwpmc_work);
 }
 
-/* The last thread of p's process exits. */
+/* A thread of p's process exits; the last one ends the process. */
 static void hwpmc_probe_exit(HWPMC_TP_EXIT_PROTO)
 {
-	if (atomic_read(&hwpmc_active) && !atomic_read(&p->signal->live))
+	bool last;
+
+	if (!atomic_read(&hwpmc_active))
+		return;
+	last = !atomic_read(&p->signal->live);
+	hwpmc_hooks_exit(p, last);
+	if (last)
 		hwpmc_record(p, false);
 }
 

@@ -176,12 +176,21 @@ static int __init hwpmc_init(void)
 	error = hwpmc_mod_init();
 	if (error)
 		goto fail_backend;
-	error = hwpmc_pmc_init();
+	error = hwpmc_log_init();
 	if (error)
 		goto fail_mod;
-	error = hwpmc_lifecycle_init();
+	error = hwpmc_sample_init();
+	if (error)
+		goto fail_log;
+	error = hwpmc_pmc_init();
+	if (error)
+		goto fail_sample;
+	error = hwpmc_hooks_init();
 	if (error)
 		goto fail_pmc;
+	error = hwpmc_lifecycle_init();
+	if (error)
+		goto fail_hooks;
 	error = hwpmc_dev_init();
 	if (error)
 		goto fail_lifecycle;
@@ -190,8 +199,14 @@ static int __init hwpmc_init(void)
 
 fail_lifecycle:
 	hwpmc_lifecycle_fini();
+fail_hooks:
+	hwpmc_hooks_fini();
 fail_pmc:
 	hwpmc_pmc_fini();
+fail_sample:
+	hwpmc_sample_fini();
+fail_log:
+	hwpmc_log_fini();
 fail_mod:
 	hwpmc_mod_fini();
 fail_backend:
@@ -203,7 +218,10 @@ static void __exit hwpmc_exit(void)
 {
 	hwpmc_dev_fini();
 	hwpmc_lifecycle_fini();
+	hwpmc_hooks_fini();
 	hwpmc_pmc_fini();
+	hwpmc_sample_fini();
+	hwpmc_log_fini();
 	hwpmc_mod_fini();
 	hwpmc_backend_fini();
 }

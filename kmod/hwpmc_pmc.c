@@ -39,6 +39,8 @@
 #include <linux/sched/signal.h>
 #include <linux/sched/task.h>
 #include <linux/slab.h>
+#include <linux/timekeeping.h>
+#include <linux/hwpmclog.h>
 
 #include "hwpmc_internal.h"
 
@@ -50,42 +52,7 @@
 				 PMC_F_LOG_PROCEXIT)
 #define HWPMC_F_NEEDS_LOG	(PMC_F_LOG_PROCCSW | PMC_F_LOG_PROCEXIT)
 
-struct hwpmc_owner {
-	struct hlist_node	link;		/* hwpmc_ownerhash */
-	struct pid		*tgid;		/* the owner process */
-	struct list_head	pmcs;
-};
-
-/* An attached process: its counters, one per thread at attach time. */
-struct hwpmc_target {
-	struct list_head	link;		/* pm->targets */
-	struct pid		*tgid;
-	bool			doomed;		/* detach of its ancestor */
-	u64			base;		/* sum of counters at start */
-	u32			nev;
-	struct perf_event	*ev[];
-};
-
-struct hwpmc_pmc {
-	struct list_head	link;		/* owner->pmcs */
-	struct hwpmc_owner	*owner;
-	struct file		*file;		/* allocated through */
-	const struct hwpmc_event *event;
-	u32			id;
-	u32			mode;
-	u32			flags;
-	u32			caps;
-	u32			state;
-	int			cpu;		/* system scope */
-	u32			ri;
-	bool			had_targets;
-	u64			value;		/* folded at stop */
-	struct perf_event_attr	attr;
-	struct list_head	targets;	/* process scope */
-	struct perf_event	*sysev;		/* system scope */
-	u64			sysbase;
-	int			sysgen;		/* CPU generation of sysev */
-};
+LIST_HEAD(hwpmc_ss_pmcs);
 
 static struct hlist_head *hwpmc_ownerhash;
 static unsigned int hwpmc_hashbits;
@@ -142,7 +109,7 @@ static int hwpmc_sys_refresh(struct hwpmc_pmc *pm)
 		return 0;
 	if (!cpu_online(pm->cpu))
 		return -ENXIO;
-	ev = hwpmc_md_create(&pm->attr, pm->cpu, NULL);
+	ev = hwpmc_md_create(&pm->attr, pm->cpu, NULL, pm);
 	if (IS_ERR(ev))
 		return PTR_ERR(ev) == -ENODEV ? -ENXIO : PTR_ERR(ev);
 	if (pm->state == PMC_STATE_RUNNING) {
@@ -193,12 +160,75 @@ static struct hwpmc_owner *hwpmc_owner_get(void)
 
 static void hwpmc_owner_put_if_idle(struct hwpmc_owner *po)
 {
-	if (!list_empty(&po->pmcs))
+	if (!list_empty(&po->pmcs) || po->log)
 		return;
 	hlist_del(&po->link);
 	put_pid(po->tgid);
-	kfree(po);
+	kfree_rcu(po, rcu);
 	atomic_dec(&hwpmc_active);
+}
+
+/* The owner's log goes (hwpmc_sx held for writing). */
+static void hwpmc_owner_closelog(struct hwpmc_owner *po)
+{
+	struct hwpmc_log *lg = po->log;
+
+	if (!lg)
+		return;
+	WRITE_ONCE(po->log, NULL);
+	po->logdev = NULL;
+	hwpmc_log_close(lg);
+}
+
+/* -- overflows -------------------------------------------------------------- */
+
+/*
+ * perf calls this for every overflow of our counters, in NMI, IRQ or
+ * IRQs-off context; the counter's context is its PMC, alive while the
+ * counter is.
+ */
+void hwpmc_overflow(struct perf_event *event, struct perf_sample_data *data,
+		    struct pt_regs *regs)
+{
+	struct hwpmc_pmc *pm = event->overflow_handler_context;
+
+	if (!PMC_IS_SAMPLING_MODE(pm->mode))
+		return;			/* a counting counter wrapped */
+	if (READ_ONCE(pm->state) != PMC_STATE_RUNNING) {
+		hwpmc_stat_inc(intr_ignored);
+		return;
+	}
+	hwpmc_sample_take(pm, pm->flags & (PMC_F_CALLCHAIN |
+					   PMC_F_USERCALLCHAIN), regs);
+}
+
+/* -- log records of PMCs ---------------------------------------------------- */
+
+static void hwpmc_log_pmcallocate(struct hwpmc_log *lg, struct hwpmc_pmc *pm)
+{
+	struct pmclog_pmcallocate r = {
+		.pl_pmcid = pm->id,
+		.pl_event = pm->event->code,
+		.pl_flags = pm->flags,
+	};
+
+	if (PMC_IS_SAMPLING_MODE(pm->mode))
+		r.pl_rate = pm->attr.sample_period;
+	strscpy(r.pl_evname, pm->event->name, sizeof(r.pl_evname));
+	hwpmc_log_append(lg, PMCLOG_TYPE_PMCALLOCATE, ktime_get_ns(), &r,
+			 sizeof(r), NULL, 0);
+}
+
+static void hwpmc_log_pmcdetach(struct hwpmc_pmc *pm, struct pid *tgid)
+{
+	struct pmclog_pmcdetach r = {
+		.pl_pmcid = pm->id,
+		.pl_pid = pid_nr(tgid),
+	};
+
+	if (pm->owner->log)
+		hwpmc_log_append(pm->owner->log, PMCLOG_TYPE_PMCDETACH,
+				 ktime_get_ns(), &r, sizeof(r), NULL, 0);
 }
 
 /*
@@ -393,7 +423,7 @@ static int hwpmc_target_add(struct hwpmc_pmc *pm, struct task_struct *p)
 	}
 	pt->tgid = get_pid(tgid);
 	for (i = 0; i < n; i++) {
-		ev = hwpmc_md_create(&pm->attr, -1, t[i]);
+		ev = hwpmc_md_create(&pm->attr, -1, t[i], pm);
 		if (IS_ERR(ev)) {
 			if (PTR_ERR(ev) == -ESRCH)
 				continue;	/* that thread exited */
@@ -409,6 +439,9 @@ static int hwpmc_target_add(struct hwpmc_pmc *pm, struct task_struct *p)
 	list_add_tail(&pt->link, &pm->targets);
 	pm->had_targets = true;
 	pt = NULL;
+	if (pm->owner->log)
+		hwpmc_log_process(pm->owner->log, pm, p,
+				  PMC_IS_SAMPLING_MODE(pm->mode));
 out:
 	if (pt) {
 		for (i = 0; i < pt->nev; i++)
@@ -555,8 +588,6 @@ int hwpmc_pmc_allocate(struct file *file, struct pmc_op_pmcallocate *pa)
 	/* hwpmc(4)'s order: mode, CPU, privilege, flags, class, caps, row */
 	if (mode > PMC_MODE_LAST || pa->pm__pad)
 		return -EINVAL;
-	if (PMC_IS_SAMPLING_MODE(mode))
-		return -EOPNOTSUPP;		/* sampling: a later version */
 	if (PMC_IS_VIRTUAL_MODE(mode)) {
 		if (pa->pm_cpu != PMC_CPU_ANY)
 			return -EINVAL;
@@ -574,7 +605,8 @@ int hwpmc_pmc_allocate(struct file *file, struct pmc_op_pmcallocate *pa)
 		return -EINVAL;
 	if (PMC_IS_SYSTEM_MODE(mode) && (pa->pm_flags & HWPMC_F_PROCESS_ONLY))
 		return -EINVAL;
-	if (pa->pm_flags & (PMC_F_CALLCHAIN | PMC_F_USERCALLCHAIN))
+	if ((pa->pm_flags & (PMC_F_CALLCHAIN | PMC_F_USERCALLCHAIN)) &&
+	    !PMC_IS_SAMPLING_MODE(mode))
 		return -EINVAL;			/* sampling modes only */
 	cl = hwpmc_class_find(pa->pm_class);
 	if (!cl)
@@ -584,6 +616,8 @@ int hwpmc_pmc_allocate(struct file *file, struct pmc_op_pmcallocate *pa)
 		return -EINVAL;
 	if ((pa->pm_caps & ev->caps) != pa->pm_caps)
 		return -EOPNOTSUPP;
+	if (PMC_IS_SAMPLING_MODE(mode) && !(ev->caps & PMC_CAP_INTERRUPT))
+		return -EOPNOTSUPP;		/* the event cannot sample */
 	modes = pa->pm_caps & (PMC_CAP_USER | PMC_CAP_SYSTEM);
 	/* hardware counts of kernel mode are privileged (hwpmc.4) */
 	if (cl->class == PMC_CLASS_PMU && modes != PMC_CAP_USER &&
@@ -600,15 +634,26 @@ int hwpmc_pmc_allocate(struct file *file, struct pmc_op_pmcallocate *pa)
 		/* new threads, and new processes with DESCENDANTS */
 		pm->attr.inherit = 1;
 		pm->attr.inherit_thread = !(pa->pm_flags & PMC_F_DESCENDANTS);
+		/* counts follow their tasks when perf swaps contexts */
+		pm->attr.inherit_stat = 1;
 	}
 	pm->file = file;
+	raw_spin_lock_init(&pm->exitlock);
+	INIT_LIST_HEAD(&pm->sslink);
 	pm->event = ev;
 	pm->mode = mode;
 	pm->flags = pa->pm_flags;
 	pm->caps = pa->pm_caps | PMC_CAP_READ | PMC_CAP_WRITE;
 	pm->state = PMC_STATE_ALLOCATED;
 	pm->cpu = cpu;
-	pm->value = pa->pm_count;
+	if (PMC_IS_SAMPLING_MODE(mode)) {
+		/* the reload count; hwpmc(4): at least mincount */
+		pm->attr.sample_period = max_t(u64, pa->pm_count,
+					       READ_ONCE(hwpmc_mincount));
+		pm->caps |= PMC_CAP_INTERRUPT;
+	} else {
+		pm->value = pa->pm_count;
+	}
 	INIT_LIST_HEAD(&pm->targets);
 
 	down_write(&hwpmc_sx);
@@ -637,7 +682,7 @@ int hwpmc_pmc_allocate(struct file *file, struct pmc_op_pmcallocate *pa)
 	}
 	if (PMC_IS_SYSTEM_MODE(mode)) {
 		pm->sysgen = atomic_read(&hwpmc_cpu_gen[cpu]);
-		pm->sysev = hwpmc_md_create(&pm->attr, cpu, NULL);
+		pm->sysev = hwpmc_md_create(&pm->attr, cpu, NULL, pm);
 		if (IS_ERR(pm->sysev)) {
 			error = PTR_ERR(pm->sysev);
 			if (error == -ENODEV)
@@ -652,6 +697,8 @@ int hwpmc_pmc_allocate(struct file *file, struct pmc_op_pmcallocate *pa)
 	hwpmc_row_take(pm, mode, cpu, ri);
 	list_add_tail(&pm->link, &po->pmcs);
 	pa->pm_pmcid = pm->id;
+	if (po->log)
+		hwpmc_log_pmcallocate(po->log, pm);
 	up_write(&hwpmc_sx);
 	return 0;
 
@@ -737,6 +784,7 @@ int hwpmc_pmc_detach(u32 id, pid_t nr)
 		if (pm->flags & PMC_F_DESCENDANTS)
 			hwpmc_detach_descendants(pm, tgid);
 		hwpmc_target_free(pm, pt);
+		hwpmc_log_pmcdetach(pm, tgid);
 		hwpmc_targets_gone(pm);
 	} else {
 		/* ESRCH: monitored by no PMC; EINVAL: not by this one */
@@ -760,11 +808,16 @@ int hwpmc_pmc_start(u32 id)
 		error = hwpmc_sys_ready(pm);
 	if (error || pm->state == PMC_STATE_RUNNING)
 		goto out;
-	if (pm->flags & HWPMC_F_NEEDS_LOG) {
+	if (((pm->flags & HWPMC_F_NEEDS_LOG) ||
+	     PMC_IS_SAMPLING_MODE(pm->mode)) && !pm->owner->log) {
 		error = -EDESTADDRREQ;		/* FreeBSD's EDOOFUS: no log */
 		goto out;
 	}
 	if (pm->sysev) {
+		if (pm->mode == PMC_MODE_SS) {
+			hwpmc_log_all_processes(pm->owner->log);
+			list_add_tail_rcu(&pm->sslink, &hwpmc_ss_pmcs);
+		}
 		pm->sysbase = hwpmc_md_read(pm->sysev);
 		hwpmc_md_start(pm->sysev);
 	} else {
@@ -797,6 +850,10 @@ static void hwpmc_pmc_halt(struct hwpmc_pmc *pm)
 	if (pm->sysev) {
 		hwpmc_md_stop(pm->sysev);
 		pm->value += hwpmc_md_read(pm->sysev) - pm->sysbase;
+	}
+	if (pm->mode == PMC_MODE_SS) {
+		list_del_rcu(&pm->sslink);
+		synchronize_rcu();	/* before it may be added again */
 	}
 	list_for_each_entry(pt, &pm->targets, link)
 		pm->value += hwpmc_target_stop(pt);
@@ -845,7 +902,28 @@ out:
 	return error;
 }
 
-/* Counting PMCs: the value counting continues from (hwpmc.4). */
+/* A sampling PMC's reload count, at least mincount; hwpmc_sx held. */
+static int hwpmc_set_period(struct hwpmc_pmc *pm, u64 count)
+{
+	struct hwpmc_target *pt;
+	int error = 0;
+	u32 i;
+
+	count = max_t(u64, count, READ_ONCE(hwpmc_mincount));
+	if (pm->sysev)
+		error = perf_event_period(pm->sysev, count);
+	list_for_each_entry(pt, &pm->targets, link)
+		for (i = 0; !error && i < pt->nev; i++)
+			error = perf_event_period(pt->ev[i], count);
+	if (!error)
+		pm->attr.sample_period = count;
+	return error;
+}
+
+/*
+ * Counting PMCs: the value counting continues from; sampling PMCs: the
+ * reload count (hwpmc.4).
+ */
 int hwpmc_pmc_setcount(u32 id, u64 count)
 {
 	struct hwpmc_pmc *pm;
@@ -855,7 +933,9 @@ int hwpmc_pmc_setcount(u32 id, u64 count)
 	error = hwpmc_pmc_find(id, &pm);
 	if (!error && pm->state == PMC_STATE_RUNNING)
 		error = -EBUSY;
-	if (!error)
+	if (!error && PMC_IS_SAMPLING_MODE(pm->mode))
+		error = hwpmc_set_period(pm, count);
+	else if (!error)
 		pm->value = count;
 	up_write(&hwpmc_sx);
 	return error;
@@ -879,14 +959,30 @@ static void hwpmc_pmc_free(struct hwpmc_pmc *pm)
 {
 	struct hwpmc_target *pt, *tmp;
 
+	struct hwpmc_exitacc *a;
+
 	hwpmc_pmc_halt(pm);
 	list_for_each_entry_safe(pt, tmp, &pm->targets, link)
 		hwpmc_target_free(pm, pt);
 	if (pm->sysev)
 		hwpmc_md_release(pm->sysev);
+	/* its counters are gone: its last samples go to the log now */
+	if (PMC_IS_SAMPLING_MODE(pm->mode))
+		hwpmc_sample_drain();
+	raw_spin_lock_irq(&pm->exitlock);
+	pm->state = PMC_STATE_DELETED;
+	a = pm->exitacc;
+	pm->exitacc = NULL;
+	raw_spin_unlock_irq(&pm->exitlock);
+	while (a) {
+		struct hwpmc_exitacc *next = a->next;
+
+		kfree(a);
+		a = next;
+	}
 	hwpmc_row_give(pm->mode, pm->cpu, pm->ri);
 	list_del(&pm->link);
-	kfree(pm);
+	kfree_rcu(pm, rcu);
 }
 
 int hwpmc_pmc_release(u32 id)
@@ -920,6 +1016,8 @@ static void hwpmc_pmc_free_all(struct file *file)
 			list_for_each_entry_safe(pm, tmp, &po->pmcs, link)
 				if (!file || pm->file == file)
 					hwpmc_pmc_free(pm);
+			if (!file || po->logdev == file)
+				hwpmc_owner_closelog(po);
 			hwpmc_owner_put_if_idle(po);
 		}
 }
@@ -949,6 +1047,7 @@ void hwpmc_pmc_process_gone(struct pid *tgid, bool exec)
 	if (po) {
 		list_for_each_entry_safe(pm, tmp, &po->pmcs, link)
 			hwpmc_pmc_free(pm);
+		hwpmc_owner_closelog(po);
 		hwpmc_owner_put_if_idle(po);
 	}
 	for (b = 0; !exec && b < (1U << hwpmc_hashbits); b++)
@@ -961,6 +1060,145 @@ void hwpmc_pmc_process_gone(struct pid *tgid, bool exec)
 				hwpmc_targets_gone(pm);
 			}
 	up_write(&hwpmc_sx);
+}
+
+/* -- log operations --------------------------------------------------------- */
+
+static struct hwpmc_log *hwpmc_current_log(void);
+
+/*
+ * CONFIGURELOG: fd >= 0 gives the caller a log writing to fd (EBUSY when
+ * it has one); fd < 0 closes it.  PMCALLOCATE records of the owner's
+ * PMCs follow INITIALIZE, and PMCATTACH of their targets.
+ */
+int hwpmc_pmc_configurelog(struct file *file, int fd)
+{
+	struct hwpmc_owner *po;
+	struct hwpmc_pmc *pm;
+	struct hwpmc_target *pt;
+	struct hwpmc_log *lg;
+	struct task_struct *p;
+	int error = 0;
+
+	down_write(&hwpmc_sx);
+	po = hwpmc_owner_find(task_tgid(current));
+	if (fd < 0) {
+		up_write(&hwpmc_sx);
+		return hwpmc_pmc_closelog();
+	}
+	if (po && po->log) {
+		error = -EBUSY;
+		goto out;
+	}
+	lg = hwpmc_log_open(fd, file);
+	if (IS_ERR(lg)) {
+		error = PTR_ERR(lg);
+		goto out;
+	}
+	po = hwpmc_owner_get();
+	if (!po) {
+		hwpmc_log_close(lg);
+		error = -ENOMEM;
+		goto out;
+	}
+	WRITE_ONCE(po->log, lg);
+	po->logdev = file;
+	list_for_each_entry(pm, &po->pmcs, link) {
+		hwpmc_log_pmcallocate(lg, pm);
+		list_for_each_entry(pt, &pm->targets, link) {
+			p = get_pid_task(pt->tgid, PIDTYPE_TGID);
+			if (!p)
+				continue;
+			hwpmc_log_process(lg, pm, p,
+					  PMC_IS_SAMPLING_MODE(pm->mode));
+			put_task_struct(p);
+		}
+	}
+out:
+	up_write(&hwpmc_sx);
+	return error;
+}
+
+/* The caller's log, referenced, or NULL. */
+static struct hwpmc_log *hwpmc_current_log(void)
+{
+	struct hwpmc_owner *po;
+	struct hwpmc_log *lg = NULL;
+
+	po = hwpmc_owner_find(task_tgid(current));
+	if (po && po->log) {
+		lg = po->log;
+		hwpmc_log_get(lg);
+	}
+	return lg;
+}
+
+/* FLUSHLOG: samples taken so far, then everything, out to the file. */
+int hwpmc_pmc_flushlog(void)
+{
+	struct hwpmc_log *lg;
+	int error;
+
+	down_read(&hwpmc_sx);
+	lg = hwpmc_current_log();
+	if (lg)
+		hwpmc_sample_drain();
+	up_read(&hwpmc_sx);
+	if (!lg)
+		return -EINVAL;
+	error = hwpmc_log_flush(lg);
+	hwpmc_log_put(lg);
+	return error;
+}
+
+/*
+ * CLOSELOG, and CONFIGURELOG with -1: the samples taken so far and a
+ * CLOSELOG record go out, and the call returns when the log is written
+ * (or a signal comes), with the log's write error if any.
+ */
+int hwpmc_pmc_closelog(void)
+{
+	struct hwpmc_owner *po;
+	struct hwpmc_log *lg;
+	int error;
+
+	down_write(&hwpmc_sx);
+	po = hwpmc_owner_find(task_tgid(current));
+	lg = hwpmc_current_log();
+	if (lg) {
+		hwpmc_sample_drain();
+		hwpmc_owner_closelog(po);
+		hwpmc_owner_put_if_idle(po);
+	}
+	up_write(&hwpmc_sx);
+	if (!lg)
+		return -EINVAL;
+	error = hwpmc_log_wait_closed(lg);
+	hwpmc_log_put(lg);
+	return error;
+}
+
+/* WRITELOG: a USERDATA record. */
+int hwpmc_pmc_writelog(u32 userdata)
+{
+	struct pmclog_userdata r = {
+		.pl_userdata = userdata,
+		.pl_pid = task_tgid_nr(current),
+	};
+	struct hwpmc_owner *po;
+	int error;
+
+	down_read(&hwpmc_sx);
+	po = hwpmc_owner_find(task_tgid(current));
+	if (!po || !po->log)
+		error = -EINVAL;
+	else
+		error = hwpmc_log_error(po->log) ?:
+			hwpmc_log_append(po->log, PMCLOG_TYPE_USERDATA,
+					 ktime_get_ns(), &r, sizeof(r),
+					 NULL, 0);
+	up_read(&hwpmc_sx);
+	return error;
 }
 
 void hwpmc_pmc_fini(void)

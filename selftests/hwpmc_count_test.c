@@ -258,9 +258,6 @@ TEST_F(count, allocate_errors)
 	/* capabilities the event lacks */
 	EXPECT_EQ(EOPNOTSUPP, alloc(fd, tc, soft, tclk, any, 0, PMC_CAP_EDGE,
 				    NULL));
-	/* sampling modes come later */
-	EXPECT_EQ(EOPNOTSUPP, alloc(fd, PMC_MODE_TS, soft, tclk, any, 0, 0,
-				    NULL));
 	/* reserved fields */
 	pa.pm__pad = 1;
 	EXPECT_EQ(EINVAL, xioctl(fd, HWPMC_IOC_PMCALLOCATE, &pa));

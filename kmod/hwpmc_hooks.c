@@ -1,0 +1,591 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hwpmc for Linux: what logs learn from the kernel about their targets
+ * (FreeBSD's PMC_FN_* hooks): exec, fork, exit, and executable
+ * mappings, so that a reader can resolve the user addresses of samples.
+ *
+ * A process is a target of a PMC when its threads carry the PMC's perf
+ * counters, which perf copies into new threads and, with DESCENDANTS,
+ * into new processes.  So the hooks, which run in the context of the
+ * process concerned, find its PMCs by walking the current task's perf
+ * contexts for counters whose overflow handler is hwpmc_overflow(): no
+ * hash of targets to keep in step with perf's inheritance.  Running
+ * system-sampling PMCs hear about every process (hwpmc_ss_pmcs).
+ *
+ *   exec    kprobe on perf_event_exec(), which begin_new_exec() calls
+ *           after the new mm is installed and before the new image is
+ *           mapped: PROCEXEC, so that the image's MAP_INs follow it.
+ *   mmap    kprobe on perf_event_mmap(), which mmap_region() and
+ *           mprotect() call for every new mapping: MAP_IN for
+ *           executable file mappings (the image, its interpreter,
+ *           libraries loaded by the loader or by dlopen() later).
+ *   fork    sched_process_fork: PROCFORK for DESCENDANTS PMCs.
+ *   exit    kprobe on perf_event_exit_task(), which do_exit() calls
+ *           before perf folds the thread's counters into their parents:
+ *           PROCEXIT with the process's count (LOG_PROCEXIT), summed over
+ *           its threads; sched_process_exit (hwpmc_lifecycle.c), which
+ *           comes after: SYSEXIT to system samplers.
+ *   attach  PMCATTACH and MAP_IN of the target's existing mappings.
+ *
+ * Without CONFIG_KPROBES there are no exec, mmap and PROCEXIT records
+ * (hwpmc.4, BUGS).
+ */
+#define pr_fmt(fmt) "hwpmc: " fmt
+
+#include <linux/kernel.h>
+#include <linux/dcache.h>
+#include <linux/file.h>
+#include <linux/fs.h>
+#include <linux/kprobes.h>
+#include <linux/mm.h>
+#include <linux/mman.h>
+#include <linux/percpu.h>
+#include <linux/perf_event.h>
+#include <linux/rculist.h>
+#include <linux/sched.h>
+#include <linux/sched/mm.h>
+#include <linux/sched/signal.h>
+#include <linux/sched/task.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/timekeeping.h>
+#include <linux/tracepoint.h>
+#include <linux/hwpmclog.h>
+
+#include "compat.h"
+#include "hwpmc_internal.h"
+
+#define HWPMC_LOGSET_MAX	16
+
+/* Distinct logs to tell, with the first PMC id of each. */
+struct hwpmc_logset {
+	int			n;
+	struct hwpmc_log	*lg[HWPMC_LOGSET_MAX];
+	u32			id[HWPMC_LOGSET_MAX];
+};
+
+static void hwpmc_logset_add(struct hwpmc_logset *ls, struct hwpmc_pmc *pm)
+{
+	struct hwpmc_log *lg = hwpmc_pmc_log(pm);
+	int i;
+
+	if (!lg)
+		return;
+	for (i = 0; i < ls->n; i++)
+		if (ls->lg[i] == lg)
+			return;
+	if (ls->n < HWPMC_LOGSET_MAX) {
+		ls->lg[ls->n] = lg;
+		ls->id[ls->n++] = pm->id;
+	}
+}
+
+typedef void (*hwpmc_ev_fn)(struct perf_event *ev, struct hwpmc_pmc *pm,
+			    void *arg);
+
+/*
+ * fn for each of our counters in the perf contexts of t, which is the
+ * current task or a new one that has not run yet; fn runs with the
+ * context's lock held and IRQs off, and the PMC it gets stays valid
+ * until the caller leaves its RCU read-side section.
+ */
+static void hwpmc_walk_counters(struct task_struct *t, hwpmc_ev_fn fn,
+				   void *arg)
+{
+	struct perf_event_context *ctx;
+	struct perf_event *ev;
+	unsigned long flags;
+	int i;
+
+	for (i = 0; i < HWPMC_NR_TASK_CTX; i++) {
+		ctx = hwpmc_task_ctx(t, i);
+		if (!ctx)
+			continue;
+		raw_spin_lock_irqsave(&ctx->lock, flags);
+		list_for_each_entry(ev, &ctx->event_list, event_entry)
+			if (ev->overflow_handler == hwpmc_overflow)
+				fn(ev, ev->overflow_handler_context, arg);
+		raw_spin_unlock_irqrestore(&ctx->lock, flags);
+	}
+}
+
+static void hwpmc_add_sampling(struct perf_event *ev, struct hwpmc_pmc *pm,
+			       void *arg)
+{
+	if (PMC_IS_SAMPLING_MODE(pm->mode))
+		hwpmc_logset_add(arg, pm);
+}
+
+static void hwpmc_add_descendants(struct perf_event *ev, struct hwpmc_pmc *pm,
+				  void *arg)
+{
+	if (pm->flags & PMC_F_DESCENDANTS)
+		hwpmc_logset_add(arg, pm);
+}
+
+/* The logs of running system-sampling PMCs; RCU read side. */
+static void hwpmc_add_system(struct hwpmc_logset *ls)
+{
+	struct hwpmc_pmc *pm;
+
+	list_for_each_entry_rcu(pm, &hwpmc_ss_pmcs, sslink)
+		hwpmc_logset_add(ls, pm);
+}
+
+static bool hwpmc_hooks_idle(void)
+{
+	return !atomic_read(&hwpmc_active);
+}
+
+/* -- records ---------------------------------------------------------------- */
+
+static u32 hwpmc_vma_prot(const struct vm_area_struct *vma)
+{
+	return (vma->vm_flags & VM_READ ? PROT_READ : 0) |
+	       (vma->vm_flags & VM_WRITE ? PROT_WRITE : 0) |
+	       (vma->vm_flags & VM_EXEC ? PROT_EXEC : 0);
+}
+
+static void hwpmc_map_in(struct hwpmc_log *lg, pid_t pid,
+			 const struct vm_area_struct *vma, const char *path,
+			 u64 time)
+{
+	struct pmclog_map_in r = {
+		.pl_pid = pid,
+		.pl_prot = hwpmc_vma_prot(vma),
+		.pl_start = vma->vm_start,
+		.pl_end = vma->vm_end,
+		.pl_pgoff = (u64)vma->vm_pgoff << PAGE_SHIFT,
+	};
+
+	hwpmc_log_append_path(lg, PMCLOG_TYPE_MAP_IN, time, &r, sizeof(r),
+			      path);
+}
+
+static bool hwpmc_vma_wanted(const struct vm_area_struct *vma)
+{
+	return vma->vm_file && (vma->vm_flags & VM_EXEC);
+}
+
+/*
+ * The executable file mappings of mm to lg, for process pid; process
+ * context, mm referenced.
+ */
+static void hwpmc_log_maps(struct hwpmc_log *lg, pid_t pid,
+			   struct mm_struct *mm, char *buf)
+{
+	struct vm_area_struct *vma;
+	unsigned long addr = 0;
+	char *path;
+	u64 now = ktime_get_ns();
+
+	mmap_read_lock(mm);
+	while ((vma = find_vma(mm, addr))) {
+		addr = vma->vm_end;
+		if (!hwpmc_vma_wanted(vma))
+			continue;
+		path = d_path(&vma->vm_file->f_path, buf, PMCLOG_PATH_MAX);
+		if (!IS_ERR(path))
+			hwpmc_map_in(lg, pid, vma, path, now);
+	}
+	mmap_read_unlock(mm);
+}
+
+/*
+ * A process became a target of pm: PMCATTACH with the path of its
+ * executable and, when maps, MAP_IN for its executable mappings.
+ * Process context (hwpmc_sx held).
+ */
+void hwpmc_log_process(struct hwpmc_log *lg, struct hwpmc_pmc *pm,
+		       struct task_struct *p, bool maps)
+{
+	struct pmclog_pmcattach r = {
+		.pl_pmcid = pm->id,
+		.pl_pid = task_tgid_nr(p),
+	};
+	struct mm_struct *mm;
+	struct file *exe = NULL;
+	char *buf, *path = "";
+
+	buf = kmalloc(PMCLOG_PATH_MAX, GFP_KERNEL);
+	if (!buf)
+		return;
+	mm = get_task_mm(p);
+	if (mm)
+		exe = hwpmc_mm_exe_file(mm);
+	if (exe) {
+		path = d_path(&exe->f_path, buf, PMCLOG_PATH_MAX);
+		if (IS_ERR(path))
+			path = "";
+	}
+	hwpmc_log_append_path(lg, PMCLOG_TYPE_PMCATTACH, ktime_get_ns(), &r,
+			      sizeof(r), path);
+	if (exe)
+		fput(exe);
+	if (mm && maps)
+		hwpmc_log_maps(lg, task_tgid_nr(p), mm, buf);
+	if (mm)
+		mmput(mm);
+	kfree(buf);
+}
+
+/* A system-sampling PMC starts: the mappings of every process. */
+void hwpmc_log_all_processes(struct hwpmc_log *lg)
+{
+	struct task_struct *p, **t = NULL;
+	struct mm_struct *mm;
+	u32 n = 0, max = 64, i;
+	char *buf;
+
+	buf = kmalloc(PMCLOG_PATH_MAX, GFP_KERNEL);
+	if (!buf)
+		goto out;
+	rcu_read_lock();
+	for_each_process(p)
+		max++;
+	rcu_read_unlock();
+	t = kvcalloc(max, sizeof(*t), GFP_KERNEL);
+	if (!t)
+		goto out;
+	rcu_read_lock();
+	for_each_process(p) {
+		if (n == max)
+			break;		/* born meanwhile: their MAP_INs come */
+		if (!(p->flags & PF_KTHREAD))
+			t[n++] = get_task_struct(p);
+	}
+	rcu_read_unlock();
+	for (i = 0; i < n; i++) {
+		mm = get_task_mm(t[i]);
+		if (mm) {
+			hwpmc_log_maps(lg, task_tgid_nr(t[i]), mm, buf);
+			mmput(mm);
+		}
+		put_task_struct(t[i]);
+	}
+out:
+	kvfree(t);
+	kfree(buf);
+}
+
+/* -- kprobes: exec, mmap and exit ------------------------------------------- */
+
+static void hwpmc_procexit(struct task_struct *p, bool group_dead);
+
+#ifdef CONFIG_KPROBES
+static char __percpu *hwpmc_pathbuf;	/* PMCLOG_PATH_MAX per CPU */
+
+static int hwpmc_kp_mmap(struct kprobe *kp, struct pt_regs *regs)
+{
+	struct vm_area_struct *vma;
+	struct hwpmc_logset ls = { 0 };
+	char *path;
+	u64 now;
+	int i;
+
+	if (hwpmc_hooks_idle())
+		return 0;
+	vma = (struct vm_area_struct *)regs_get_kernel_argument(regs, 0);
+	if (!vma || !hwpmc_vma_wanted(vma) || vma->vm_mm != current->mm)
+		return 0;
+	rcu_read_lock();
+	hwpmc_walk_counters(current, hwpmc_add_sampling, &ls);
+	hwpmc_add_system(&ls);
+	if (ls.n) {
+		path = d_path(&vma->vm_file->f_path,
+			      this_cpu_ptr(hwpmc_pathbuf), PMCLOG_PATH_MAX);
+		now = ktime_get_ns();
+		for (i = 0; !IS_ERR(path) && i < ls.n; i++)
+			hwpmc_map_in(ls.lg[i], current->tgid, vma, path, now);
+	}
+	rcu_read_unlock();
+	return 0;
+}
+
+static void hwpmc_add_any(struct perf_event *ev, struct hwpmc_pmc *pm,
+			  void *arg)
+{
+	hwpmc_logset_add(arg, pm);
+}
+
+static int hwpmc_kp_exec(struct kprobe *kp, struct pt_regs *regs)
+{
+	struct hwpmc_logset ls = { 0 };
+	struct pmclog_procexec r = { .pl_pid = current->tgid };
+	struct file *exe;
+	char *path = "";
+	u64 now;
+	int i;
+
+	if (hwpmc_hooks_idle() || !current->mm)
+		return 0;
+	rcu_read_lock();
+	hwpmc_walk_counters(current, hwpmc_add_any, &ls);
+	hwpmc_add_system(&ls);
+	if (ls.n) {
+		exe = rcu_dereference(current->mm->exe_file);
+		if (exe)
+			path = d_path(&exe->f_path,
+				      this_cpu_ptr(hwpmc_pathbuf),
+				      PMCLOG_PATH_MAX);
+		if (IS_ERR(path))
+			path = "";
+	}
+	now = ktime_get_ns();
+	for (i = 0; i < ls.n; i++) {
+		r.pl_pmcid = ls.id[i];
+		hwpmc_log_append_path(ls.lg[i], PMCLOG_TYPE_PROCEXEC, now, &r,
+				      sizeof(r), path);
+	}
+	rcu_read_unlock();
+	return 0;
+}
+
+static int hwpmc_kp_exit(struct kprobe *kp, struct pt_regs *regs)
+{
+	struct task_struct *p;
+
+	p = (struct task_struct *)regs_get_kernel_argument(regs, 0);
+	if (hwpmc_hooks_idle() || p != current || !(p->flags & PF_EXITING))
+		return 0;
+	hwpmc_procexit(p, !atomic_read(&p->signal->live));
+	return 0;
+}
+
+static struct kprobe hwpmc_kprobes[] = {
+	{ .symbol_name = "perf_event_mmap", .pre_handler = hwpmc_kp_mmap },
+	{ .symbol_name = "perf_event_exec", .pre_handler = hwpmc_kp_exec },
+	{ .symbol_name = "perf_event_exit_task", .pre_handler = hwpmc_kp_exit },
+};
+
+static int hwpmc_kprobes_init(void)
+{
+	int i, error;
+
+	hwpmc_pathbuf = __alloc_percpu(PMCLOG_PATH_MAX, 8);
+	if (!hwpmc_pathbuf)
+		return -ENOMEM;
+	for (i = 0; i < ARRAY_SIZE(hwpmc_kprobes); i++) {
+		error = register_kprobe(&hwpmc_kprobes[i]);
+		if (error) {
+			pr_err("kprobe on %s: error %d\n",
+			       hwpmc_kprobes[i].symbol_name, error);
+			while (--i >= 0)
+				unregister_kprobe(&hwpmc_kprobes[i]);
+			free_percpu(hwpmc_pathbuf);
+			return error;
+		}
+	}
+	return 0;
+}
+
+static void hwpmc_kprobes_fini(void)
+{
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(hwpmc_kprobes); i++)
+		unregister_kprobe(&hwpmc_kprobes[i]);
+	free_percpu(hwpmc_pathbuf);
+}
+#else
+static int hwpmc_kprobes_init(void)
+{
+	pr_info("no kprobes: logs get no exec, mmap and PROCEXIT records\n");
+	return 0;
+}
+
+static void hwpmc_kprobes_fini(void)
+{
+}
+#endif
+
+/* -- fork and exit ------------------------------------------------------------ */
+
+static void hwpmc_probe_fork(void *data, struct task_struct *parent,
+			     struct task_struct *child)
+{
+	struct hwpmc_logset ls = { 0 };
+	struct pmclog_procfork r = { };
+	u64 now;
+	int i;
+
+	if (hwpmc_hooks_idle() || !thread_group_leader(child) ||
+	    parent != current)
+		return;
+	rcu_read_lock();
+	hwpmc_walk_counters(current, hwpmc_add_descendants, &ls);
+	hwpmc_add_system(&ls);
+	now = ktime_get_ns();
+	for (i = 0; i < ls.n; i++) {
+		r.pl_oldpid = current->tgid;
+		r.pl_newpid = child->tgid;
+		hwpmc_log_append(ls.lg[i], PMCLOG_TYPE_PROCFORK, now, &r,
+				 sizeof(r), NULL, 0);
+	}
+	rcu_read_unlock();
+}
+
+#define HWPMC_EXIT_MAX		16
+
+struct hwpmc_exitset {
+	int			n;
+	struct hwpmc_pmc	*pm[HWPMC_EXIT_MAX];
+	u64			value[HWPMC_EXIT_MAX];
+};
+
+/* What the counter of the current thread counted; ctx lock held. */
+static u64 hwpmc_counter_local(struct perf_event *ev)
+{
+	if (ev->state == PERF_EVENT_STATE_ACTIVE &&
+	    ev->oncpu == smp_processor_id())
+		ev->pmu->read(ev);
+	return local64_read(&ev->count);
+}
+
+static void hwpmc_add_procexit(struct perf_event *ev, struct hwpmc_pmc *pm,
+			       void *arg)
+{
+	struct hwpmc_exitset *es = arg;
+
+	if (!(pm->flags & PMC_F_LOG_PROCEXIT) || es->n == HWPMC_EXIT_MAX)
+		return;
+	es->pm[es->n] = pm;
+	es->value[es->n++] = hwpmc_counter_local(ev);
+}
+
+/*
+ * Add value, this thread's count, to its process's; the process's count
+ * when group_dead (the last thread), else false.
+ */
+static bool hwpmc_exit_account(struct hwpmc_pmc *pm, pid_t tgid, u64 *value,
+			       bool group_dead, struct hwpmc_exitacc **spare)
+{
+	struct hwpmc_exitacc **pp, *a;
+	bool last = false;
+
+	raw_spin_lock(&pm->exitlock);
+	if (pm->state == PMC_STATE_DELETED)
+		goto out;
+	for (pp = &pm->exitacc; (a = *pp); pp = &a->next)
+		if (a->tgid == tgid)
+			break;
+	if (group_dead) {
+		if (a) {
+			*value += a->value;
+			*pp = a->next;
+			a->next = *spare;	/* freed by the caller */
+			*spare = a;
+		}
+		last = true;
+	} else if (a) {
+		a->value += *value;
+	} else if (*spare) {
+		a = *spare;
+		*spare = a->next;
+		a->tgid = tgid;
+		a->value = *value;
+		a->next = pm->exitacc;
+		pm->exitacc = a;
+	}
+out:
+	raw_spin_unlock(&pm->exitlock);
+	return last;
+}
+
+/*
+ * The current thread p exits: perf_event_exit_task() is about to fold
+ * its counters into their parents, so what they counted is read here.
+ * (sched_process_exit comes too late, after perf_event_exit_task().)
+ */
+static void __maybe_unused hwpmc_procexit(struct task_struct *p,
+					  bool group_dead)
+{
+	struct hwpmc_exitset es = { 0 };
+	struct hwpmc_exitacc *spare = NULL, *a;
+	struct pmclog_procexit r = { .pl_pid = p->tgid };
+	struct hwpmc_log *lg;
+	u64 now = ktime_get_ns();
+	int i;
+
+	rcu_read_lock();
+	hwpmc_walk_counters(p, hwpmc_add_procexit, &es);
+	for (i = 0; i < es.n; i++) {
+		if (!group_dead && !spare) {
+			spare = kmalloc(sizeof(*spare),
+					GFP_ATOMIC | __GFP_NOWARN);
+			if (spare)
+				spare->next = NULL;
+		}
+		if (!hwpmc_exit_account(es.pm[i], p->tgid, &es.value[i],
+					group_dead, &spare))
+			continue;
+		lg = hwpmc_pmc_log(es.pm[i]);
+		if (!lg)
+			continue;
+		r.pl_pmcid = es.pm[i]->id;
+		r.pl_value = es.value[i];
+		hwpmc_log_append(lg, PMCLOG_TYPE_PROCEXIT, now, &r, sizeof(r),
+				 NULL, 0);
+	}
+	rcu_read_unlock();
+	while ((a = spare)) {
+		spare = a->next;
+		kfree(a);
+	}
+}
+
+/* A thread of p's process exits (sched_process_exit): SYSEXIT. */
+void hwpmc_hooks_exit(struct task_struct *p, bool group_dead)
+{
+	struct hwpmc_logset ls = { 0 };
+	struct pmclog_sysexit r = { .pl_pid = p->tgid };
+	u64 now = ktime_get_ns();
+	int i;
+
+	if (!group_dead)
+		return;
+	rcu_read_lock();
+	hwpmc_add_system(&ls);
+	for (i = 0; i < ls.n; i++) {
+		hwpmc_log_append(ls.lg[i], PMCLOG_TYPE_SYSEXIT, now, &r,
+				 sizeof(r), NULL, 0);
+	}
+	rcu_read_unlock();
+}
+
+static struct tracepoint *hwpmc_tp_fork;
+
+static void hwpmc_tp_lookup(struct tracepoint *tp, void *priv)
+{
+	if (!strcmp(tp->name, "sched_process_fork"))
+		hwpmc_tp_fork = tp;
+}
+
+int hwpmc_hooks_init(void)
+{
+	int error;
+
+	for_each_kernel_tracepoint(hwpmc_tp_lookup, NULL);
+	if (!hwpmc_tp_fork) {
+		pr_err("kernel tracepoint sched_process_fork not found\n");
+		return -ENOENT;
+	}
+	error = tracepoint_probe_register(hwpmc_tp_fork, hwpmc_probe_fork,
+					  NULL);
+	if (error)
+		return error;
+	error = hwpmc_kprobes_init();
+	if (error) {
+		tracepoint_probe_unregister(hwpmc_tp_fork, hwpmc_probe_fork,
+					    NULL);
+		tracepoint_synchronize_unregister();
+	}
+	return error;
+}
+
+void hwpmc_hooks_fini(void)
+{
+	hwpmc_kprobes_fini();
+	tracepoint_probe_unregister(hwpmc_tp_fork, hwpmc_probe_fork, NULL);
+	tracepoint_synchronize_unregister();
+}

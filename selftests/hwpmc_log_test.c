@@ -1,0 +1,807 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hwpmc for Linux: the log and sampling, in a VM as root.  The log is
+ * parsed here with the uapi structures alone (no libhwpmc), so that the
+ * kernel's records are checked independently of pmclog(3).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/time.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <linux/perf_event.h>
+#include <linux/hwpmc.h>
+#include <linux/hwpmclog.h>
+
+#include "kselftest_harness.h"
+
+#define DEV		PMC_DEVICE_PATH
+#define EV_SOFT(x)	(PMC_EV_SOFT_FIRST + PERF_COUNT_SW_##x)
+#define MS		1000000ULL	/* cpu-clock counts nanoseconds */
+
+static int xioctl(int fd, unsigned long cmd, void *arg)
+{
+	return ioctl(fd, cmd, arg) ? errno : 0;
+}
+
+static int alloc(int fd, __u32 mode, __u32 ev, __u32 cpu, __u32 flags,
+		 __u64 count, __u32 *id)
+{
+	struct pmc_op_pmcallocate pa = {
+		.pm_mode = mode, .pm_class = PMC_CLASS_SOFT, .pm_ev = ev,
+		.pm_cpu = cpu, .pm_flags = flags, .pm_count = count,
+	};
+	int e = xioctl(fd, HWPMC_IOC_PMCALLOCATE, &pa);
+
+	if (!e && id)
+		*id = pa.pm_pmcid;
+	return e;
+}
+
+static int simple(int fd, unsigned long cmd, __u32 id)
+{
+	struct pmc_op_simple sp = { .pm_pmcid = id };
+
+	return xioctl(fd, cmd, &sp);
+}
+
+static int attach(int fd, __u32 id, pid_t pid)
+{
+	struct pmc_op_pmcattach a = { .pm_pmc = id, .pm_pid = pid };
+
+	return xioctl(fd, HWPMC_IOC_PMCATTACH, &a);
+}
+
+static int configure(int fd, int logfd)
+{
+	struct pmc_op_configurelog cl = { .pm_logfd = logfd };
+
+	return xioctl(fd, HWPMC_IOC_CONFIGURELOG, &cl);
+}
+
+static int writelog(int fd, __u32 v)
+{
+	struct pmc_op_writelog wl = { .pm_userdata = v };
+
+	return xioctl(fd, HWPMC_IOC_WRITELOG, &wl);
+}
+
+static __u64 readpmc(int fd, __u32 id)
+{
+	struct pmc_op_pmcrw rw = { .pm_flags = PMC_F_OLDVALUE, .pm_pmcid = id };
+
+	return xioctl(fd, HWPMC_IOC_PMCRW, &rw) ? ~0ULL : rw.pm_value;
+}
+
+/* -- the log as records ----------------------------------------------------- */
+
+struct log {
+	char	*buf;
+	size_t	len;
+	int	bad;		/* records that broke the format */
+};
+
+static void log_load_fd(struct log *lg, int fd)
+{
+	size_t cap = 1 << 16;
+	ssize_t n;
+
+	lg->buf = malloc(cap);
+	lg->len = 0;
+	lg->bad = 0;
+	while ((n = read(fd, lg->buf + lg->len, cap - lg->len)) > 0) {
+		lg->len += n;
+		if (lg->len == cap)
+			lg->buf = realloc(lg->buf, cap *= 2);
+	}
+}
+
+static void log_load_file(struct log *lg, const char *path)
+{
+	int fd = open(path, O_RDONLY);
+
+	log_load_fd(lg, fd);
+	close(fd);
+}
+
+/* The next record at *off, or NULL at the end (or a broken record). */
+static struct pmclog_header *log_next(struct log *lg, size_t *off)
+{
+	struct pmclog_header *h;
+	__u32 len;
+
+	if (*off + sizeof(*h) > lg->len)
+		return NULL;
+	h = (struct pmclog_header *)(lg->buf + *off);
+	len = PMCLOG_HEADER_TO_LENGTH(h->pl_header);
+	if (PMCLOG_HEADER_TO_MAGIC(h->pl_header) != PMCLOG_HEADER_MAGIC ||
+	    len < sizeof(*h) || len % 8 || *off + len > lg->len ||
+	    PMCLOG_HEADER_TO_TYPE(h->pl_header) == 0 ||
+	    PMCLOG_HEADER_TO_TYPE(h->pl_header) > PMCLOG_TYPE_MAX) {
+		lg->bad++;
+		return NULL;
+	}
+	*off += len;
+	return h;
+}
+
+#define TYPE(h)		PMCLOG_HEADER_TO_TYPE((h)->pl_header)
+#define LEN(h)		PMCLOG_HEADER_TO_LENGTH((h)->pl_header)
+#define for_each_record(lg, h, off) \
+	for (off = 0; (h = log_next(lg, &off)); )
+
+static int log_count(struct log *lg, __u32 type)
+{
+	struct pmclog_header *h;
+	size_t off;
+	int n = 0;
+
+	for_each_record(lg, h, off)
+		n += TYPE(h) == type;
+	return n;
+}
+
+static struct pmclog_header *log_last(struct log *lg)
+{
+	struct pmclog_header *h, *last = NULL;
+	size_t off;
+
+	for_each_record(lg, h, off)
+		last = h;
+	return last;
+}
+
+/* -- workloads ------------------------------------------------------------ */
+
+static double cputime(const struct rusage *ru)
+{
+	return ru->ru_utime.tv_sec + ru->ru_stime.tv_sec +
+	       (ru->ru_utime.tv_usec + ru->ru_stime.tv_usec) / 1e6;
+}
+
+static volatile unsigned long sink;
+
+__attribute__((noinline)) void tick(void)
+{
+	sink++;
+}
+
+/*
+ * Frame pointers: built with -fno-omit-frame-pointer; gcc still omits
+ * them in leaf functions, so hot() is not one.
+ */
+__attribute__((noinline)) void hot(unsigned long n)
+{
+	unsigned long i;
+
+	for (i = 0; i < n; i++)
+		sink += i * i;
+	tick();
+}
+
+__attribute__((noinline)) void mid(unsigned long n)
+{
+	hot(n);
+	sink++;
+}
+
+__attribute__((noinline)) void top(unsigned long n)
+{
+	mid(n);
+	sink++;
+}
+
+/* Busy in hot() for about ms of CPU time. */
+static void spin_ms(int ms)
+{
+	struct timespec t0, t;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t0);
+	do {
+		top(100000);
+		clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+	} while ((t.tv_sec - t0.tv_sec) * 1000 +
+		 (t.tv_nsec - t0.tv_nsec) / 1000000 < ms);
+}
+
+/* A child blocked until go() */
+struct child {
+	pid_t	pid;
+	int	go;
+};
+
+static void child_start(struct child *c, void (*fn)(void *), void *arg)
+{
+	int p[2];
+	char x;
+
+	if (pipe(p))
+		abort();
+	c->pid = fork();
+	if (!c->pid) {
+		close(p[1]);
+		if (read(p[0], &x, 1) != 1)
+			_exit(99);
+		fn(arg);
+		_exit(0);
+	}
+	close(p[0]);
+	c->go = p[1];
+}
+
+static void child_go(struct child *c)
+{
+	if (write(c->go, "g", 1) != 1)
+		abort();
+	close(c->go);
+}
+
+static int child_wait(struct child *c, struct rusage *ru)
+{
+	int st;
+
+	if (wait4(c->pid, &st, 0, ru) != c->pid)
+		return -1;
+	return st;
+}
+
+static void busy_fn(void *arg)
+{
+	spin_ms((int)(long)arg);
+}
+
+/* -- fixture -------------------------------------------------------------- */
+
+FIXTURE(log) {
+	int fd;
+	char path[64];
+};
+
+FIXTURE_SETUP(log)
+{
+	self->fd = open(DEV, O_RDWR);
+	ASSERT_LE(0, self->fd) TH_LOG("open %s: %s", DEV, strerror(errno));
+	snprintf(self->path, sizeof(self->path), "/tmp/hwpmc-log.%d",
+		 getpid());
+}
+
+FIXTURE_TEARDOWN(log)
+{
+	close(self->fd);
+	unlink(self->path);
+}
+
+/* a log file; the caller closes it */
+static int logfile(const char *path)
+{
+	return open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+}
+
+TEST_F(log, operations_without_a_log_are_einval)
+{
+	EXPECT_EQ(EINVAL, xioctl(self->fd, HWPMC_IOC_FLUSHLOG, NULL));
+	EXPECT_EQ(EINVAL, xioctl(self->fd, HWPMC_IOC_CLOSELOG, NULL));
+	EXPECT_EQ(EINVAL, writelog(self->fd, 1));
+	EXPECT_EQ(EINVAL, configure(self->fd, -1));
+}
+
+TEST_F(log, configurelog_bad_arguments)
+{
+	struct pmc_op_configurelog cl = { .pm_flags = 1, .pm_logfd = 1 };
+	int ro = open("/dev/null", O_RDONLY);
+	int op = open("/tmp", O_PATH);
+
+	EXPECT_EQ(EINVAL, xioctl(self->fd, HWPMC_IOC_CONFIGURELOG, &cl));
+	EXPECT_EQ(EBADF, configure(self->fd, 12345));		/* not open */
+	EXPECT_EQ(EBADF, configure(self->fd, ro));		/* read-only */
+	EXPECT_EQ(EBADF, configure(self->fd, op));		/* O_PATH */
+	EXPECT_EQ(EBADF, configure(self->fd, self->fd));	/* no write */
+	EXPECT_EQ(EFAULT, xioctl(self->fd, HWPMC_IOC_CONFIGURELOG,
+				 (void *)8));
+	close(ro);
+	close(op);
+}
+
+TEST_F(log, records_in_order_to_a_file)
+{
+	struct pmclog_header *h, *first = NULL;
+	struct pmclog_initialize *in;
+	struct pmclog_userdata *u;
+	struct log lg;
+	size_t off;
+	__u32 next = 1;
+	__u64 t = 0;
+	int f = logfile(self->path), i;
+
+	ASSERT_LE(0, f);
+	ASSERT_EQ(0, configure(self->fd, f));
+	EXPECT_EQ(EBUSY, configure(self->fd, f));
+	close(f);			/* the log holds its own reference */
+	for (i = 1; i <= 1000; i++)
+		ASSERT_EQ(0, writelog(self->fd, i));
+	ASSERT_EQ(0, xioctl(self->fd, HWPMC_IOC_FLUSHLOG, NULL));
+	ASSERT_EQ(0, xioctl(self->fd, HWPMC_IOC_CLOSELOG, NULL));
+	EXPECT_EQ(EINVAL, writelog(self->fd, 1));	/* closed */
+	log_load_file(&lg, self->path);
+	for_each_record(&lg, h, off) {
+		if (!first)
+			first = h;
+		EXPECT_LE(t, h->pl_time);	/* one writer: in order */
+		t = h->pl_time;
+		if (TYPE(h) != PMCLOG_TYPE_USERDATA)
+			continue;
+		u = (void *)h;
+		EXPECT_EQ(next, u->pl_userdata);
+		EXPECT_EQ((__u32)getpid(), u->pl_pid);
+		next = u->pl_userdata + 1;
+	}
+	EXPECT_EQ(0, lg.bad);
+	EXPECT_EQ(1001, next);
+	ASSERT_NE(NULL, first);
+	ASSERT_EQ(PMCLOG_TYPE_INITIALIZE, TYPE(first));
+	in = (void *)first;
+	EXPECT_EQ(PMCLOG_VERSION, in->pl_version);
+	EXPECT_EQ((__u32)sysconf(_SC_NPROCESSORS_CONF) <= in->pl_ncpu, 1);
+	EXPECT_EQ(PMCLOG_TYPE_CLOSELOG, TYPE(log_last(&lg)));
+	free(lg.buf);
+}
+
+TEST_F(log, a_log_to_a_pipe_and_a_socket)
+{
+	int p[2], s[2], i;
+	struct log lg;
+
+	ASSERT_EQ(0, pipe(p));
+	ASSERT_EQ(0, configure(self->fd, p[1]));
+	close(p[1]);
+	for (i = 0; i < 10; i++)
+		ASSERT_EQ(0, writelog(self->fd, i));
+	ASSERT_EQ(0, xioctl(self->fd, HWPMC_IOC_CLOSELOG, NULL));
+	log_load_fd(&lg, p[0]);		/* EOF once the writer lets go */
+	close(p[0]);
+	EXPECT_EQ(10, log_count(&lg, PMCLOG_TYPE_USERDATA));
+	EXPECT_EQ(PMCLOG_TYPE_CLOSELOG, TYPE(log_last(&lg)));
+	free(lg.buf);
+
+	ASSERT_EQ(0, socketpair(AF_UNIX, SOCK_STREAM, 0, s));
+	ASSERT_EQ(0, configure(self->fd, s[1]));
+	close(s[1]);
+	ASSERT_EQ(0, writelog(self->fd, 7));
+	ASSERT_EQ(0, configure(self->fd, -1));	/* closes, as CLOSELOG */
+	log_load_fd(&lg, s[0]);
+	close(s[0]);
+	EXPECT_EQ(1, log_count(&lg, PMCLOG_TYPE_USERDATA));
+	EXPECT_EQ(PMCLOG_TYPE_CLOSELOG, TYPE(log_last(&lg)));
+	free(lg.buf);
+}
+
+TEST_F(log, reader_gone_is_epipe_kept)
+{
+	int p[2];
+
+	ASSERT_EQ(0, pipe(p));
+	ASSERT_EQ(0, configure(self->fd, p[1]));
+	close(p[1]);
+	close(p[0]);
+	ASSERT_EQ(0, writelog(self->fd, 1));
+	EXPECT_EQ(EPIPE, xioctl(self->fd, HWPMC_IOC_FLUSHLOG, NULL));
+	EXPECT_EQ(EPIPE, xioctl(self->fd, HWPMC_IOC_FLUSHLOG, NULL));
+	EXPECT_EQ(EPIPE, writelog(self->fd, 2));
+	EXPECT_EQ(EPIPE, xioctl(self->fd, HWPMC_IOC_CLOSELOG, NULL));
+	EXPECT_EQ(EINVAL, xioctl(self->fd, HWPMC_IOC_FLUSHLOG, NULL));
+}
+
+static void on_alarm(int sig)
+{
+}
+
+/*
+ * A reader that stops reading: FLUSHLOG waits, but a signal interrupts
+ * it; the owner's exit does not wait; what is left reaches the reader
+ * when it reads again, CLOSELOG last.
+ */
+TEST_F(log, a_stuck_reader_hangs_nothing)
+{
+	struct sigaction sa = { .sa_handler = on_alarm };
+	int p[2], st, i, n;
+	struct log lg;
+	pid_t pid;
+
+	ASSERT_EQ(0, pipe(p));
+	sigaction(SIGALRM, &sa, NULL);
+	pid = fork();
+	if (!pid) {
+		int fd = open(DEV, O_RDWR);
+
+		close(p[0]);
+		if (fd < 0 || configure(fd, p[1]))
+			_exit(1);
+		/* more than a pipe holds (64 KB): 24-byte records */
+		for (i = 0; i < 20000; i++)
+			if (writelog(fd, i))
+				_exit(2);
+		alarm(1);
+		n = xioctl(fd, HWPMC_IOC_FLUSHLOG, NULL);
+		_exit(n == EINTR ? 0 : 3);	/* exits with the log open */
+	}
+	close(p[1]);
+	ASSERT_EQ(pid, waitpid(pid, &st, 0));
+	EXPECT_EQ(0, WEXITSTATUS(st)) TH_LOG("child step %d", WEXITSTATUS(st));
+	log_load_fd(&lg, p[0]);
+	close(p[0]);
+	EXPECT_EQ(0, lg.bad);
+	EXPECT_EQ(20000, log_count(&lg, PMCLOG_TYPE_USERDATA));
+	EXPECT_EQ(PMCLOG_TYPE_CLOSELOG, TYPE(log_last(&lg)));
+	free(lg.buf);
+}
+
+TEST_F(log, sampling_needs_a_log)
+{
+	__u32 id;
+
+	ASSERT_EQ(0, alloc(self->fd, PMC_MODE_TS, EV_SOFT(CPU_CLOCK),
+			   PMC_CPU_ANY, 0, 10 * MS, &id));
+	EXPECT_EQ(EDESTADDRREQ, simple(self->fd, HWPMC_IOC_PMCSTART, id));
+	ASSERT_EQ(0, alloc(self->fd, PMC_MODE_SS, EV_SOFT(CPU_CLOCK), 0, 0,
+			   10 * MS, NULL));
+	/* call chains are for sampling PMCs only */
+	EXPECT_EQ(EINVAL, alloc(self->fd, PMC_MODE_TC, EV_SOFT(CPU_CLOCK),
+				PMC_CPU_ANY, PMC_F_CALLCHAIN, 0, NULL));
+	EXPECT_EQ(0, simple(self->fd, HWPMC_IOC_PMCRELEASE, id));
+}
+
+/* Is pc within the first len bytes of fn? */
+static int within(__u64 pc, void (*fn)(unsigned long), size_t len)
+{
+	return pc >= (uintptr_t)fn && pc < (uintptr_t)fn + len;
+}
+
+/*
+ * Process sampling of a child busy in hot() <- mid() <- top(): samples
+ * are the child's, their count matches its CPU time over the period,
+ * the call chains show the callers, the log maps the program.
+ */
+TEST_F(log, process_sampling_with_call_chains)
+{
+	const __u64 period = 2 * MS;
+	struct pmclog_callchain *cc;
+	struct pmclog_pmcallocate *pa;
+	struct pmclog_map_in *mi;
+	struct pmclog_header *h;
+	struct child c;
+	struct rusage ru;
+	struct log lg;
+	size_t off;
+	int samples = 0, inhot = 0, chained = 0, mapped = 0, other = 0;
+	int f = logfile(self->path);
+	double expect;
+	__u32 id;
+
+	ASSERT_LE(0, f);
+	ASSERT_EQ(0, configure(self->fd, f));
+	close(f);
+	child_start(&c, busy_fn, (void *)600L);
+	ASSERT_EQ(0, alloc(self->fd, PMC_MODE_TS, EV_SOFT(CPU_CLOCK),
+			   PMC_CPU_ANY, PMC_F_CALLCHAIN, period, &id));
+	ASSERT_EQ(0, attach(self->fd, id, c.pid));
+	ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTART, id));
+	child_go(&c);
+	ASSERT_EQ(0, child_wait(&c, &ru));
+	ASSERT_EQ(0, xioctl(self->fd, HWPMC_IOC_CLOSELOG, NULL));
+	EXPECT_EQ(0, simple(self->fd, HWPMC_IOC_PMCRELEASE, id));
+
+	log_load_file(&lg, self->path);
+	for_each_record(&lg, h, off) {
+		switch (TYPE(h)) {
+		case PMCLOG_TYPE_PMCALLOCATE:
+			pa = (void *)h;
+			EXPECT_EQ(id, pa->pl_pmcid);
+			EXPECT_STREQ("cpu-clock", pa->pl_evname);
+			EXPECT_EQ(period, pa->pl_rate);
+			break;
+		case PMCLOG_TYPE_MAP_IN:
+			mi = (void *)h;
+			if (mi->pl_pid == c.pid &&
+			    (uintptr_t)hot >= mi->pl_start &&
+			    (uintptr_t)hot < mi->pl_end &&
+			    (mi->pl_prot & PROT_EXEC))
+				mapped++;
+			break;
+		case PMCLOG_TYPE_CALLCHAIN:
+			cc = (void *)h;
+			samples++;
+			if (cc->pl_pid != (__u32)c.pid ||
+			    cc->pl_tid != (__u32)c.pid || cc->pl_pmcid != id) {
+				other++;
+				break;
+			}
+			if (!(cc->pl_cpuflags & PMC_CC_F_USERSPACE) ||
+			    !within(cc->pl_pc[0], hot, 256))
+				break;
+			inhot++;
+			if ((LEN(h) - sizeof(*cc)) / 8 >= 3 &&
+			    within(cc->pl_pc[1], mid, 64) &&
+			    within(cc->pl_pc[2], top, 64))
+				chained++;
+			break;
+		}
+	}
+	EXPECT_EQ(0, lg.bad);
+	EXPECT_EQ(0, other);
+	EXPECT_EQ(1, mapped) TH_LOG("MAP_IN of the program's text");
+	/* hrtimer samples: one per period of CPU time; 10% */
+	expect = cputime(&ru) * 1e9 / period;
+	EXPECT_LE(samples, expect * 1.10) TH_LOG("%d samples, %.0f expected",
+						 samples, expect);
+	EXPECT_GE(samples, expect * 0.90) TH_LOG("%d samples, %.0f expected",
+						 samples, expect);
+	EXPECT_GE(inhot, samples * 8 / 10) TH_LOG("%d of %d in hot()",
+						  inhot, samples);
+	EXPECT_GE(chained, inhot * 9 / 10) TH_LOG("%d of %d with callers",
+						  chained, inhot);
+	free(lg.buf);
+}
+
+static void syscall_fn(void *arg)
+{
+	struct timespec t0, t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	do {
+		syscall(SYS_getppid);
+		clock_gettime(CLOCK_MONOTONIC, &t);
+	} while ((t.tv_sec - t0.tv_sec) * 1000 +
+		 (t.tv_nsec - t0.tv_nsec) / 1000000 < 400);
+}
+
+/* Samples in the kernel carry kernel frames, then the user frames. */
+TEST_F(log, kernel_samples_have_kernel_then_user_frames)
+{
+	struct pmclog_callchain *cc;
+	struct pmclog_header *h;
+	struct child c;
+	struct log lg;
+	size_t off, n, i;
+	int kernel = 0, withuser = 0, f = logfile(self->path);
+	__u32 id;
+
+	ASSERT_LE(0, f);
+	ASSERT_EQ(0, configure(self->fd, f));
+	close(f);
+	child_start(&c, syscall_fn, NULL);
+	ASSERT_EQ(0, alloc(self->fd, PMC_MODE_TS, EV_SOFT(CPU_CLOCK),
+			   PMC_CPU_ANY, PMC_F_CALLCHAIN, MS, &id));
+	ASSERT_EQ(0, attach(self->fd, id, c.pid));
+	ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTART, id));
+	child_go(&c);
+	ASSERT_EQ(0, child_wait(&c, NULL));
+	ASSERT_EQ(0, xioctl(self->fd, HWPMC_IOC_CLOSELOG, NULL));
+	log_load_file(&lg, self->path);
+	for_each_record(&lg, h, off) {
+		if (TYPE(h) != PMCLOG_TYPE_CALLCHAIN)
+			continue;
+		cc = (void *)h;
+		if (cc->pl_cpuflags & PMC_CC_F_USERSPACE)
+			continue;
+		kernel++;
+		n = (LEN(h) - sizeof(*cc)) / 8;
+		if (!(cc->pl_cpuflags & PMC_CC_F_KERNEL_USER))
+			continue;
+		/* kernel addresses first, then one in our text */
+		for (i = 0; i < n && (__s64)cc->pl_pc[i] < 0; i++)
+			;
+		if (i > 0 && i < n && cc->pl_pc[i] < (1ULL << 47))
+			withuser++;
+	}
+	EXPECT_LT(0, kernel) TH_LOG("no kernel-mode samples");
+	EXPECT_GE(withuser, kernel * 9 / 10) TH_LOG("%d of %d", withuser,
+						    kernel);
+	EXPECT_EQ(0, lg.bad);
+	free(lg.buf);
+}
+
+/* exec a program: PROCEXEC, then MAP_IN of the new image after it */
+TEST_F(log, exec_logs_procexec_then_the_new_mappings)
+{
+	struct pmclog_procexec *px;
+	struct pmclog_map_in *mi;
+	struct pmclog_header *h;
+	struct log lg;
+	struct child c;
+	size_t off;
+	char prog[256];
+	int f = logfile(self->path), seen_exec = 0, map_after = 0;
+	int map_before = 0;
+	__u32 id;
+	ssize_t n;
+
+	n = readlink("/proc/self/exe", prog, sizeof(prog) - 20);
+	ASSERT_LT(0, n);
+	strcpy(strrchr(prog, '/') + 1, "hwpmc_touch");
+	if (access(prog, X_OK))
+		SKIP(return, "no %s", prog);
+	ASSERT_LE(0, f);
+	ASSERT_EQ(0, configure(self->fd, f));
+	close(f);
+	c.pid = fork();
+	if (!c.pid) {
+		usleep(200000);
+		execl(prog, prog, "100", (char *)NULL);
+		_exit(127);
+	}
+	ASSERT_EQ(0, alloc(self->fd, PMC_MODE_TS, EV_SOFT(CPU_CLOCK),
+			   PMC_CPU_ANY, 0, MS, &id));
+	ASSERT_EQ(0, attach(self->fd, id, c.pid));
+	ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTART, id));
+	ASSERT_EQ(0, child_wait(&c, NULL));
+	ASSERT_EQ(0, xioctl(self->fd, HWPMC_IOC_CLOSELOG, NULL));
+	log_load_file(&lg, self->path);
+	for_each_record(&lg, h, off) {
+		if (TYPE(h) == PMCLOG_TYPE_PROCEXEC) {
+			px = (void *)h;
+			if (px->pl_pid == (__u32)c.pid &&
+			    strstr(px->pl_pathname, "hwpmc_touch"))
+				seen_exec++;
+		}
+		if (TYPE(h) == PMCLOG_TYPE_MAP_IN) {
+			mi = (void *)h;
+			if (mi->pl_pid != c.pid ||
+			    !strstr(mi->pl_pathname, "hwpmc_touch"))
+				continue;
+			if (seen_exec)
+				map_after++;
+			else
+				map_before++;
+		}
+	}
+	EXPECT_EQ(1, seen_exec);
+	EXPECT_LE(1, map_after);
+	EXPECT_EQ(0, map_before);
+	EXPECT_EQ(0, lg.bad);
+	free(lg.buf);
+}
+
+/* a fork tree touching pages; each process logs its own count */
+static void tree_fn(void *arg)
+{
+	long pages = (long)arg;
+	char *m;
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		if (!fork()) {
+			m = mmap(NULL, pages * 4096, PROT_READ | PROT_WRITE,
+				 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+			for (long j = 0; j < pages * (i + 1); j += 1)
+				m[(j % pages) * 4096] = 1;
+			_exit(0);
+		}
+	}
+	while (wait(NULL) > 0)
+		;
+}
+
+TEST_F(log, procexit_values_of_a_tree_sum_to_the_total)
+{
+	struct pmclog_procexit *px;
+	struct pmclog_procfork *pf;
+	struct pmclog_header *h;
+	struct child c;
+	struct log lg;
+	size_t off;
+	__u64 sum = 0, total;
+	int n = 0, forks = 0, f = logfile(self->path);
+	__u32 id;
+
+	ASSERT_LE(0, f);
+	ASSERT_EQ(0, configure(self->fd, f));
+	close(f);
+	child_start(&c, tree_fn, (void *)200L);
+	ASSERT_EQ(0, alloc(self->fd, PMC_MODE_TC, EV_SOFT(PAGE_FAULTS),
+			   PMC_CPU_ANY,
+			   PMC_F_DESCENDANTS | PMC_F_LOG_PROCEXIT, 0, &id));
+	ASSERT_EQ(0, attach(self->fd, id, c.pid));
+	ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTART, id));
+	child_go(&c);
+	ASSERT_EQ(0, child_wait(&c, NULL));
+	usleep(100000);		/* exit records are written from a worker */
+	total = readpmc(self->fd, id);
+	ASSERT_EQ(0, xioctl(self->fd, HWPMC_IOC_CLOSELOG, NULL));
+	log_load_file(&lg, self->path);
+	for_each_record(&lg, h, off) {
+		if (TYPE(h) == PMCLOG_TYPE_PROCFORK) {
+			pf = (void *)h;
+			forks += pf->pl_oldpid == (__u32)c.pid;
+		}
+		if (TYPE(h) != PMCLOG_TYPE_PROCEXIT)
+			continue;
+		px = (void *)h;
+		EXPECT_EQ(id, px->pl_pmcid);
+		if (px->pl_pid != (__u32)c.pid)
+			EXPECT_LE(200, px->pl_value);	/* pages touched */
+		sum += px->pl_value;
+		n++;
+	}
+	EXPECT_EQ(4, n);
+	EXPECT_EQ(3, forks);
+	EXPECT_EQ(total, sum);
+	EXPECT_EQ(0, lg.bad);
+	free(lg.buf);
+}
+
+/* System sampling on CPU 0 sees a child busy there, and its maps. */
+TEST_F(log, system_sampling_sees_a_busy_process)
+{
+	struct pmclog_callchain *cc;
+	struct pmclog_sysexit *se;
+	struct pmclog_map_in *mi;
+	struct pmclog_header *h;
+	struct child c;
+	struct log lg;
+	cpu_set_t set;
+	size_t off;
+	int samples = 0, mine = 0, maps = 0, exits = 0;
+	int f = logfile(self->path);
+	__u32 id;
+
+	ASSERT_LE(0, f);
+	ASSERT_EQ(0, configure(self->fd, f));
+	close(f);
+	CPU_ZERO(&set);
+	CPU_SET(0, &set);
+	child_start(&c, busy_fn, (void *)400L);
+	ASSERT_EQ(0, sched_setaffinity(c.pid, sizeof(set), &set));
+	ASSERT_EQ(0, alloc(self->fd, PMC_MODE_SS, EV_SOFT(CPU_CLOCK), 0, 0,
+			   2 * MS, &id));
+	ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTART, id));
+	child_go(&c);
+	ASSERT_EQ(0, child_wait(&c, NULL));
+	usleep(100000);
+	ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTOP, id));
+	ASSERT_EQ(0, xioctl(self->fd, HWPMC_IOC_CLOSELOG, NULL));
+	log_load_file(&lg, self->path);
+	for_each_record(&lg, h, off) {
+		switch (TYPE(h)) {
+		case PMCLOG_TYPE_CALLCHAIN:
+			cc = (void *)h;
+			samples++;
+			EXPECT_EQ(0, PMC_CALLCHAIN_CPUFLAGS_TO_CPU(
+					     cc->pl_cpuflags));
+			mine += cc->pl_pid == (__u32)c.pid;
+			break;
+		case PMCLOG_TYPE_MAP_IN:
+			mi = (void *)h;
+			maps += mi->pl_pid == c.pid &&
+				(uintptr_t)hot >= mi->pl_start &&
+				(uintptr_t)hot < mi->pl_end;
+			break;
+		case PMCLOG_TYPE_SYSEXIT:
+			se = (void *)h;
+			exits += se->pl_pid == (__u32)c.pid;
+			break;
+		}
+	}
+	/* 400 ms busy at 2 ms: about 200 samples of it, whatever else ran */
+	EXPECT_LE(100, mine) TH_LOG("%d of %d samples", mine, samples);
+	EXPECT_EQ(1, maps);
+	EXPECT_EQ(1, exits);
+	EXPECT_EQ(0, lg.bad);
+	free(lg.buf);
+}
+
+TEST_HARNESS_MAIN

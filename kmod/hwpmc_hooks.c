@@ -26,6 +26,12 @@
  *           its threads; sched_process_exit (hwpmc_lifecycle.c), which
  *           comes after: SYSEXIT to system samplers.
  *   attach  PMCATTACH and MAP_IN of the target's existing mappings.
+ *   switch  sched_switch, registered while a LOG_PROCCSW PMC exists:
+ *           PROCCSW with what the outgoing thread counted in its time
+ *           slice, from a per-(thread, PMC) record of its count at the
+ *           previous switch (hwpmc_csw); created at attach and at
+ *           clone, dropped at thread exit (after a last PROCCSW for
+ *           the final slice) and with the PMC.
  *
  * Without CONFIG_KPROBES there are no exec, mmap and PROCEXIT records
  * (hwpmc.4, BUGS).
@@ -34,6 +40,7 @@
 
 #include <linux/kernel.h>
 #include <linux/dcache.h>
+#include <linux/hashtable.h>
 #include <linux/file.h>
 #include <linux/fs.h>
 #include <linux/kprobes.h>
@@ -268,6 +275,201 @@ out:
 	kfree(buf);
 }
 
+/* -- PROCCSW ------------------------------------------------------------------ */
+
+/* What the counter of the current thread counted; ctx lock held. */
+static u64 hwpmc_counter_local(struct perf_event *ev)
+{
+	if (ev->state == PERF_EVENT_STATE_ACTIVE &&
+	    ev->oncpu == smp_processor_id())
+		ev->pmu->read(ev);
+	return local64_read(&ev->count);
+}
+
+
+/* A thread's count of a LOG_PROCCSW PMC at its last switch. */
+struct hwpmc_csw {
+	struct hlist_node	node;		/* hwpmc_csw_hash, by task */
+	struct task_struct	*task;
+	struct hwpmc_pmc	*pm;
+	u64			last;
+	struct rcu_head		rcu;
+};
+
+static DEFINE_HASHTABLE(hwpmc_csw_hash, 10);
+static DEFINE_RAW_SPINLOCK(hwpmc_csw_lock);
+static int hwpmc_csw_users;		/* LOG_PROCCSW PMCs; hwpmc_sx */
+static struct tracepoint *hwpmc_tp_switch;
+static struct tracepoint *hwpmc_tp_fork;
+
+static struct hwpmc_csw *hwpmc_csw_find(struct task_struct *t,
+					struct hwpmc_pmc *pm)
+{
+	struct hwpmc_csw *c;
+
+	hash_for_each_possible_rcu(hwpmc_csw_hash, c, node, (unsigned long)t)
+		if (c->task == t && c->pm == pm)
+			return c;
+	return NULL;
+}
+
+/* Count the slices of thread t for pm from 0; any context but NMI. */
+static void hwpmc_csw_add(struct task_struct *t, struct hwpmc_pmc *pm,
+			  gfp_t gfp)
+{
+	struct hwpmc_csw *c = kzalloc(sizeof(*c), gfp | __GFP_NOWARN);
+	unsigned long flags;
+
+	if (!c)
+		return;		/* no PROCCSW records for that thread */
+	c->task = t;
+	c->pm = pm;
+	raw_spin_lock_irqsave(&hwpmc_csw_lock, flags);
+	if (hwpmc_csw_find(t, pm)) {
+		raw_spin_unlock_irqrestore(&hwpmc_csw_lock, flags);
+		kfree(c);
+		return;
+	}
+	hash_add_rcu(hwpmc_csw_hash, &c->node, (unsigned long)t);
+	raw_spin_unlock_irqrestore(&hwpmc_csw_lock, flags);
+}
+
+/* Drop the records of thread t (any PMC: pm NULL) or of PMC pm. */
+static void hwpmc_csw_drop(struct task_struct *t, struct hwpmc_pmc *pm)
+{
+	struct hlist_node *tmp;
+	struct hwpmc_csw *c;
+	unsigned long flags;
+	int b;
+
+	raw_spin_lock_irqsave(&hwpmc_csw_lock, flags);
+	if (t) {
+		hash_for_each_possible_safe(hwpmc_csw_hash, c, tmp, node,
+					    (unsigned long)t)
+			if (c->task == t) {
+				hash_del_rcu(&c->node);
+				kfree_rcu(c, rcu);
+			}
+	} else {
+		hash_for_each_safe(hwpmc_csw_hash, b, tmp, c, node)
+			if (c->pm == pm) {
+				hash_del_rcu(&c->node);
+				kfree_rcu(c, rcu);
+			}
+	}
+	raw_spin_unlock_irqrestore(&hwpmc_csw_lock, flags);
+}
+
+static void hwpmc_csw_log(struct task_struct *t, struct hwpmc_pmc *pm,
+			  struct perf_event *ev)
+{
+	struct pmclog_proccsw r = {
+		.pl_pmcid = pm->id,
+		.pl_pid = t->tgid,
+		.pl_tid = t->pid,
+	};
+	struct hwpmc_log *lg = hwpmc_pmc_log(pm);
+	struct hwpmc_csw *c = hwpmc_csw_find(t, pm);
+	u64 v;
+
+	if (!c || !lg)
+		return;
+	v = hwpmc_counter_local(ev);
+	r.pl_value = v - c->last;
+	c->last = v;
+	hwpmc_log_append(lg, PMCLOG_TYPE_PROCCSW, ktime_get_ns(), &r,
+			 sizeof(r), NULL, 0);
+}
+
+static void hwpmc_csw_counter(struct perf_event *ev, struct hwpmc_pmc *pm,
+			      void *arg)
+{
+	if (pm->flags & PMC_F_LOG_PROCCSW)
+		hwpmc_csw_log(current, pm, ev);
+}
+
+/*
+ * prev, the current task, is switched out; perf has not yet stopped its
+ * counters (that comes after this tracepoint).  rq lock held, IRQs off.
+ */
+static void hwpmc_probe_switch(void *data, bool preempt,
+			       struct task_struct *prev,
+			       struct task_struct *next,
+			       unsigned int prev_state)
+{
+	rcu_read_lock();
+	hwpmc_walk_counters(prev, hwpmc_csw_counter, NULL);
+	rcu_read_unlock();
+}
+
+/* A LOG_PROCCSW PMC comes or goes; hwpmc_sx held for writing. */
+int hwpmc_csw_use(struct hwpmc_pmc *pm, bool on)
+{
+	int error = 0;
+
+	if (!(pm->flags & PMC_F_LOG_PROCCSW))
+		return 0;
+	if (on) {
+		if (!hwpmc_csw_users)
+			error = tracepoint_probe_register(hwpmc_tp_switch,
+							  hwpmc_probe_switch,
+							  NULL);
+		if (!error)
+			hwpmc_csw_users++;
+		return error;
+	}
+	hwpmc_csw_drop(NULL, pm);
+	if (!--hwpmc_csw_users) {
+		tracepoint_probe_unregister(hwpmc_tp_switch,
+					    hwpmc_probe_switch, NULL);
+		tracepoint_synchronize_unregister();
+	}
+	return 0;
+}
+
+/* Thread t became a target of pm (attach); process context. */
+void hwpmc_csw_attach(struct task_struct *t, struct hwpmc_pmc *pm)
+{
+	if (pm->flags & PMC_F_LOG_PROCCSW)
+		hwpmc_csw_add(t, pm, GFP_KERNEL);
+}
+
+struct hwpmc_pmcset {
+	int			n;
+	struct hwpmc_pmc	*pm[HWPMC_LOGSET_MAX];
+};
+
+static void hwpmc_add_csw(struct perf_event *ev, struct hwpmc_pmc *pm,
+			  void *arg)
+{
+	struct hwpmc_pmcset *ps = arg;
+
+	if ((pm->flags & PMC_F_LOG_PROCCSW) && ps->n < HWPMC_LOGSET_MAX)
+		ps->pm[ps->n++] = pm;
+}
+
+/* A new thread or process t, with the counters perf gave it. */
+static void hwpmc_csw_clone(struct task_struct *t)
+{
+	struct hwpmc_pmcset ps = { 0 };
+	int i;
+
+	if (!READ_ONCE(hwpmc_csw_users))
+		return;
+	hwpmc_walk_counters(t, hwpmc_add_csw, &ps);
+	for (i = 0; i < ps.n; i++)
+		hwpmc_csw_add(t, ps.pm[i], GFP_ATOMIC);
+}
+
+/* The current thread exits: its last slice, then its records go. */
+static void hwpmc_csw_exit(struct task_struct *t)
+{
+	if (!READ_ONCE(hwpmc_csw_users))
+		return;
+	hwpmc_walk_counters(t, hwpmc_csw_counter, NULL);
+	hwpmc_csw_drop(t, NULL);
+}
+
 /* -- kprobes: exec, mmap and exit ------------------------------------------- */
 
 static void hwpmc_procexit(struct task_struct *p, bool group_dead);
@@ -349,6 +551,9 @@ static int hwpmc_kp_exit(struct kprobe *kp, struct pt_regs *regs)
 	if (hwpmc_hooks_idle() || p != current || !(p->flags & PF_EXITING))
 		return 0;
 	hwpmc_procexit(p, !atomic_read(&p->signal->live));
+	rcu_read_lock();
+	hwpmc_csw_exit(p);
+	rcu_read_unlock();
 	return 0;
 }
 
@@ -409,10 +614,14 @@ static void hwpmc_probe_fork(void *data, struct task_struct *parent,
 	u64 now;
 	int i;
 
-	if (hwpmc_hooks_idle() || !thread_group_leader(child) ||
-	    parent != current)
+	if (hwpmc_hooks_idle() || parent != current)
 		return;
 	rcu_read_lock();
+	hwpmc_csw_clone(child);
+	if (!thread_group_leader(child)) {
+		rcu_read_unlock();
+		return;
+	}
 	hwpmc_walk_counters(current, hwpmc_add_descendants, &ls);
 	hwpmc_add_system(&ls);
 	now = ktime_get_ns();
@@ -432,15 +641,6 @@ struct hwpmc_exitset {
 	struct hwpmc_pmc	*pm[HWPMC_EXIT_MAX];
 	u64			value[HWPMC_EXIT_MAX];
 };
-
-/* What the counter of the current thread counted; ctx lock held. */
-static u64 hwpmc_counter_local(struct perf_event *ev)
-{
-	if (ev->state == PERF_EVENT_STATE_ACTIVE &&
-	    ev->oncpu == smp_processor_id())
-		ev->pmu->read(ev);
-	return local64_read(&ev->count);
-}
 
 static void hwpmc_add_procexit(struct perf_event *ev, struct hwpmc_pmc *pm,
 			       void *arg)
@@ -553,12 +753,12 @@ void hwpmc_hooks_exit(struct task_struct *p, bool group_dead)
 	rcu_read_unlock();
 }
 
-static struct tracepoint *hwpmc_tp_fork;
-
 static void hwpmc_tp_lookup(struct tracepoint *tp, void *priv)
 {
 	if (!strcmp(tp->name, "sched_process_fork"))
 		hwpmc_tp_fork = tp;
+	if (!strcmp(tp->name, "sched_switch"))
+		hwpmc_tp_switch = tp;
 }
 
 int hwpmc_hooks_init(void)
@@ -566,8 +766,8 @@ int hwpmc_hooks_init(void)
 	int error;
 
 	for_each_kernel_tracepoint(hwpmc_tp_lookup, NULL);
-	if (!hwpmc_tp_fork) {
-		pr_err("kernel tracepoint sched_process_fork not found\n");
+	if (!hwpmc_tp_fork || !hwpmc_tp_switch) {
+		pr_err("kernel tracepoints sched_process_fork, sched_switch not found\n");
 		return -ENOENT;
 	}
 	error = tracepoint_probe_register(hwpmc_tp_fork, hwpmc_probe_fork,

@@ -238,6 +238,8 @@ void hwpmc_log_process(struct hwpmc_log *lg, struct hwpmc_pmc *pm,
 		       struct task_struct *p, bool maps);
 void hwpmc_log_all_processes(struct hwpmc_log *lg);
 void hwpmc_hooks_exit(struct task_struct *p, bool group_dead);
+int hwpmc_csw_use(struct hwpmc_pmc *pm, bool on);
+void hwpmc_csw_attach(struct task_struct *t, struct hwpmc_pmc *pm);
 
 /* Process lifecycle (hwpmc_lifecycle.c). */
 extern atomic_t hwpmc_active;		/* owners that exist */

@@ -431,6 +431,7 @@ static int hwpmc_target_add(struct hwpmc_pmc *pm, struct task_struct *p)
 			goto out;
 		}
 		pt->ev[pt->nev++] = ev;
+		hwpmc_csw_attach(t[i], pm);
 	}
 	if (!pt->nev) {
 		error = -ESRCH;		/* the whole process exited */
@@ -680,6 +681,10 @@ int hwpmc_pmc_allocate(struct file *file, struct pmc_op_pmcallocate *pa)
 		error = -EINVAL;		/* no row for it */
 		goto fail_owner;
 	}
+	pm->owner = po;
+	error = hwpmc_csw_use(pm, true);
+	if (error)
+		goto fail_owner;
 	if (PMC_IS_SYSTEM_MODE(mode)) {
 		pm->sysgen = atomic_read(&hwpmc_cpu_gen[cpu]);
 		pm->sysev = hwpmc_md_create(&pm->attr, cpu, NULL, pm);
@@ -687,7 +692,7 @@ int hwpmc_pmc_allocate(struct file *file, struct pmc_op_pmcallocate *pa)
 			error = PTR_ERR(pm->sysev);
 			if (error == -ENODEV)
 				error = -ENXIO;	/* the CPU went away */
-			goto fail_owner;
+			goto fail_owner;	/* system: no PROCCSW to undo */
 		}
 	}
 	pm->ri = ri;
@@ -980,6 +985,7 @@ static void hwpmc_pmc_free(struct hwpmc_pmc *pm)
 		kfree(a);
 		a = next;
 	}
+	hwpmc_csw_use(pm, false);
 	hwpmc_row_give(pm->mode, pm->cpu, pm->ri);
 	list_del(&pm->link);
 	kfree_rcu(pm, rcu);

@@ -39,11 +39,11 @@ static int xioctl(int fd, unsigned long cmd, void *arg)
 	return ioctl(fd, cmd, arg) ? errno : 0;
 }
 
-static int alloc(int fd, __u32 mode, __u32 ev, __u32 cpu, __u32 flags,
-		 __u64 count, __u32 *id)
+static int alloc_cl(int fd, __u32 cl, __u32 mode, __u32 ev, __u32 cpu,
+		    __u32 flags, __u64 count, __u32 *id)
 {
 	struct pmc_op_pmcallocate pa = {
-		.pm_mode = mode, .pm_class = PMC_CLASS_SOFT, .pm_ev = ev,
+		.pm_mode = mode, .pm_class = cl, .pm_ev = ev,
 		.pm_cpu = cpu, .pm_flags = flags, .pm_count = count,
 	};
 	int e = xioctl(fd, HWPMC_IOC_PMCALLOCATE, &pa);
@@ -51,6 +51,12 @@ static int alloc(int fd, __u32 mode, __u32 ev, __u32 cpu, __u32 flags,
 	if (!e && id)
 		*id = pa.pm_pmcid;
 	return e;
+}
+
+static int alloc(int fd, __u32 mode, __u32 ev, __u32 cpu, __u32 flags,
+		 __u64 count, __u32 *id)
+{
+	return alloc_cl(fd, PMC_CLASS_SOFT, mode, ev, cpu, flags, count, id);
 }
 
 static int simple(int fd, unsigned long cmd, __u32 id)
@@ -740,6 +746,147 @@ TEST_F(log, procexit_values_of_a_tree_sum_to_the_total)
 	EXPECT_EQ(4, n);
 	EXPECT_EQ(3, forks);
 	EXPECT_EQ(total, sum);
+	EXPECT_EQ(0, lg.bad);
+	free(lg.buf);
+}
+
+/*
+ * A sampling PMC takes one sample per period of events: the samples
+ * logged and the events it counted agree to a sample or two (the
+ * period in flight at the end, a sample taken as the child exits), and
+ * for the clock events to pct percent: their hrtimer is forwarded from
+ * the time it fired, so each late interrupt (frequent under TCG) moves
+ * the next sample later, as with perf record.
+ */
+static void sample_vs_count(struct __test_metadata *_metadata, int fd,
+			    const char *path, __u32 cl, __u32 ev,
+			    __u64 period, int pct)
+{
+	__u64 slack;
+	struct pmclog_header *h;
+	struct child c;
+	struct log lg;
+	size_t off;
+	__u64 total;
+	int samples = 0, e, f = logfile(path);
+	__u32 id;
+
+	ASSERT_LE(0, f);
+	ASSERT_EQ(0, configure(fd, f));
+	close(f);
+	child_start(&c, busy_fn, (void *)300L);
+	e = alloc_cl(fd, cl, PMC_MODE_TS, ev, PMC_CPU_ANY, 0, period, &id);
+	ASSERT_EQ(0, e);
+	ASSERT_EQ(0, attach(fd, id, c.pid));
+	ASSERT_EQ(0, simple(fd, HWPMC_IOC_PMCSTART, id));
+	child_go(&c);
+	ASSERT_EQ(0, child_wait(&c, NULL));
+	total = readpmc(fd, id);
+	ASSERT_EQ(0, xioctl(fd, HWPMC_IOC_CLOSELOG, NULL));
+	EXPECT_EQ(0, simple(fd, HWPMC_IOC_PMCRELEASE, id));
+	log_load_file(&lg, path);
+	for_each_record(&lg, h, off)
+		samples += TYPE(h) == PMCLOG_TYPE_CALLCHAIN;
+	TH_LOG("%d samples, %llu events, period %llu", samples,
+	       (unsigned long long)total, (unsigned long long)period);
+	slack = total / period * pct / 100;
+	if (slack < 2)
+		slack = 2;
+	EXPECT_LE(total / period, (__u64)samples + slack);
+	EXPECT_GE(total / period + 2, (__u64)samples);
+	EXPECT_LT(50, samples);
+	free(lg.buf);
+}
+
+TEST_F(log, soft_sampling_one_sample_per_period)
+{
+	sample_vs_count(_metadata, self->fd, self->path, PMC_CLASS_SOFT,
+			EV_SOFT(TASK_CLOCK), MS, 5);
+}
+
+TEST_F(log, pmu_sampling_one_sample_per_period)
+{
+	struct pmc_op_caps cp = {
+		.pm_pmcid = PMC_ID_INVALID, .pm_class = PMC_CLASS_PMU,
+		.pm_ev = PMC_EV_PMU_HW_FIRST + PERF_COUNT_HW_INSTRUCTIONS,
+	};
+
+	if (xioctl(self->fd, HWPMC_IOC_GETCAPS, &cp) ||
+	    !(cp.pm_caps & PMC_CAP_INTERRUPT))
+		SKIP(return, "no hardware PMU with a sampling instructions event");
+	sample_vs_count(_metadata, self->fd, self->path, PMC_CLASS_PMU,
+			cp.pm_ev, 1000000, 0);
+}
+
+/* two threads of a child ping-pong over pipes, touching pages */
+static void pingpong_fn(void *arg)
+{
+	int a[2], b[2], i;
+	char c = 0, *m;
+
+	if (pipe(a) || pipe(b))
+		_exit(98);
+	m = mmap(NULL, 400 * 4096, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (!fork()) {
+		for (i = 0; i < 200; i++) {
+			if (read(a[0], &c, 1) != 1 || write(b[1], &c, 1) != 1)
+				_exit(97);
+			m[i * 4096] = 1;
+		}
+		_exit(0);
+	}
+	for (i = 0; i < 200; i++) {
+		if (write(a[1], &c, 1) != 1 || read(b[0], &c, 1) != 1)
+			_exit(96);
+		m[(200 + i) * 4096] = 1;
+	}
+	wait(NULL);
+}
+
+/*
+ * LOG_PROCCSW: one record per time slice of each thread of the targets,
+ * whose values sum to what the PMC counted.
+ */
+TEST_F(log, proccsw_deltas_sum_to_the_total)
+{
+	struct pmclog_proccsw *cw;
+	struct pmclog_header *h;
+	struct child c;
+	struct log lg;
+	size_t off;
+	__u64 sum = 0, total;
+	int n = 0, f = logfile(self->path);
+	__u32 id;
+
+	ASSERT_LE(0, f);
+	ASSERT_EQ(0, configure(self->fd, f));
+	close(f);
+	child_start(&c, pingpong_fn, NULL);
+	ASSERT_EQ(0, alloc(self->fd, PMC_MODE_TC, EV_SOFT(PAGE_FAULTS),
+			   PMC_CPU_ANY, PMC_F_DESCENDANTS | PMC_F_LOG_PROCCSW,
+			   0, &id));
+	ASSERT_EQ(0, attach(self->fd, id, c.pid));
+	ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTART, id));
+	child_go(&c);
+	ASSERT_EQ(0, child_wait(&c, NULL));
+	total = readpmc(self->fd, id);
+	ASSERT_EQ(0, xioctl(self->fd, HWPMC_IOC_CLOSELOG, NULL));
+	EXPECT_EQ(0, simple(self->fd, HWPMC_IOC_PMCRELEASE, id));
+	log_load_file(&lg, self->path);
+	for_each_record(&lg, h, off) {
+		if (TYPE(h) != PMCLOG_TYPE_PROCCSW)
+			continue;
+		cw = (void *)h;
+		EXPECT_EQ(id, cw->pl_pmcid);
+		EXPECT_EQ(cw->pl_pid, cw->pl_tid);	/* one thread each */
+		sum += cw->pl_value;
+		n++;
+	}
+	EXPECT_LE(400, total);			/* pages touched */
+	EXPECT_EQ(total, sum);
+	/* each round trip blocks the parent at least once */
+	EXPECT_LE(200, n) TH_LOG("%d slices", n);
 	EXPECT_EQ(0, lg.bad);
 	free(lg.buf);
 }

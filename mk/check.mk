@@ -52,7 +52,7 @@ ifeq ($(WITH_DKMS)$(DESTDIR),1)
 		$(DKMS) remove hwpmc/$(VERSION) --all; fi
 	rm -rf $(DKMS_SRC)
 	install -d $(DKMS_SRC)
-	cp -a Kbuild dkms.conf kmod include $(DKMS_SRC)/
+	cp -a Kbuild dkms.conf kmod include udev $(DKMS_SRC)/
 	find $(DKMS_SRC) \( -name '*.o' -o -name '*.ko' -o -name '.*.cmd' -o -name '*.mod*' \) -delete
 	sed -i 's/^PACKAGE_VERSION=.*/PACKAGE_VERSION="$(VERSION)"/' $(DKMS_SRC)/dkms.conf
 	$(DKMS) add hwpmc/$(VERSION)
@@ -76,16 +76,17 @@ uninstall-module:
 	-$(DKMS) remove hwpmc/$(VERSION) --all
 	rm -rf /usr/src/hwpmc-$(VERSION)
 
-# The rule names group "hwpmc", which must exist before udev reads it.
+# The rule names group "hwpmc", which must exist before udev reads it;
+# udev/hwpmc-udev-setup.sh (also DKMS's POST_INSTALL) installs the rule,
+# creates the group when missing and has a running udevd apply the rule.
+# With DESTDIR (packaging), only the rule is staged: the package's own
+# scripts create the group.
 install-udev:
-	install -D -m 0644 udev/70-hwpmc.rules $(DESTDIR)$(UDEVRULESDIR)/70-hwpmc.rules
 ifeq ($(DESTDIR),)
-	@getent group hwpmc >/dev/null || { echo "groupadd --system hwpmc"; groupadd --system hwpmc; }
-	@if command -v udevadm >/dev/null 2>&1 && [ -d /run/udev ]; then \
-		udevadm control --reload-rules; \
-		if [ -e /dev/hwpmc ]; then udevadm trigger --subsystem-match=misc --sysname-match=hwpmc; fi; \
-	fi
+	sh udev/hwpmc-udev-setup.sh /
 	@echo "note: add users to group hwpmc (usermod -aG hwpmc USER) to use /dev/hwpmc without root"
+else
+	install -D -m 0644 udev/70-hwpmc.rules $(DESTDIR)$(UDEVRULESDIR)/70-hwpmc.rules
 endif
 
 install: install-module install-user install-udev

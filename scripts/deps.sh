@@ -29,8 +29,9 @@ PACKAGES=(
 	libkmod-dev libc6-dev-i386 lib32gcc-12-dev
 	# selftests: kselftest.h and kselftest_harness.h come from the kernel source tarball
 	linux-source-6.12
-	# the guests; perf, to compare counts with in the guest
-	qemu-system-x86 qemu-system-arm busybox-static linux-perf
+	# the guests; perf, to compare counts with in the guest; udev: systemd-udevd
+	# applies the installed rule in the x86-64 guests
+	qemu-system-x86 qemu-system-arm busybox-static linux-perf udev
 	# arm64: cross compiler for the module and the static userland
 	gcc-aarch64-linux-gnu libc6-dev-arm64-cross
 )

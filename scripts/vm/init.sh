@@ -52,11 +52,23 @@ vm_skip() { n=$((n + 1)); skip=$((skip + 1)); echo "ok $n vm: $1 # SKIP $2" | te
 
 echo "hwpmc-vm: kernel $(uname -r), $(nproc) CPUs, mode $VM_MODE"
 
-# 1. the module, as it was installed
+# 1. the module, as it was installed; udevd applies the installed rules
+udevd=
+if [ -x /lib/systemd/systemd-udevd ]; then
+	if SYSTEMD_LOG_LEVEL=notice /lib/systemd/systemd-udevd --daemon; then
+		udevd=1
+	else
+		vm_fail "systemd-udevd --daemon (rc=$?)"
+	fi
+fi
 if modprobe hwpmc; then
 	vm_ok "modprobe hwpmc"
 else
 	vm_fail "modprobe hwpmc (rc=$?)"
+fi
+if [ -n "$udevd" ]; then
+	udevadm trigger --action=add && udevadm settle --timeout=60 &&
+		vm_ok "udevadm trigger, settle" || vm_fail "udevadm trigger, settle"
 fi
 i=0
 while [ ! -c /dev/hwpmc ] && [ $i -lt 20 ]; do sleep 0.1; i=$((i + 1)); done

@@ -66,7 +66,7 @@ t_start=$(date +%s)
 module_sources() {	# DEST
 	local d=$1
 	rm -rf "$d" && mkdir -p "$d"
-	cp -a "$HWPMC_TOP/Kbuild" "$HWPMC_TOP/dkms.conf" "$d/"
+	cp -a "$HWPMC_TOP/Kbuild" "$HWPMC_TOP/dkms.conf" "$HWPMC_TOP/udev" "$d/"
 	(cd "$HWPMC_TOP" && find kmod include -type f \( -name '*.[ch]' -o -name Kbuild \
 		-o -name Makefile -o -name '*.mk' \) -print0 | cpio -0 -pdm --quiet "$d")
 	sed -i "s/^PACKAGE_VERSION=.*/PACKAGE_VERSION=\"$version\"/" "$d/dkms.conf"
@@ -154,6 +154,9 @@ else
 	mkdir -p "$stage/lib/modules/$kver/extra"
 	cp "$src/hwpmc.ko" "$stage/lib/modules/$kver/extra/"
 	ko=$stage/lib/modules/$kver/extra/hwpmc.ko
+	# what DKMS's POST_INSTALL does on amd64: the udev rule, group hwpmc
+	"$src/udev/hwpmc-udev-setup.sh" "$stage/lib/modules" > "$work/udev-setup.log" 2>&1 ||
+		{ cat "$work/udev-setup.log" >&2; die "$kver: udev/hwpmc-udev-setup.sh failed"; }
 fi
 depmod -b "$stage" "$kver" 2> "$work/depmod.log" || { cat "$work/depmod.log" >&2; die "$kver: depmod failed"; }
 log "$kver: module ${ko#$stage}"
@@ -172,6 +175,14 @@ if [ "$arch" = amd64 ]; then
 	# perf, to compare counts with in the same guest (linux-perf)
 	if [ -x /usr/bin/perf ] && file -b /usr/bin/perf | grep -q '^ELF'; then
 		copy_elf /usr/bin/perf /usr/bin/perf "$ir"
+	fi
+	# systemd-udevd (udevadm under that name), to apply the installed rule
+	if [ -x /bin/udevadm ]; then
+		copy_elf /bin/udevadm /bin/udevadm "$ir"
+		mkdir -p "$ir/lib/systemd"
+		ln -s /bin/udevadm "$ir/lib/systemd/systemd-udevd"
+	else
+		log "$kver: WARNING: no /bin/udevadm (apt-get install udev): no udevd in the guest"
 	fi
 else
 	# no arm64 kmod binary here: busybox's modprobe/rmmod read the same modules.dep
@@ -206,6 +217,9 @@ EOF
 [ "$mode" = cmd ] && cp "$cmdfile" "$ir/hwpmc/cmd"
 echo "root:x:0:0:root:/root:/bin/sh" > "$ir/etc/passwd"
 echo "root:x:0:" > "$ir/etc/group"
+# the udev rule and group hwpmc, as the module's installation left them
+if [ -d "$stage/etc/udev" ]; then cp -a "$stage/etc/udev" "$ir/etc/"; fi
+if [ -f "$stage/etc/group" ]; then grep -v '^root:' "$stage/etc/group" >> "$ir/etc/group" || true; fi
 (cd "$ir" && find . | cpio -o -H newc --quiet | gzip -1) > "$work/initramfs.cpio.gz"
 log "$kver: initramfs $(du -h "$work/initramfs.cpio.gz" | cut -f1)"
 

@@ -1,0 +1,845 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hwpmc for Linux: the security policy (hwpmc(4) SECURITY CONSIDERATIONS,
+ * docs/security.md), run as root in a VM.  Each case forks processes that
+ * become other users: a member of group "hwpmc" (uid 1000), another
+ * member (uid 1001) and a user outside the group (uid 1002), with or
+ * without CAP_PERFMON, CAP_SYS_PTRACE or CAP_SYS_ADMIN, and they open
+ * /dev/hwpmc themselves, as group members would.
+ *
+ * The group and mode of /dev/hwpmc come from the udev rule (security.sh
+ * checks that); when udevd did not set them (no udevd in the guest), this
+ * program sets them as the rule does and says so.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <sys/xattr.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <linux/capability.h>
+#include <linux/perf_event.h>
+#include <linux/hwpmc.h>
+
+#include "kselftest_harness.h"
+
+#define DEV		PMC_DEVICE_PATH
+#define PARAM		"/sys/module/hwpmc/parameters/"
+#define EV_SOFT(x)	(PMC_EV_SOFT_FIRST + PERF_COUNT_SW_##x)
+#define EV_PMU(x)	(PMC_EV_PMU_HW_FIRST + PERF_COUNT_HW_##x)
+
+#ifndef CAP_PERFMON
+#define CAP_PERFMON	38
+#endif
+
+/* who a child process becomes */
+struct who {
+	uid_t uid;
+	gid_t gid;
+	int member;		/* in group hwpmc */
+	int cap;		/* one capability, or -1 */
+};
+
+static const struct who MEMBER = { 1000, 1000, 1, -1 };
+static const struct who MEMBER2 = { 1001, 1001, 1, -1 };
+static const struct who OUTSIDER = { 1002, 1002, 0, -1 };
+
+static struct who with_cap(struct who w, int cap)
+{
+	w.cap = cap;
+	return w;
+}
+
+static gid_t hwpmc_gid = (gid_t)-1;
+
+/* group hwpmc from /etc/group (no NSS in a static test) */
+static gid_t group_hwpmc(void)
+{
+	char line[512];
+	unsigned int gid;
+	FILE *f = fopen("/etc/group", "r");
+
+	if (!f)
+		return (gid_t)-1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "hwpmc:%*[^:]:%u:", &gid) == 1 ||
+		    sscanf(line, "hwpmc::%u:", &gid) == 1) {
+			fclose(f);
+			return gid;
+		}
+	fclose(f);
+	return (gid_t)-1;
+}
+
+/* Group hwpmc and /dev/hwpmc as the udev rule leaves them; 0 if ready. */
+static int setup_device(void)
+{
+	static int done;
+	struct stat st;
+
+	if (done)
+		return 0;
+	hwpmc_gid = group_hwpmc();
+	if (hwpmc_gid == (gid_t)-1) {
+		fprintf(stderr, "# no group hwpmc in /etc/group (DKMS POST_INSTALL or make install-udev creates it)\n");
+		return -1;
+	}
+	if (stat(DEV, &st))
+		return -1;
+	if (st.st_gid != hwpmc_gid || (st.st_mode & 07777) != 0660) {
+		printf("# %s is %o %u:%u, not set up by udev: setting group hwpmc, 0660 as the rule does\n",
+		       DEV, st.st_mode & 07777, st.st_uid, st.st_gid);
+		if (chown(DEV, 0, hwpmc_gid) || chmod(DEV, 0660))
+			return -1;
+	}
+	done = 1;
+	return 0;
+}
+
+/* In a child: become w (uid, gid, groups, one capability); exits on error. */
+static void become(const struct who *w)
+{
+	struct __user_cap_header_struct hdr = {
+		.version = _LINUX_CAPABILITY_VERSION_3,
+	};
+	struct __user_cap_data_struct data[2] = { { 0 } };
+
+	if (setgroups(w->member ? 1 : 0, &hwpmc_gid) ||
+	    setresgid(w->gid, w->gid, w->gid) ||
+	    prctl(PR_SET_KEEPCAPS, 1, 0, 0, 0) ||
+	    setresuid(w->uid, w->uid, w->uid))
+		_exit(201);
+	if (w->cap >= 0) {
+		data[w->cap / 32].permitted = 1U << (w->cap % 32);
+		data[w->cap / 32].effective = 1U << (w->cap % 32);
+		data[w->cap / 32].inheritable = 1U << (w->cap % 32);
+	}
+	if (syscall(SYS_capset, &hdr, data))
+		_exit(202);
+	if (w->cap >= 0 &&
+	    prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_RAISE, w->cap, 0, 0))
+		_exit(203);
+	/* as after a login: the uid change made us non-dumpable */
+	if (prctl(PR_SET_DUMPABLE, 1, 0, 0, 0))
+		_exit(204);
+}
+
+/* Run fn(arg) in a child as w; fn's return value (an errno, 0..200). */
+static int run_as(const struct who *w, int (*fn)(void *), void *arg)
+{
+	pid_t pid = fork();
+	int status;
+
+	if (pid == 0) {
+		become(w);
+		_exit(fn(arg));
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return -1;
+	return WEXITSTATUS(status);
+}
+
+/* -- operations ---------------------------------------------------------- */
+
+static int xioctl(int fd, unsigned long cmd, void *arg)
+{
+	return ioctl(fd, cmd, arg) ? errno : 0;
+}
+
+static int dev_open(void)
+{
+	return open(DEV, O_RDWR | O_CLOEXEC);
+}
+
+static int alloc(int fd, __u32 mode, __u32 cl, __u32 ev, __u32 cpu,
+		 __u32 caps, __u32 *id)
+{
+	struct pmc_op_pmcallocate pa = {
+		.pm_mode = mode, .pm_class = cl, .pm_ev = ev, .pm_cpu = cpu,
+		.pm_caps = caps,
+	};
+	int e = xioctl(fd, HWPMC_IOC_PMCALLOCATE, &pa);
+
+	if (!e && id)
+		*id = pa.pm_pmcid;
+	return e;
+}
+
+static int alloc_tc(int fd, __u32 *id)
+{
+	return alloc(fd, PMC_MODE_TC, PMC_CLASS_SOFT, EV_SOFT(TASK_CLOCK),
+		     PMC_CPU_ANY, 0, id);
+}
+
+static int simple(int fd, unsigned long cmd, __u32 id)
+{
+	struct pmc_op_simple sp = { .pm_pmcid = id };
+
+	return xioctl(fd, cmd, &sp);
+}
+
+static int attach(int fd, __u32 id, pid_t pid)
+{
+	struct pmc_op_pmcattach a = { .pm_pmc = id, .pm_pid = pid };
+
+	return xioctl(fd, HWPMC_IOC_PMCATTACH, &a);
+}
+
+static int detach(int fd, __u32 id, pid_t pid)
+{
+	struct pmc_op_pmcattach a = { .pm_pmc = id, .pm_pid = pid };
+
+	return xioctl(fd, HWPMC_IOC_PMCDETACH, &a);
+}
+
+static int rw(int fd, __u32 id, __u32 flags, __u64 *v)
+{
+	struct pmc_op_pmcrw r = { .pm_flags = flags, .pm_pmcid = id,
+				  .pm_value = *v };
+	int e = xioctl(fd, HWPMC_IOC_PMCRW, &r);
+
+	*v = r.pm_value;
+	return e;
+}
+
+static __u64 value(int fd, __u32 id)
+{
+	__u64 v = 0;
+
+	return rw(fd, id, PMC_F_OLDVALUE, &v) ? ~0ULL : v;
+}
+
+static int admin(int fd, int state)
+{
+	struct pmc_op_pmcadmin pa = { .pm_cpu = 0, .pm_pmc = 0,
+				      .pm_state = state };
+
+	return xioctl(fd, HWPMC_IOC_PMCADMIN, &pa);
+}
+
+static void write_param(const char *name, const char *v)
+{
+	char path[128];
+	FILE *f;
+
+	snprintf(path, sizeof(path), PARAM "%s", name);
+	f = fopen(path, "w");
+	if (f) {
+		fputs(v, f);
+		fclose(f);
+	}
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void spin(double secs)
+{
+	double end = now() + secs;
+
+	while (now() < end)
+		;
+}
+
+/* Does the hardware (PMU class) exist here? */
+static int have_pmu(void)
+{
+	struct pmc_op_getcpuinfo ci;
+	int fd = dev_open(), i, n = 0;
+
+	if (fd < 0)
+		return 0;
+	if (!xioctl(fd, HWPMC_IOC_GETCPUINFO, &ci))
+		for (i = 0; i < (int)ci.pm_nclass; i++)
+			if (ci.pm_classes[i].pm_class == PMC_CLASS_PMU)
+				n = ci.pm_classes[i].pm_num;
+	close(fd);
+	return n > 0;
+}
+
+/* -- target processes ------------------------------------------------------ */
+
+/*
+ * A process as w (NULL: as the caller) that waits for a byte on *wfd,
+ * then, when path is set, execs it ("hwpmc_spin SECS"), or else spins
+ * secs; dumpable or not.  It is all that when this returns.  With exfd,
+ * *exfd reads EOF once the process exec'ed (or died).
+ */
+static pid_t target(const struct who *w, int dumpable, int *wfd, int *exfd,
+		    const char *path, double secs)
+{
+	char arg[32];
+	int p[2], x[2];
+	pid_t pid;
+	char c;
+
+	if (pipe(p))
+		return -1;
+	if (pipe2(x, O_CLOEXEC)) {
+		close(p[0]);
+		close(p[1]);
+		return -1;
+	}
+	pid = fork();
+	if (pid == 0) {
+		close(p[1]);
+		close(x[0]);
+		if (w)
+			become(w);
+		if (!dumpable && prctl(PR_SET_DUMPABLE, 0, 0, 0, 0))
+			_exit(205);
+		if (write(x[1], "r", 1) != 1)		/* ready */
+			_exit(207);
+		if (read(p[0], &c, 1) != 1)
+			_exit(0);
+		if (path) {
+			snprintf(arg, sizeof(arg), "%.3f", secs);
+			execl(path, path, arg, (char *)NULL);
+			_exit(206);
+		}
+		spin(secs);
+		_exit(0);
+	}
+	close(p[0]);
+	close(x[1]);
+	*wfd = p[1];
+	if (read(x[0], &c, 1) != 1) {		/* as w, dumpable or not */
+		close(x[0]);
+		close(p[1]);
+		waitpid(pid, NULL, 0);
+		return -1;
+	}
+	if (exfd)
+		*exfd = x[0];
+	else
+		close(x[0]);
+	return pid;
+}
+
+static int reap(pid_t pid)
+{
+	int status;
+
+	kill(pid, SIGKILL);
+	return waitpid(pid, &status, 0) == pid ? 0 : -1;
+}
+
+/* Let a target go and wait until it exec'ed: 0, or -1. */
+static int go_exec(int wfd, int exfd)
+{
+	char c;
+	int n;
+
+	if (write(wfd, "g", 1) != 1)
+		return -1;
+	do
+		n = read(exfd, &c, 1);
+	while (n < 0 && errno == EINTR);
+	close(exfd);
+	return n == 0 ? 0 : -1;
+}
+
+/* hwpmc_spin, next to this program */
+static char spin_path[300];
+
+/* Copy hwpmc_spin to dir/name with mode and owner root:0, or -1. */
+static int spin_copy(const char *dir, const char *name, mode_t mode,
+		     char *out, size_t len)
+{
+	char exe[256], buf[65536];
+	ssize_t n, m;
+	int in, fd;
+	char *slash;
+
+	if (!spin_path[0]) {
+		n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+		if (n <= 0)
+			return -1;
+		exe[n] = 0;
+		slash = strrchr(exe, '/');
+		if (!slash)
+			return -1;
+		*slash = 0;
+		snprintf(spin_path, sizeof(spin_path), "%s/hwpmc_spin", exe);
+	}
+	snprintf(out, len, "%s/%s", dir, name);
+	in = open(spin_path, O_RDONLY | O_CLOEXEC);
+	if (in < 0)
+		return -1;
+	fd = open(out, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0700);
+	if (fd < 0) {
+		close(in);
+		return -1;
+	}
+	while ((n = read(in, buf, sizeof(buf))) > 0) {
+		m = write(fd, buf, n);
+		if (m != n)
+			break;
+	}
+	close(in);
+	if (close(fd) || n != 0 || chown(out, 0, 0) || chmod(out, mode))
+		return -1;
+	return 0;
+}
+
+static char workdir[] = "/tmp/hwpmc-security.XXXXXX";
+
+static const char *work(void)
+{
+	static int made;
+
+	if (!made) {
+		if (!mkdtemp(workdir) || chmod(workdir, 0755))
+			return NULL;
+		made = 1;
+	}
+	return workdir;
+}
+
+static void set_suid_dumpable(const char *v)
+{
+	FILE *f = fopen("/proc/sys/fs/suid_dumpable", "w");
+
+	if (f) {
+		fputs(v, f);
+		fclose(f);
+	}
+}
+
+/* -- open ---------------------------------------------------------------- */
+
+static int try_open(void *arg)
+{
+	int fd = dev_open();
+
+	if (fd < 0)
+		return errno;
+	close(fd);
+	return 0;
+}
+
+TEST(open_member_yes_outsider_eacces)
+{
+	ASSERT_EQ(0, setup_device());
+	EXPECT_EQ(0, run_as(&MEMBER, try_open, NULL));
+	EXPECT_EQ(0, run_as(&MEMBER2, try_open, NULL));
+	EXPECT_EQ(EACCES, run_as(&OUTSIDER, try_open, NULL));
+	/* capabilities do not open a device of mode 0660 either */
+	{
+		struct who w = with_cap(OUTSIDER, CAP_PERFMON);
+
+		EXPECT_EQ(EACCES, run_as(&w, try_open, NULL));
+	}
+}
+
+/* -- counting one's own processes ------------------------------------------ */
+
+struct count_arg {
+	__u32 cl, ev, caps;
+};
+
+/* Count self and a child of ours: returns 0, or what went wrong. */
+static int count_own(void *varg)
+{
+	struct count_arg *a = varg;
+	__u32 id, id2;
+	int fd = dev_open(), wfd, e;
+	pid_t pid;
+
+	if (fd < 0)
+		return 100 + (errno & 63);
+	e = alloc(fd, PMC_MODE_TC, a->cl, a->ev, PMC_CPU_ANY, a->caps, &id);
+	if (e)
+		return e;
+	pid = target(NULL, 1, &wfd, NULL, NULL, 0.2);
+	e = attach(fd, id, pid);
+	if (!e)
+		e = simple(fd, HWPMC_IOC_PMCSTART, id);
+	if (e)
+		return e;
+	if (write(wfd, "g", 1) != 1 || waitpid(pid, NULL, 0) != pid)
+		return 150;
+	if (value(fd, id) == 0 || value(fd, id) == ~0ULL)
+		return 151;
+	/* and itself */
+	e = alloc(fd, PMC_MODE_TC, a->cl, a->ev, PMC_CPU_ANY, a->caps, &id2);
+	if (!e)
+		e = attach(fd, id2, 0);
+	if (!e)
+		e = simple(fd, HWPMC_IOC_PMCSTART, id2);
+	if (e)
+		return e;
+	spin(0.1);
+	if (value(fd, id2) == 0 || value(fd, id2) == ~0ULL)
+		return 152;
+	close(fd);
+	return 0;
+}
+
+TEST(member_counts_own_processes_soft)
+{
+	struct count_arg soft = { PMC_CLASS_SOFT, EV_SOFT(TASK_CLOCK), 0 };
+
+	ASSERT_EQ(0, setup_device());
+	EXPECT_EQ(0, run_as(&MEMBER, count_own, &soft));
+}
+
+TEST(member_counts_own_processes_pmu_user_mode)
+{
+	struct count_arg pmu = { PMC_CLASS_PMU, EV_PMU(INSTRUCTIONS),
+				 PMC_CAP_USER };
+
+	ASSERT_EQ(0, setup_device());
+	if (!have_pmu())
+		SKIP(return, "no hardware PMU: user-mode instructions not counted");
+	EXPECT_EQ(0, run_as(&MEMBER, count_own, &pmu));
+}
+
+/* -- attach: others' processes -------------------------------------------- */
+
+static int attach_pid(void *arg)
+{
+	__u32 id;
+	int fd = dev_open(), e;
+
+	if (fd < 0)
+		return 100 + (errno & 63);
+	e = alloc_tc(fd, &id);
+	if (!e)
+		e = attach(fd, id, (pid_t)(long)arg);
+	close(fd);
+	return e;
+}
+
+TEST(member_attach_others_is_eperm)
+{
+	struct who ptracer = with_cap(MEMBER, CAP_SYS_PTRACE);
+	struct who perfmon = with_cap(MEMBER, CAP_PERFMON);
+	pid_t other, mine, undumpable;
+	int w1, w2, w3;
+
+	ASSERT_EQ(0, setup_device());
+	/* init, and a root process (this one) */
+	EXPECT_EQ(EPERM, run_as(&MEMBER, attach_pid, (void *)1L));
+	EXPECT_EQ(EPERM, run_as(&MEMBER, attach_pid, (void *)(long)getpid()));
+
+	/* another user's process, which that user may attach to */
+	other = target(&MEMBER2, 1, &w1, NULL, NULL, 0);
+	ASSERT_LT(0, other);
+	EXPECT_EQ(EPERM, run_as(&MEMBER, attach_pid, (void *)(long)other));
+	EXPECT_EQ(0, run_as(&MEMBER2, attach_pid, (void *)(long)other));
+	/* CAP_SYS_PTRACE may; CAP_PERFMON alone may not */
+	EXPECT_EQ(0, run_as(&ptracer, attach_pid, (void *)(long)other));
+	EXPECT_EQ(EPERM, run_as(&perfmon, attach_pid, (void *)(long)other));
+	/* unprivileged_proc_debug=0: not even one's own other processes */
+	mine = target(&MEMBER, 1, &w2, NULL, NULL, 0);
+	ASSERT_LT(0, mine);
+	EXPECT_EQ(0, run_as(&MEMBER, attach_pid, (void *)(long)mine));
+	write_param("unprivileged_proc_debug", "0");
+	EXPECT_EQ(EPERM, run_as(&MEMBER, attach_pid, (void *)(long)mine));
+	EXPECT_EQ(0, run_as(&ptracer, attach_pid, (void *)(long)other));
+	write_param("unprivileged_proc_debug", "1");
+
+	/* one's own process made non-dumpable */
+	undumpable = target(&MEMBER, 0, &w3, NULL, NULL, 0);
+	ASSERT_LT(0, undumpable);
+	EXPECT_EQ(EPERM, run_as(&MEMBER, attach_pid,
+				(void *)(long)undumpable));
+	EXPECT_EQ(0, run_as(&ptracer, attach_pid, (void *)(long)undumpable));
+	EXPECT_EQ(0, attach_pid((void *)(long)undumpable));	/* root */
+
+	reap(other);
+	reap(mine);
+	reap(undumpable);
+	close(w1);
+	close(w2);
+	close(w3);
+}
+
+/*
+ * A process of the member running a set-user-ID, set-group-ID or
+ * file-capability program: EPERM; the same program without the bits: 0.
+ */
+TEST(member_attach_setid_process_is_eperm)
+{
+	static const struct {
+		const char *name;
+		mode_t mode;
+		int fcaps;
+		int expect;
+	} progs[] = {
+		{ "plain", 0755, 0, 0 },
+		{ "setuid", 04755, 0, EPERM },
+		{ "setgid", 02755, 0, EPERM },
+		{ "fcaps", 0755, 1, EPERM },
+	};
+#define NPROGS	(sizeof(progs) / sizeof(progs[0]))
+	char path[300];
+	unsigned int i, sd, n;
+	pid_t pid;
+	int wfd, exfd;
+
+	ASSERT_EQ(0, setup_device());
+	ASSERT_NE(NULL, work());
+	for (n = 0; n < NPROGS; n++) {
+		sd = n / NPROGS;
+		i = n % NPROGS;
+		set_suid_dumpable(sd ? "1" : "0");
+		ASSERT_EQ(0, spin_copy(workdir, progs[i].name, progs[i].mode,
+				       path, sizeof(path)));
+		if (progs[i].fcaps) {
+			struct vfs_cap_data cd = {
+				.magic_etc = VFS_CAP_REVISION_2 |
+					     VFS_CAP_FLAGS_EFFECTIVE,
+			};
+
+			cd.data[CAP_PERFMON / 32].permitted =
+				1U << (CAP_PERFMON % 32);
+			ASSERT_EQ(0, setxattr(path, "security.capability",
+					      &cd, sizeof(cd), 0));
+		}
+		pid = target(&MEMBER, 1, &wfd, &exfd, path, 30);
+		ASSERT_LT(0, pid);
+		ASSERT_EQ(0, go_exec(wfd, exfd));
+		EXPECT_EQ(progs[i].expect,
+			  run_as(&MEMBER, attach_pid, (void *)(long)pid)) {
+			TH_LOG("suid_dumpable=%u, %s program", sd, progs[i].name);
+		}
+		reap(pid);
+		close(wfd);
+	}
+	set_suid_dumpable("0");
+}
+
+/* -- system scope, kernel mode, PMCADMIN ----------------------------------- */
+
+static int sys_alloc(void *arg)
+{
+	int fd = dev_open(), e;
+
+	if (fd < 0)
+		return 100 + (errno & 63);
+	e = alloc(fd, PMC_MODE_SC, PMC_CLASS_SOFT, EV_SOFT(CPU_CLOCK), 0, 0,
+		  NULL);
+	close(fd);
+	return e;
+}
+
+TEST(member_system_scope_needs_perfmon_or_tunable)
+{
+	struct who perfmon = with_cap(MEMBER, CAP_PERFMON);
+	struct who admin_ = with_cap(MEMBER, CAP_SYS_ADMIN);
+
+	ASSERT_EQ(0, setup_device());
+	EXPECT_EQ(EPERM, run_as(&MEMBER, sys_alloc, NULL));
+	EXPECT_EQ(0, run_as(&perfmon, sys_alloc, NULL));
+	EXPECT_EQ(0, run_as(&admin_, sys_alloc, NULL));
+	write_param("unprivileged_syspmcs", "1");
+	EXPECT_EQ(0, run_as(&MEMBER, sys_alloc, NULL));
+	write_param("unprivileged_syspmcs", "0");
+	EXPECT_EQ(EPERM, run_as(&MEMBER, sys_alloc, NULL));
+	EXPECT_EQ(0, sys_alloc(NULL));			/* root */
+}
+
+static int pmu_alloc(void *arg)
+{
+	int fd = dev_open(), e;
+
+	if (fd < 0)
+		return 100 + (errno & 63);
+	e = alloc(fd, PMC_MODE_TC, PMC_CLASS_PMU, EV_PMU(CPU_CYCLES),
+		  PMC_CPU_ANY, (__u32)(long)arg, NULL);
+	close(fd);
+	return e;
+}
+
+TEST(member_kernel_mode_needs_perfmon_or_tunable)
+{
+	struct who perfmon = with_cap(MEMBER, CAP_PERFMON);
+	void *both = (void *)0L, *user = (void *)(long)PMC_CAP_USER,
+	     *sys = (void *)(long)PMC_CAP_SYSTEM;
+
+	ASSERT_EQ(0, setup_device());
+	if (!have_pmu())
+		SKIP(return, "no hardware PMU: the kernel-mode rule concerns PMU events only");
+	EXPECT_EQ(EPERM, run_as(&MEMBER, pmu_alloc, both));
+	EXPECT_EQ(EPERM, run_as(&MEMBER, pmu_alloc, sys));
+	EXPECT_EQ(0, run_as(&MEMBER, pmu_alloc, user));
+	EXPECT_EQ(0, run_as(&perfmon, pmu_alloc, both));
+	EXPECT_EQ(0, run_as(&perfmon, pmu_alloc, sys));
+	write_param("unprivileged_kernel", "1");
+	EXPECT_EQ(0, run_as(&MEMBER, pmu_alloc, both));
+	EXPECT_EQ(0, run_as(&MEMBER, pmu_alloc, sys));
+	write_param("unprivileged_kernel", "0");
+	EXPECT_EQ(EPERM, run_as(&MEMBER, pmu_alloc, both));
+}
+
+static int do_admin(void *arg)
+{
+	int fd = dev_open(), e;
+
+	if (fd < 0)
+		return 100 + (errno & 63);
+	e = admin(fd, PMC_STATE_DISABLED);
+	if (!e)
+		e = admin(fd, PMC_STATE_FREE);
+	close(fd);
+	return e;
+}
+
+TEST(member_pmcadmin_needs_sys_admin)
+{
+	struct who perfmon = with_cap(MEMBER, CAP_PERFMON);
+	struct who ptracer = with_cap(MEMBER, CAP_SYS_PTRACE);
+	struct who admin_ = with_cap(MEMBER, CAP_SYS_ADMIN);
+
+	ASSERT_EQ(0, setup_device());
+	EXPECT_EQ(EPERM, run_as(&MEMBER, do_admin, NULL));
+	EXPECT_EQ(EPERM, run_as(&perfmon, do_admin, NULL));
+	EXPECT_EQ(EPERM, run_as(&ptracer, do_admin, NULL));
+	EXPECT_EQ(0, run_as(&admin_, do_admin, NULL));
+}
+
+/* -- ids are per owner ----------------------------------------------------- */
+
+/* Another process (ours, sharing the descriptor) tries owner's id. */
+static int other_process_ops(int fd, __u32 id)
+{
+	__u64 v = 5;
+	__u32 mine;
+	int e;
+
+	if ((e = rw(fd, id, PMC_F_OLDVALUE, &v)) != ESRCH)
+		return 10 + (e & 15);
+	v = 5;
+	if ((e = rw(fd, id, PMC_F_NEWVALUE, &v)) != ESRCH)	/* write */
+		return 20 + (e & 15);
+	if ((e = simple(fd, HWPMC_IOC_PMCSTOP, id)) != ESRCH)
+		return 30 + (e & 15);
+	if ((e = simple(fd, HWPMC_IOC_PMCSTART, id)) != ESRCH)
+		return 40 + (e & 15);
+	if ((e = simple(fd, HWPMC_IOC_PMCRELEASE, id)) != ESRCH)
+		return 50 + (e & 15);
+	if ((e = attach(fd, id, 0)) != ESRCH)
+		return 60 + (e & 15);
+	if ((e = detach(fd, id, getppid())) != ESRCH)
+		return 70 + (e & 15);
+	/* its own PMC, of the same row and likely the same id: its own */
+	if (alloc_tc(fd, &mine))
+		return 80;
+	if (simple(fd, HWPMC_IOC_PMCRELEASE, mine))
+		return 81;
+	return 0;
+}
+
+static int per_owner(void *arg)
+{
+	__u64 v1, v2;
+	__u32 id;
+	pid_t pid;
+	int fd = dev_open(), e, status;
+
+	if (fd < 0)
+		return 100 + (errno & 63);
+	if (alloc_tc(fd, &id) || attach(fd, id, 0) ||
+	    simple(fd, HWPMC_IOC_PMCSTART, id))
+		return 110;
+	pid = fork();
+	if (pid == 0)
+		_exit(other_process_ops(fd, id));
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return 111;
+	e = WEXITSTATUS(status);
+	if (e)
+		return e;
+	/* still ours, still running */
+	v1 = value(fd, id);
+	spin(0.05);
+	v2 = value(fd, id);
+	if (v1 == ~0ULL || v2 <= v1)
+		return 112;
+	if (simple(fd, HWPMC_IOC_PMCRELEASE, id))
+		return 113;
+	close(fd);
+	return 0;
+}
+
+/* root's process, with its own descriptor, and the owner's id */
+static int root_tries(__u32 id)
+{
+	int fd = dev_open(), n = 0;
+	__u64 v = 0;
+
+	if (fd < 0)
+		return -1;
+	n += rw(fd, id, PMC_F_OLDVALUE, &v) == ESRCH;
+	n += simple(fd, HWPMC_IOC_PMCSTOP, id) == ESRCH;
+	n += simple(fd, HWPMC_IOC_PMCRELEASE, id) == ESRCH;
+	close(fd);
+	return n;
+}
+
+TEST(ids_are_per_owner)
+{
+	struct who admin_ = with_cap(MEMBER2, CAP_SYS_ADMIN);
+	int p[2], q[2];
+	pid_t pid;
+	__u32 id;
+	char c;
+	int status;
+
+	ASSERT_EQ(0, setup_device());
+	EXPECT_EQ(0, run_as(&MEMBER, per_owner, NULL));
+	/* a privileged process cannot name another owner's PMC either */
+	EXPECT_EQ(0, run_as(&admin_, per_owner, NULL));
+	ASSERT_EQ(0, pipe(p));
+	ASSERT_EQ(0, pipe(q));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		int fd;
+		__u64 v1;
+
+		become(&MEMBER);
+		fd = dev_open();
+		if (fd < 0 || alloc_tc(fd, &id) || attach(fd, id, 0) ||
+		    simple(fd, HWPMC_IOC_PMCSTART, id))
+			_exit(1);
+		if (write(p[1], &id, sizeof(id)) != sizeof(id) ||
+		    read(q[0], &c, 1) != 1)
+			_exit(2);
+		v1 = value(fd, id);
+		spin(0.05);
+		_exit(v1 != ~0ULL && value(fd, id) > v1 &&
+		      !simple(fd, HWPMC_IOC_PMCRELEASE, id) ? 0 : 3);
+	}
+	ASSERT_EQ(sizeof(id), read(p[0], &id, sizeof(id)));
+	EXPECT_EQ(3, root_tries(id));
+	ASSERT_EQ(1, write(q[1], "g", 1));
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+	close(p[0]);
+	close(p[1]);
+	close(q[0]);
+	close(q[1]);
+}
+
+TEST_HARNESS_MAIN

@@ -30,7 +30,7 @@ PACKAGES=(
 	# selftests: kselftest.h and kselftest_harness.h come from the kernel source tarball
 	linux-source-6.12
 	# the guests; perf, to compare counts with in the guest; udev: systemd-udevd
-	# applies the installed rule in the x86-64 guests
+	# applies the installed rule in the x86-64 guests (arm64: downloaded)
 	qemu-system-x86 qemu-system-arm busybox-static linux-perf udev
 	# arm64: cross compiler for the module and the static userland
 	gcc-aarch64-linux-gnu libc6-dev-arm64-cross

@@ -6,6 +6,8 @@
 #   VM_MODE     test (selftests), cmd (/hwpmc/cmd) or shell
 #   VM_LOAD     how the module gets in: modprobe (DKMS-installed tree)
 #   VM_REQUIRE_EVENTS  events "hwpmc-control -L" must list (arm64: cycles instructions)
+# systemd-udevd, when run.sh put it in, starts before the module is loaded
+# and applies the rules the module's installation left in /etc/udev.
 #
 # Output: the console shows everything live; at the end a clean block
 #   HWPMC-RESULT-BEGIN ... HWPMC-RESULT-END rc=N

@@ -166,6 +166,47 @@ fetch_busybox() {
 	echo "$dir/bin/busybox"
 }
 
+# Debian's arm64 udevadm (systemd-udevd) with the shared libraries it
+# needs, unpacked from arm64 packages (downloaded, never installed) into a
+# root in the cache; prints that root.  Every library udevadm needs,
+# directly or not, must be found there; ROOT/needed lists them (paths
+# relative to ROOT, the loader first).
+HWPMC_UDEV_ARM64_DEBS="udev libc6 libacl1 libblkid1 libcap2 libkmod2 libselinux1 libzstd1 liblzma5 libssl3 libpcre2-8-0"
+fetch_arm64_udev() {
+	local dir=$HWPMC_VM_CACHE/udev-arm64 pkg deb lib todo needed todo_all=
+	if [ ! -x "$dir/bin/udevadm" ]; then
+		rm -rf "$dir.tmp" && mkdir -p "$dir.tmp"
+		for pkg in $HWPMC_UDEV_ARM64_DEBS; do
+			deb=$(fetch_deb "$pkg:arm64")
+			dpkg -x "$deb" "$dir.tmp" || die "cannot unpack $deb"
+		done
+		rm -rf "$dir" && mv "$dir.tmp" "$dir"
+	fi
+	# the closure of DT_NEEDED, as the arm64 loader will look for it
+	todo=bin/udevadm needed=
+	while [ -n "$todo" ]; do
+		set -- $todo
+		todo=
+		for f in "$@"; do
+			for lib in $(aarch64-linux-gnu-readelf -d "$dir/$f" 2>/dev/null |
+				     sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'); do
+				case " $needed " in *" $lib "*) continue ;; esac
+				[ -e "$dir/lib/aarch64-linux-gnu/$lib" ] || [ -e "$dir/usr/lib/aarch64-linux-gnu/$lib" ] ||
+					die "arm64 udevadm needs $lib, not in $HWPMC_UDEV_ARM64_DEBS (scripts/vm/lib.sh)"
+				needed="$needed $lib"
+				if [ -e "$dir/lib/aarch64-linux-gnu/$lib" ]; then
+					todo="$todo lib/aarch64-linux-gnu/$lib"
+				else
+					todo="$todo usr/lib/aarch64-linux-gnu/$lib"
+				fi
+				todo_all="$todo_all ${todo##* }"
+			done
+		done
+	done
+	printf '%s\n' lib/aarch64-linux-gnu/ld-linux-aarch64.so.1 $todo_all > "$dir/needed"
+	echo "$dir"
+}
+
 # Is KVM usable for real (nested KVM may exist and still hang or abort)?
 # Boots the given kernel with a one-line init under KVM; caches the verdict.
 vm_accel() {

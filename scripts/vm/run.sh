@@ -187,6 +187,13 @@ if [ "$arch" = amd64 ]; then
 else
 	# no arm64 kmod binary here: busybox's modprobe/rmmod read the same modules.dep
 	for t in modprobe insmod rmmod lsmod depmod modinfo; do ln -s ../bin/busybox "$ir/sbin/$t"; done
+	# Debian's arm64 systemd-udevd, with its libraries and loader
+	ud=$(fetch_arm64_udev)
+	mkdir -p "$ir/lib/aarch64-linux-gnu" "$ir/usr/lib/aarch64-linux-gnu" "$ir/lib/systemd"
+	cp -L "$ud/bin/udevadm" "$ir/bin/udevadm"
+	while read -r f; do cp -L "$ud/$f" "$ir/$f"; done < "$ud/needed"
+	ln -s aarch64-linux-gnu/ld-linux-aarch64.so.1 "$ir/lib/ld-linux-aarch64.so.1"
+	ln -s /bin/udevadm "$ir/lib/systemd/systemd-udevd"
 fi
 for d in bin lib selftests bench; do
 	[ -d "$ub/$d" ] || continue

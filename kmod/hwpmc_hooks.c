@@ -55,8 +55,10 @@
 #include <linux/sched/task.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/task_work.h>
 #include <linux/timekeeping.h>
 #include <linux/tracepoint.h>
+#include <linux/wait_bit.h>
 #include <linux/hwpmclog.h>
 
 #include "compat.h"
@@ -606,6 +608,116 @@ static void hwpmc_kprobes_fini(void)
 
 /* -- fork and exit ------------------------------------------------------------ */
 
+/*
+ * -- inherited counters that perf leaves off -------------------------------
+ *
+ * A new thread or child inherits a copy of each of our counters in the
+ * state of the original: off while the PMC is stopped (and forever
+ * after, since PMCSTART can only enable the original), and off too when
+ * the original is dead, which happens when perf has swapped the target's
+ * context with a thread's (its switch optimisation for cloned contexts)
+ * and that thread exited.  Copies left off are enabled in the new
+ * task's own context, before it first returns to user space; counts of
+ * a stopped PMC are not lost by that, since its value excludes what its
+ * counters count while it is stopped (hwpmc_pmc.c).
+ */
+#define HWPMC_ENABLE_MAX	16
+
+struct hwpmc_evset {
+	int			n;
+	struct perf_event	*ev[HWPMC_ENABLE_MAX];
+	struct perf_event_context *pinned;
+};
+
+static atomic_t hwpmc_enable_pending = ATOMIC_INIT(0);
+
+static void hwpmc_add_off(struct perf_event *ev, struct hwpmc_pmc *pm,
+			  void *arg)
+{
+	struct hwpmc_evset *es = arg;
+
+	if (ev->state == PERF_EVENT_STATE_OFF && es->n < HWPMC_ENABLE_MAX)
+		es->ev[es->n++] = ev;
+}
+
+/*
+ * Pin the context of a target thread's counter: perf never swaps a pinned
+ * context with another task's.  Unpinned, the contexts of the threads of
+ * a target (clones of each other) are swapped at context switches
+ * between them, counters and all, so that a thread's counters move to
+ * another thread, which may exit with them.  The pin stays for the life
+ * of the context; what it costs is the swap optimisation.
+ */
+void hwpmc_pin_counter(struct perf_event *ev)
+{
+	struct perf_event_context *ctx = ev->ctx;
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&ctx->lock, flags);
+	ctx->pin_count++;
+	raw_spin_unlock_irqrestore(&ctx->lock, flags);
+}
+
+/* Walker: OFF counters, and pin the context (lock held) once. */
+static void hwpmc_add_inherited(struct perf_event *ev, struct hwpmc_pmc *pm,
+				void *arg)
+{
+	struct hwpmc_evset *es = arg;
+
+	if (es->pinned != ev->ctx) {
+		es->pinned = ev->ctx;
+		ev->ctx->pin_count++;
+	}
+	hwpmc_add_off(ev, pm, arg);
+}
+
+/* Task work of a new task: enable its counters of ours that are off. */
+static void hwpmc_enable_inherited(struct callback_head *cb)
+{
+	struct hwpmc_evset es = { 0 };
+	int i;
+
+	kfree(cb);
+	/* no PMC (and so none of its counters' copies) goes meanwhile */
+	down_read(&hwpmc_sx);
+	rcu_read_lock();
+	hwpmc_walk_counters(current, hwpmc_add_off, &es);
+	rcu_read_unlock();
+	/* current's contexts are pinned: its counters stay with it */
+	for (i = 0; i < es.n; i++)
+		perf_event_enable(es.ev[i]);
+	up_read(&hwpmc_sx);
+	if (atomic_dec_and_test(&hwpmc_enable_pending))
+		wake_up_var(&hwpmc_enable_pending);
+}
+
+/*
+ * Child, which has not run yet, got copies of our counters: pin their
+ * contexts; any off?
+ */
+static void hwpmc_check_inherited(struct task_struct *child)
+{
+	struct hwpmc_evset es = { 0 };
+	struct callback_head *cb;
+
+	hwpmc_walk_counters(child, hwpmc_add_inherited, &es);
+	if (!es.n)
+		return;
+	cb = kmalloc(sizeof(*cb), GFP_ATOMIC | __GFP_NOWARN);
+	if (!cb) {
+		pr_warn_ratelimited("no memory to enable the counters of new task %d\n",
+				    task_pid_nr(child));
+		return;
+	}
+	init_task_work(cb, hwpmc_enable_inherited);
+	atomic_inc(&hwpmc_enable_pending);
+	if (task_work_add(child, cb, TWA_RESUME)) {
+		kfree(cb);
+		if (atomic_dec_and_test(&hwpmc_enable_pending))
+			wake_up_var(&hwpmc_enable_pending);
+	}
+}
+
 static void hwpmc_probe_fork(void *data, struct task_struct *parent,
 			     struct task_struct *child)
 {
@@ -618,6 +730,7 @@ static void hwpmc_probe_fork(void *data, struct task_struct *parent,
 		return;
 	rcu_read_lock();
 	hwpmc_csw_clone(child);
+	hwpmc_check_inherited(child);
 	if (!thread_group_leader(child)) {
 		rcu_read_unlock();
 		return;
@@ -788,4 +901,8 @@ void hwpmc_hooks_fini(void)
 	hwpmc_kprobes_fini();
 	tracepoint_probe_unregister(hwpmc_tp_fork, hwpmc_probe_fork, NULL);
 	tracepoint_synchronize_unregister();
+	/* new tasks run their task work before they first leave the kernel */
+	wait_var_event(&hwpmc_enable_pending,
+		       !atomic_read(&hwpmc_enable_pending));
+	synchronize_rcu();
 }

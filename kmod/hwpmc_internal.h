@@ -143,6 +143,7 @@ struct hwpmc_target {
 	struct list_head	link;		/* pm->targets */
 	struct pid		*tgid;
 	bool			doomed;		/* detach of its ancestor */
+	u32			gen;		/* the attach that added it */
 	u64			base;		/* sum of counters at start */
 	u32			nev;
 	struct perf_event	*ev[];
@@ -161,6 +162,7 @@ struct hwpmc_pmc {
 	int			cpu;		/* system scope */
 	u32			ri;
 	bool			had_targets;
+	u32			attach_gen;	/* PMCATTACHes so far */
 	u64			value;		/* folded at stop */
 	struct perf_event_attr	attr;
 	struct list_head	targets;	/* process scope */
@@ -240,6 +242,7 @@ void hwpmc_log_all_processes(struct hwpmc_log *lg);
 void hwpmc_hooks_exit(struct task_struct *p, bool group_dead);
 int hwpmc_csw_use(struct hwpmc_pmc *pm, bool on);
 void hwpmc_csw_attach(struct task_struct *t, struct hwpmc_pmc *pm);
+void hwpmc_pin_counter(struct perf_event *ev);
 
 /* Process lifecycle (hwpmc_lifecycle.c). */
 extern atomic_t hwpmc_active;		/* owners that exist */

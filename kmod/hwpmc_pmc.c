@@ -372,6 +372,17 @@ static struct hwpmc_target *hwpmc_target_find(struct hwpmc_pmc *pm,
 	return NULL;
 }
 
+/* Is tgid a target of one of po's PMCs? */
+static bool hwpmc_owner_targets(struct hwpmc_owner *po, struct pid *tgid)
+{
+	struct hwpmc_pmc *pm;
+
+	list_for_each_entry(pm, &po->pmcs, link)
+		if (hwpmc_target_find(pm, tgid))
+			return true;
+	return false;
+}
+
 /* References to the threads of p, at most max; returns how many there are. */
 static u32 hwpmc_threads(struct task_struct *p, struct task_struct **t, u32 max)
 {
@@ -388,22 +399,14 @@ static u32 hwpmc_threads(struct task_struct *p, struct task_struct **t, u32 max)
 	return n;
 }
 
-/* Attach pm to process p (its group leader, referenced). */
-static int hwpmc_target_add(struct hwpmc_pmc *pm, struct task_struct *p)
+/* The threads of p, referenced, in *tp (kcalloc'ed), their number in *np. */
+static int hwpmc_thread_list(struct task_struct *p, struct task_struct ***tp,
+			     u32 *np)
 {
-	struct pid *tgid = task_tgid(p);
 	struct task_struct **t = NULL;
-	struct hwpmc_target *pt = NULL;
-	struct perf_event *ev;
 	u32 max = 0, n, i;
-	int error = 0;
 
-	if (hwpmc_target_find(pm, tgid))
-		return -EEXIST;
-	if (hwpmc_row_target_of(tgid, pm->ri))
-		return -EBUSY;
-
-	/* the threads; retry if more appeared than there was room for */
+	/* retry if more appeared than there was room for */
 	for (;;) {
 		kfree(t);
 		max = max ? max * 2 : get_nr_threads(p) + 4;
@@ -416,43 +419,108 @@ static int hwpmc_target_add(struct hwpmc_pmc *pm, struct task_struct *p)
 		for (i = 0; i < max; i++)
 			put_task_struct(t[i]);
 	}
-	pt = kzalloc(struct_size(pt, ev, n), GFP_KERNEL);
-	if (!pt) {
-		error = -ENOMEM;
+	*tp = t;
+	*np = n;
+	return 0;
+}
+
+struct hwpmc_tev {
+	struct task_struct	*t;		/* referenced */
+	struct perf_event	*ev;		/* NULL: the thread exited */
+};
+
+static bool hwpmc_task_in(struct task_struct *q, struct hwpmc_tev *v, u32 n)
+{
+	while (n--)
+		if (v[n].t == q)
+			return true;
+	return false;
+}
+
+/*
+ * Attach pm to process p (its group leader, referenced): a counter on
+ * each of its threads.  A thread cloned by one that has no counter yet
+ * inherits none, so the threads are listed again until each has one.
+ */
+static int hwpmc_target_add(struct hwpmc_pmc *pm, struct task_struct *p)
+{
+	struct pid *tgid = task_tgid(p);
+	struct task_struct **t = NULL;
+	struct hwpmc_tev *tv = NULL, *v;
+	struct hwpmc_target *pt = NULL;
+	struct perf_event *ev;
+	u32 n = 0, ntv = 0, nev = 0, cap = 0, i;
+	bool fresh;
+	int error = 0;
+
+	if (hwpmc_target_find(pm, tgid))
+		return -EEXIST;
+	if (hwpmc_row_target_of(tgid, pm->ri))
+		return -EBUSY;
+	do {
+		error = hwpmc_thread_list(p, &t, &n);
+		if (error)
+			goto out;
+		fresh = false;
+		for (i = 0; i < n && !error; i++) {
+			if (hwpmc_task_in(t[i], tv, ntv))
+				continue;
+			fresh = true;
+			if (ntv == cap) {
+				cap = cap ? 2 * cap : n + 4;
+				v = krealloc(tv, cap * sizeof(*tv), GFP_KERNEL);
+				if (!v) {
+					error = -ENOMEM;
+					break;
+				}
+				tv = v;
+			}
+			ev = hwpmc_md_create(&pm->attr, -1, t[i], pm);
+			if (IS_ERR(ev)) {
+				if (PTR_ERR(ev) != -ESRCH)	/* exited */
+					error = PTR_ERR(ev);
+				ev = NULL;
+			} else {
+				hwpmc_pin_counter(ev);
+			}
+			tv[ntv].t = get_task_struct(t[i]);
+			tv[ntv++].ev = ev;
+			nev += !!ev;
+		}
+		for (i = 0; i < n; i++)
+			put_task_struct(t[i]);
+		kfree(t);
+	} while (fresh && !error);
+	if (!error && !nev)
+		error = -ESRCH;		/* the whole process exited */
+	if (!error) {
+		pt = kzalloc(struct_size(pt, ev, nev), GFP_KERNEL);
+		if (!pt)
+			error = -ENOMEM;
+	}
+	if (error) {
+		for (i = 0; i < ntv; i++)
+			if (tv[i].ev)
+				hwpmc_md_release(tv[i].ev);
 		goto out;
 	}
 	pt->tgid = get_pid(tgid);
-	for (i = 0; i < n; i++) {
-		ev = hwpmc_md_create(&pm->attr, -1, t[i], pm);
-		if (IS_ERR(ev)) {
-			if (PTR_ERR(ev) == -ESRCH)
-				continue;	/* that thread exited */
-			error = PTR_ERR(ev);
-			goto out;
-		}
-		pt->ev[pt->nev++] = ev;
-		hwpmc_csw_attach(t[i], pm);
-	}
-	if (!pt->nev) {
-		error = -ESRCH;		/* the whole process exited */
-		goto out;
+	pt->gen = pm->attach_gen;
+	for (i = 0; i < ntv; i++) {
+		if (!tv[i].ev)
+			continue;
+		pt->ev[pt->nev++] = tv[i].ev;
+		hwpmc_csw_attach(tv[i].t, pm);
 	}
 	list_add_tail(&pt->link, &pm->targets);
 	pm->had_targets = true;
-	pt = NULL;
 	if (pm->owner->log)
 		hwpmc_log_process(pm->owner->log, pm, p,
 				  PMC_IS_SAMPLING_MODE(pm->mode));
 out:
-	if (pt) {
-		for (i = 0; i < pt->nev; i++)
-			hwpmc_md_release(pt->ev[i]);
-		put_pid(pt->tgid);
-		kfree(pt);
-	}
-	for (i = 0; i < n; i++)
-		put_task_struct(t[i]);
-	kfree(t);
+	for (i = 0; i < ntv; i++)
+		put_task_struct(tv[i].t);
+	kfree(tv);
 	return error;
 }
 
@@ -555,22 +623,35 @@ static struct task_struct *hwpmc_process_get(pid_t nr)
 	return p;
 }
 
+/*
+ * Attach pm to process nr and, with DESCENDANTS, its descendants; all or
+ * nothing, as FreeBSD's pmc_attach_process().
+ */
 static int hwpmc_do_attach(struct hwpmc_pmc *pm, pid_t nr)
 {
+	struct hwpmc_target *pt, *tmp;
 	struct task_struct *p;
 	int error;
 
 	p = hwpmc_process_get(nr);
 	if (IS_ERR(p))
 		return PTR_ERR(p);
+	pm->attach_gen++;
 	if (p->flags & PF_KTHREAD)
 		error = -EINVAL;		/* not a user process */
 	else
 		error = hwpmc_may_attach(p);
 	if (!error)
 		error = hwpmc_target_add(pm, p);
-	if (!error && (pm->flags & PMC_F_DESCENDANTS))
+	if (!error && (pm->flags & PMC_F_DESCENDANTS)) {
 		error = hwpmc_attach_descendants(pm, p);
+		if (error)
+			list_for_each_entry_safe(pt, tmp, &pm->targets, link)
+				if (pt->gen == pm->attach_gen) {
+					hwpmc_log_pmcdetach(pm, pt->tgid);
+					hwpmc_target_free(pm, pt);
+				}
+	}
 	put_task_struct(p);
 	return error;
 }
@@ -792,8 +873,12 @@ int hwpmc_pmc_detach(u32 id, pid_t nr)
 		hwpmc_log_pmcdetach(pm, tgid);
 		hwpmc_targets_gone(pm);
 	} else {
-		/* ESRCH: monitored by no PMC; EINVAL: not by this one */
-		error = hwpmc_row_target_of(tgid, U32_MAX) ? -EINVAL : -ESRCH;
+		/*
+		 * ESRCH: monitored by none of the caller's PMCs; EINVAL: by
+		 * another of them.  (Other owners' PMCs are not looked at:
+		 * whether someone else monitors a process is not told.)
+		 */
+		error = hwpmc_owner_targets(pm->owner, tgid) ? -EINVAL : -ESRCH;
 	}
 	put_pid(tgid);
 out:

@@ -1116,6 +1116,78 @@ TEST_F(count, new_threads_of_a_target_count)
 	EXPECT_EQ(0, simple(self->fd, HWPMC_IOC_PMCRELEASE, id));
 }
 
+/*
+ * Threads created while the PMC is stopped count once it starts, and
+ * threads that go on running while it is stopped do not add to it:
+ * perf copies a counter into new threads in its current state (off),
+ * which the module repairs.
+ */
+struct gate {
+	int ready[2];		/* child -> parent: threads created */
+	int go[2];		/* parent -> threads: touch */
+};
+
+static void *gated_thread(void *arg)
+{
+	struct gate *g = arg;
+	char c;
+
+	if (read(g->go[0], &c, 1) != 1)
+		_exit(7);
+	touch_pages((void *)500L);
+	return NULL;
+}
+
+static void four_gated_threads(void *arg)
+{
+	struct gate *g = arg;
+	pthread_t t[4];
+	int i;
+
+	for (i = 0; i < 4; i++)
+		if (pthread_create(&t[i], NULL, gated_thread, g))
+			_exit(6);
+	if (write(g->ready[1], "r", 1) != 1)
+		_exit(8);
+	for (i = 0; i < 4; i++)
+		pthread_join(t[i], NULL);
+}
+
+TEST_F(count, threads_created_while_stopped_count_after_start)
+{
+	struct gate g;
+	__u64 v;
+	__u32 id;
+	int wfd, status;
+	char c;
+	pid_t pid;
+
+	ASSERT_EQ(0, pipe(g.ready));
+	ASSERT_EQ(0, pipe(g.go));
+	pid = child_waiting(&wfd, four_gated_threads, &g);
+	ASSERT_LT(0, pid);
+	ASSERT_EQ(0, alloc_tc(self->fd, EV_SOFT(PAGE_FAULTS), 0, &id));
+	ASSERT_EQ(0, attach(self->fd, id, pid));
+	/* the threads are created before the first start */
+	ASSERT_EQ(1, write(wfd, "g", 1));
+	ASSERT_EQ(1, read(g.ready[0], &c, 1));
+	ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTART, id));
+	ASSERT_EQ(4, write(g.go[1], "gggg", 4));
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_EQ(0, status);
+	v = value(self->fd, id);
+	TH_LOG("4 threads created before the start x 500 pages: %llu",
+	       (unsigned long long)v);
+	EXPECT_LE(4 * 500, v);
+	EXPECT_GE(4 * 500 + 1000, v);
+	EXPECT_EQ(0, simple(self->fd, HWPMC_IOC_PMCRELEASE, id));
+	close(wfd);
+	close(g.ready[0]);
+	close(g.ready[1]);
+	close(g.go[0]);
+	close(g.go[1]);
+}
+
 /* A target that execs stays a target. */
 static void exec_sh(void *arg)
 {

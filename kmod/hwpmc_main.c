@@ -61,7 +61,7 @@ MODULE_PARM_DESC(unprivileged_proc_debug, "allow unprivileged callers to attach 
 
 bool hwpmc_unprivileged_kernel;
 module_param_named(unprivileged_kernel, hwpmc_unprivileged_kernel, bool, 0644);
-MODULE_PARM_DESC(unprivileged_kernel, "allow unprivileged callers to count kernel mode with PMU (hardware) events (0)");
+MODULE_PARM_DESC(unprivileged_kernel, "allow unprivileged callers kernel mode with PMU (hardware) events and in sampling PMCs (0)");
 
 int hwpmc_mincount = HWPMC_MINCOUNT;
 

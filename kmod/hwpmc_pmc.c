@@ -315,14 +315,13 @@ static u64 hwpmc_target_stop(struct hwpmc_target *pt)
  * may attach only to themselves.  (ptrace_may_access() is not exported,
  * and LSM ptrace hooks such as Yama are not consulted: hwpmc.4.)
  */
-static int hwpmc_may_attach(struct task_struct *p)
+static int hwpmc_cred_may_attach(const struct cred *cred, bool ptrace,
+				 struct task_struct *p)
 {
-	const struct cred *cred = current_cred(), *tcred;
+	const struct cred *tcred;
 	bool ok;
 
-	if (same_thread_group(p, current))
-		return 0;
-	if (capable(CAP_SYS_PTRACE))
+	if (ptrace)
 		return 0;
 	if (!READ_ONCE(hwpmc_unprivileged_proc_debug))
 		return -EPERM;
@@ -338,6 +337,42 @@ static int hwpmc_may_attach(struct task_struct *p)
 	ok = p->mm && get_dumpable(p->mm) == SUID_DUMP_USER;
 	task_unlock(p);
 	return ok ? 0 : -EPERM;
+}
+
+static int hwpmc_may_attach(struct task_struct *p)
+{
+	if (same_thread_group(p, current))
+		return 0;
+	return hwpmc_cred_may_attach(current_cred(), capable(CAP_SYS_PTRACE),
+				     p);
+}
+
+/*
+ * Target p exec'ed: may pm's owner still attach to it?  FreeBSD's rule
+ * (pmc_process_exec()): a program that changed the process's
+ * credentials or made it non-dumpable (set-user-ID, set-group-ID, file
+ * capabilities) is not watched by those who could not attach to it.
+ */
+static bool hwpmc_owner_may_keep(struct hwpmc_pmc *pm, struct task_struct *p)
+{
+	struct task_struct *o;
+	const struct cred *cred;
+	int error;
+
+	o = get_pid_task(pm->owner->tgid, PIDTYPE_TGID);
+	if (!o)
+		return false;		/* the owner is going away */
+	if (same_thread_group(o, p)) {
+		put_task_struct(o);
+		return true;
+	}
+	cred = get_task_cred(o);
+	error = hwpmc_cred_may_attach(cred,
+				      has_capability_noaudit(o, CAP_SYS_PTRACE),
+				      p);
+	put_cred(cred);
+	put_task_struct(o);
+	return !error;
 }
 
 /* A PMC on row ri (any row: U32_MAX) of any owner with target tgid. */
@@ -701,8 +736,12 @@ int hwpmc_pmc_allocate(struct file *file, struct pmc_op_pmcallocate *pa)
 	if (PMC_IS_SAMPLING_MODE(mode) && !(ev->caps & PMC_CAP_INTERRUPT))
 		return -EOPNOTSUPP;		/* the event cannot sample */
 	modes = pa->pm_caps & (PMC_CAP_USER | PMC_CAP_SYSTEM);
-	/* hardware counts of kernel mode are privileged (hwpmc.4) */
-	if (cl->class == PMC_CLASS_PMU && modes != PMC_CAP_USER &&
+	/*
+	 * Kernel mode is privileged (hwpmc.4) for hardware counts and for
+	 * every sampling PMC: its samples are kernel addresses.
+	 */
+	if ((cl->class == PMC_CLASS_PMU || PMC_IS_SAMPLING_MODE(mode)) &&
+	    modes != PMC_CAP_USER &&
 	    !READ_ONCE(hwpmc_unprivileged_kernel) && !perfmon_capable())
 		return -EPERM;
 
@@ -1123,10 +1162,12 @@ void hwpmc_pmc_file_release(struct file *file)
 /*
  * Process tgid exec'ed or exited (hwpmc_lifecycle.c): as an owner, it
  * loses its PMCs; having exited, it leaves the PMCs it was a target of,
- * their counts keeping what it counted.
+ * their counts keeping what it counted; having exec'ed, those whose
+ * owners may no longer attach to it (hwpmc_owner_may_keep()).
  */
 void hwpmc_pmc_process_gone(struct pid *tgid, bool exec)
 {
+	struct task_struct *p;
 	struct hwpmc_owner *po;
 	struct hwpmc_pmc *pm, *tmp;
 	struct hwpmc_target *pt;
@@ -1141,16 +1182,21 @@ void hwpmc_pmc_process_gone(struct pid *tgid, bool exec)
 		hwpmc_owner_closelog(po);
 		hwpmc_owner_put_if_idle(po);
 	}
-	for (b = 0; !exec && b < (1U << hwpmc_hashbits); b++)
+	p = exec ? get_pid_task(tgid, PIDTYPE_TGID) : NULL;
+	for (b = 0; (!exec || p) && b < (1U << hwpmc_hashbits); b++)
 		hlist_for_each_entry_safe(po, n, &hwpmc_ownerhash[b], link)
 			list_for_each_entry(pm, &po->pmcs, link) {
 				pt = hwpmc_target_find(pm, tgid);
-				if (!pt)
+				if (!pt || (exec && hwpmc_owner_may_keep(pm, p)))
 					continue;
+				if (exec)
+					hwpmc_log_pmcdetach(pm, tgid);
 				hwpmc_target_free(pm, pt);
 				hwpmc_targets_gone(pm);
 			}
 	up_write(&hwpmc_sx);
+	if (p)
+		put_task_struct(p);
 }
 
 /* -- log operations --------------------------------------------------------- */

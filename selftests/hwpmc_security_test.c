@@ -628,6 +628,67 @@ TEST(member_attach_setid_process_is_eperm)
 	set_suid_dumpable("0");
 }
 
+/*
+ * A target of the member's PMC execs a program: set-user-ID root takes it
+ * away from the member (FreeBSD's exec rule: the owner could no longer
+ * attach), whether or not the kernel keeps it dumpable (suid_dumpable 1
+ * does); a plain program leaves it attached.
+ */
+static int exec_keeps(void *arg)
+{
+	const char *path = arg;
+	__u32 id;
+	pid_t pid;
+	int fd = dev_open(), wfd, exfd, e, i;
+
+	if (fd < 0)
+		return 100 + (errno & 63);
+	pid = target(NULL, 1, &wfd, &exfd, path, 30);
+	if (pid < 0)
+		return 150;
+	e = alloc_tc(fd, &id);
+	if (!e)
+		e = attach(fd, id, pid);
+	if (!e)
+		e = simple(fd, HWPMC_IOC_PMCSTART, id);
+	if (e) {
+		reap(pid);
+		return 151;
+	}
+	if (go_exec(wfd, exfd))
+		e = 152;
+	/* the exec is handled in a work item: give it a second */
+	for (i = 0; !e && i < 10; i++)
+		usleep(100000);
+	if (!e)
+		e = detach(fd, id, pid);	/* ESRCH: no longer a target */
+	reap(pid);
+	close(wfd);
+	close(fd);
+	return e;
+}
+
+TEST(exec_of_setuid_program_detaches)
+{
+	char plain[300], suid[300];
+	unsigned int sd;
+
+	ASSERT_EQ(0, setup_device());
+	ASSERT_NE(NULL, work());
+	ASSERT_EQ(0, spin_copy(workdir, "x-plain", 0755, plain,
+			       sizeof(plain)));
+	ASSERT_EQ(0, spin_copy(workdir, "x-setuid", 04755, suid,
+			       sizeof(suid)));
+	for (sd = 0; sd < 2; sd++) {
+		set_suid_dumpable(sd ? "1" : "0");
+		EXPECT_EQ(0, run_as(&MEMBER, exec_keeps, plain))
+			TH_LOG("suid_dumpable=%u, plain program", sd);
+		EXPECT_EQ(ESRCH, run_as(&MEMBER, exec_keeps, suid))
+			TH_LOG("suid_dumpable=%u, set-user-ID program", sd);
+	}
+	set_suid_dumpable("0");
+}
+
 /* -- system scope, kernel mode, PMCADMIN ----------------------------------- */
 
 static int sys_alloc(void *arg)
@@ -689,6 +750,37 @@ TEST(member_kernel_mode_needs_perfmon_or_tunable)
 	EXPECT_EQ(0, run_as(&MEMBER, pmu_alloc, sys));
 	write_param("unprivileged_kernel", "0");
 	EXPECT_EQ(EPERM, run_as(&MEMBER, pmu_alloc, both));
+}
+
+static int sample_alloc(void *arg)
+{
+	int fd = dev_open(), e;
+
+	if (fd < 0)
+		return 100 + (errno & 63);
+	e = alloc(fd, PMC_MODE_TS, PMC_CLASS_SOFT, EV_SOFT(CPU_CLOCK),
+		  PMC_CPU_ANY, (__u32)(long)arg, NULL);
+	close(fd);
+	return e;
+}
+
+/* Samples are addresses: of kernel mode, privileged for every class. */
+TEST(member_kernel_mode_sampling_needs_perfmon_or_tunable)
+{
+	struct who perfmon = with_cap(MEMBER, CAP_PERFMON);
+	void *both = (void *)0L, *user = (void *)(long)PMC_CAP_USER,
+	     *sys = (void *)(long)PMC_CAP_SYSTEM;
+
+	ASSERT_EQ(0, setup_device());
+	EXPECT_EQ(EPERM, run_as(&MEMBER, sample_alloc, both));
+	EXPECT_EQ(EPERM, run_as(&MEMBER, sample_alloc, sys));
+	EXPECT_EQ(0, run_as(&MEMBER, sample_alloc, user));
+	EXPECT_EQ(0, run_as(&perfmon, sample_alloc, both));
+	write_param("unprivileged_kernel", "1");
+	EXPECT_EQ(0, run_as(&MEMBER, sample_alloc, both));
+	write_param("unprivileged_kernel", "0");
+	EXPECT_EQ(EPERM, run_as(&MEMBER, sample_alloc, both));
+	EXPECT_EQ(0, sample_alloc(both));		/* root */
 }
 
 static int do_admin(void *arg)

@@ -95,11 +95,13 @@ else
 	skip "CAP_PERFMON: instructions in both modes" "no hardware PMU"
 fi
 # -t: a process of its own, not someone else's
-./hwpmc_spin 0.5 &
+# (it runs until killed: the refusal must not race with its exit)
+./hwpmc_spin 600 &
 rootpid=$!
 expect_exit "member: -t of root's process refused" 1 "cannot attach to pid $rootpid: Operation not permitted" \
 	member hwpmc-stat -p task-clock -t "$rootpid"
-wait "$rootpid"
+kill "$rootpid"
+wait "$rootpid" 2>/dev/null
 
 # ---- system scope ----
 expect_exit "member: -s refused, and why" 1 "system-scope PMCs need CAP_PERFMON" \

@@ -538,6 +538,15 @@ int hwpmc_log_wait_closed(struct hwpmc_log *lg)
 	int error;
 
 	error = wait_event_interruptible(lg->wq, READ_ONCE(lg->finished));
+	if (!error) {
+		/*
+		 * And the file let go of, as closing a descriptor would: a
+		 * pipe's reader sees EOF, a filesystem can be unmounted.
+		 * (The writer's fput() from a worker is deferred.)
+		 */
+		flush_work(&lg->free_work);
+		flush_delayed_fput();
+	}
 	return READ_ONCE(lg->error) ?: error;
 }
 

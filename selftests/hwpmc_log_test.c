@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -453,6 +454,146 @@ TEST_F(log, a_stuck_reader_hangs_nothing)
 	EXPECT_EQ(0, lg.bad);
 	EXPECT_EQ(20000, log_count(&lg, PMCLOG_TYPE_USERDATA));
 	EXPECT_EQ(PMCLOG_TYPE_CLOSELOG, TYPE(log_last(&lg)));
+	free(lg.buf);
+}
+
+/*
+ * A log on a full filesystem: the writer's ENOSPC is kept and returned
+ * by FLUSHLOG and CLOSELOG; nothing waits for room that never comes.
+ */
+TEST_F(log, a_full_filesystem_is_enospc_kept)
+{
+	char dir[64], path[80];
+	int f, i, e;
+
+	snprintf(dir, sizeof(dir), "/tmp/hwpmc-full.%d", getpid());
+	ASSERT_EQ(0, mkdir(dir, 0700));
+	if (mount("hwpmc-full", dir, "tmpfs", 0, "size=64k")) {
+		rmdir(dir);
+		SKIP(return, "cannot mount a small tmpfs: %s", strerror(errno));
+	}
+	snprintf(path, sizeof(path), "%s/log", dir);
+	f = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	ASSERT_LE(0, f);
+	ASSERT_EQ(0, configure(self->fd, f));
+	close(f);
+	/* 480 KB of USERDATA into 64 KB: writes fail once the error is in */
+	for (i = 0, e = 0; i < 20000 && !e; i++)
+		e = writelog(self->fd, i);
+	EXPECT_TRUE(e == 0 || e == ENOSPC) TH_LOG("WRITELOG: %s", strerror(e));
+	EXPECT_EQ(ENOSPC, xioctl(self->fd, HWPMC_IOC_FLUSHLOG, NULL));
+	EXPECT_EQ(ENOSPC, xioctl(self->fd, HWPMC_IOC_FLUSHLOG, NULL));
+	EXPECT_EQ(ENOSPC, xioctl(self->fd, HWPMC_IOC_CLOSELOG, NULL));
+	EXPECT_EQ(EINVAL, xioctl(self->fd, HWPMC_IOC_FLUSHLOG, NULL));
+	unlink(path);
+	EXPECT_EQ(0, umount(dir));
+	rmdir(dir);
+}
+
+/*
+ * An owner killed while it samples itself into a pipe: its exit closes
+ * the log, whose last record is CLOSELOG, and the reader sees EOF.
+ */
+TEST_F(log, owner_killed_while_sampling)
+{
+	struct log lg;
+	int p[2], r[2], st;
+	pid_t pid;
+	char c;
+
+	ASSERT_EQ(0, pipe(p));
+	ASSERT_EQ(0, pipe(r));
+	pid = fork();
+	if (!pid) {
+		int fd = open(DEV, O_RDWR);
+		__u32 id;
+
+		close(p[0]);
+		close(r[0]);
+		if (fd < 0 || configure(fd, p[1]) ||
+		    alloc(fd, PMC_MODE_TS, EV_SOFT(CPU_CLOCK), PMC_CPU_ANY,
+			  PMC_F_CALLCHAIN, MS, &id) ||
+		    attach(fd, id, 0) ||
+		    simple(fd, HWPMC_IOC_PMCSTART, id))
+			_exit(1);
+		close(p[1]);
+		if (write(r[1], "s", 1) != 1)
+			_exit(2);
+		for (;;)
+			spin_ms(10);
+	}
+	close(p[1]);
+	close(r[1]);
+	ASSERT_EQ(1, read(r[0], &c, 1));
+	close(r[0]);
+	usleep(200000);
+	kill(pid, SIGKILL);
+	ASSERT_EQ(pid, waitpid(pid, &st, 0));
+	EXPECT_TRUE(WIFSIGNALED(st));
+	log_load_fd(&lg, p[0]);		/* to EOF */
+	close(p[0]);
+	EXPECT_EQ(0, lg.bad);
+	EXPECT_LT(0, log_count(&lg, PMCLOG_TYPE_CALLCHAIN));
+	EXPECT_EQ(PMCLOG_TYPE_CLOSELOG, TYPE(log_last(&lg)));
+	free(lg.buf);
+}
+
+/* maps /proc/self/exe executable after the start, then exits */
+static void map_fn(void *arg)
+{
+	int f = open("/proc/self/exe", O_RDONLY);
+	void *m;
+
+	if (f < 0)
+		_exit(90);
+	m = mmap(NULL, 8192, PROT_READ | PROT_EXEC, MAP_PRIVATE, f, 4096);
+	if (m == MAP_FAILED)
+		_exit(91);
+	spin_ms(20);
+}
+
+/* An executable mapping made after the attach is logged (MAP_IN). */
+TEST_F(log, a_mapping_after_the_attach_is_logged)
+{
+	struct pmclog_map_in *mi;
+	struct pmclog_header *h;
+	struct child c;
+	struct log lg;
+	size_t off;
+	char exe[256];
+	ssize_t n;
+	int found = 0, f = logfile(self->path);
+	__u32 id;
+
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	ASSERT_LT(0, n);
+	exe[n] = 0;
+	ASSERT_LE(0, f);
+	ASSERT_EQ(0, configure(self->fd, f));
+	close(f);
+	child_start(&c, map_fn, NULL);
+	ASSERT_EQ(0, alloc(self->fd, PMC_MODE_TS, EV_SOFT(CPU_CLOCK),
+			   PMC_CPU_ANY, 0, MS, &id));
+	ASSERT_EQ(0, attach(self->fd, id, c.pid));
+	ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTART, id));
+	child_go(&c);
+	ASSERT_EQ(0, child_wait(&c, NULL));
+	ASSERT_EQ(0, xioctl(self->fd, HWPMC_IOC_CLOSELOG, NULL));
+	EXPECT_EQ(0, simple(self->fd, HWPMC_IOC_PMCRELEASE, id));
+	log_load_file(&lg, self->path);
+	for_each_record(&lg, h, off) {
+		if (TYPE(h) != PMCLOG_TYPE_MAP_IN)
+			continue;
+		mi = (void *)h;
+		/* the new one: 8 KB at file offset 4096 */
+		if (mi->pl_pid == c.pid && mi->pl_pgoff == 4096 &&
+		    mi->pl_end - mi->pl_start == 8192 &&
+		    (mi->pl_prot & PROT_EXEC) &&
+		    !strcmp(mi->pl_pathname, exe))
+			found++;
+	}
+	EXPECT_EQ(0, lg.bad);
+	EXPECT_EQ(1, found) TH_LOG("MAP_IN of %s at offset 4096", exe);
 	free(lg.buf);
 }
 

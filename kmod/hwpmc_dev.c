@@ -4,8 +4,8 @@
  *
  * Dispatch: a command whose type is not ours or whose number names no
  * operation is ENOTTY; a command naming an operation with another size
- * or direction than the ABI's is EINVAL; an operation this version does
- * not implement yet is EOPNOTSUPP (hwpmc(4) lists them).  Each operation
+ * or direction than the ABI's is EINVAL; every operation of the ABI has
+ * a handler (PMCGETMSR's answer is EOPNOTSUPP, below).  Each operation
  * copies its argument in, checks reserved fields, and copies results out.
  */
 #define pr_fmt(fmt) "hwpmc: " fmt
@@ -339,7 +339,7 @@ static int hwpmc_op_writelog(struct file *file, void __user *uarg)
 	return hwpmc_pmc_writelog(wl.pm_userdata);
 }
 
-/* The operations, indexed by PMC_OP_*; a NULL fn is not implemented yet. */
+/* The operations, indexed by PMC_OP_*; a NULL fn would be EOPNOTSUPP. */
 static const struct {
 	unsigned int	cmd;
 	hwpmc_op_fn	fn;

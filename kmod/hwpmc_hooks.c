@@ -379,6 +379,9 @@ static void hwpmc_csw_log(struct task_struct *t, struct hwpmc_pmc *pm,
 	v = hwpmc_counter_local(ev);
 	r.pl_value = v - c->last;
 	c->last = v;
+	/* a stopped PMC's counters may count on (hwpmc_pmc.c): no record */
+	if (READ_ONCE(pm->state) != PMC_STATE_RUNNING)
+		return;
 	hwpmc_log_append(lg, PMCLOG_TYPE_PROCCSW, ktime_get_ns(), &r,
 			 sizeof(r), NULL, 0);
 }

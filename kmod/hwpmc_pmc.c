@@ -1357,4 +1357,6 @@ void hwpmc_pmc_describe(const struct hwpmc_pmc *pm, struct pmc_info *pi)
 	pi->pm_mode = pm->mode;
 	pi->pm_event = pm->event->code;
 	pi->pm_flags = pm->flags;
+	if (PMC_IS_SAMPLING_MODE(pm->mode))
+		pi->pm_reloadcount = pm->attr.sample_period;
 }

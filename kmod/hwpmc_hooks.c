@@ -509,6 +509,71 @@ static int hwpmc_kp_mmap(struct kprobe *kp, struct pt_regs *regs)
 	return 0;
 }
 
+/*
+ * munmap() and mremap() of mm's [start, start + len) (the munmap entry
+ * of this kernel: do_vmi_munmap() from 6.2, do_mas_munmap() in 6.1):
+ * MAP_OUT of the range when an executable file mapping is in it.
+ * mmap_lock is held for writing by the caller.
+ */
+static int hwpmc_kp_munmap(struct kprobe *kp, struct pt_regs *regs)
+{
+	struct mm_struct *mm;
+	struct vm_area_struct *vma;
+	struct hwpmc_logset ls = { 0 };
+	struct pmclog_map_out r = { .pl_pid = current->tgid };
+	unsigned long start, end;
+	u64 now;
+	int i;
+
+	if (hwpmc_hooks_idle())
+		return 0;
+	mm = (struct mm_struct *)regs_get_kernel_argument(regs, 1);
+	start = regs_get_kernel_argument(regs, 2);
+	end = start + PAGE_ALIGN(regs_get_kernel_argument(regs, 3));
+	if (!mm || mm != current->mm || end <= start)
+		return 0;
+	for (vma = find_vma(mm, start); vma && vma->vm_start < end;
+	     vma = find_vma(mm, vma->vm_end))
+		if (hwpmc_vma_wanted(vma))
+			break;
+	if (!vma || vma->vm_start >= end)
+		return 0;
+	rcu_read_lock();
+	hwpmc_walk_counters(current, hwpmc_add_sampling, &ls);
+	hwpmc_add_system(&ls);
+	r.pl_start = start;
+	r.pl_end = end;
+	now = ktime_get_ns();
+	for (i = 0; i < ls.n; i++)
+		hwpmc_log_append(ls.lg[i], PMCLOG_TYPE_MAP_OUT, now, &r,
+				 sizeof(r), NULL, 0);
+	rcu_read_unlock();
+	return 0;
+}
+
+static const char * const hwpmc_munmap_syms[] = {
+	"do_vmi_munmap", "do_mas_munmap",
+};
+
+static struct kprobe hwpmc_kp_unmap = { .pre_handler = hwpmc_kp_munmap };
+static bool hwpmc_kp_unmap_on;
+
+static void hwpmc_munmap_probe_init(void)
+{
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(hwpmc_munmap_syms); i++) {
+		memset(&hwpmc_kp_unmap, 0, sizeof(hwpmc_kp_unmap));
+		hwpmc_kp_unmap.symbol_name = hwpmc_munmap_syms[i];
+		hwpmc_kp_unmap.pre_handler = hwpmc_kp_munmap;
+		if (!register_kprobe(&hwpmc_kp_unmap)) {
+			hwpmc_kp_unmap_on = true;
+			return;
+		}
+	}
+	pr_info("no munmap entry to probe: logs get no MAP_OUT records\n");
+}
+
 static void hwpmc_add_any(struct perf_event *ev, struct hwpmc_pmc *pm,
 			  void *arg)
 {
@@ -586,6 +651,7 @@ static int hwpmc_kprobes_init(void)
 			return error;
 		}
 	}
+	hwpmc_munmap_probe_init();
 	return 0;
 }
 
@@ -593,6 +659,8 @@ static void hwpmc_kprobes_fini(void)
 {
 	int i;
 
+	if (hwpmc_kp_unmap_on)
+		unregister_kprobe(&hwpmc_kp_unmap);
 	for (i = 0; i < ARRAY_SIZE(hwpmc_kprobes); i++)
 		unregister_kprobe(&hwpmc_kprobes[i]);
 	free_percpu(hwpmc_pathbuf);

@@ -477,10 +477,15 @@ TEST_F(log, a_full_filesystem_is_enospc_kept)
 	ASSERT_LE(0, f);
 	ASSERT_EQ(0, configure(self->fd, f));
 	close(f);
-	/* 480 KB of USERDATA into 64 KB: writes fail once the error is in */
-	for (i = 0, e = 0; i < 20000 && !e; i++)
+	/*
+	 * 480 KB of USERDATA into 64 KB: writes fail once the error is in;
+	 * before that, ENOBUFS when the writer is behind (records dropped).
+	 */
+	for (i = 0, e = 0; i < 20000 && e != ENOSPC; i++) {
 		e = writelog(self->fd, i);
-	EXPECT_TRUE(e == 0 || e == ENOSPC) TH_LOG("WRITELOG: %s", strerror(e));
+		EXPECT_TRUE(e == 0 || e == ENOSPC || e == ENOBUFS)
+			TH_LOG("WRITELOG: %s", strerror(e));
+	}
 	EXPECT_EQ(ENOSPC, xioctl(self->fd, HWPMC_IOC_FLUSHLOG, NULL));
 	EXPECT_EQ(ENOSPC, xioctl(self->fd, HWPMC_IOC_FLUSHLOG, NULL));
 	EXPECT_EQ(ENOSPC, xioctl(self->fd, HWPMC_IOC_CLOSELOG, NULL));
@@ -550,11 +555,19 @@ static void map_fn(void *arg)
 	if (m == MAP_FAILED)
 		_exit(91);
 	spin_ms(20);
+	if (munmap(m, 8192))
+		_exit(92);
 }
 
-/* An executable mapping made after the attach is logged (MAP_IN). */
+/*
+ * An executable mapping made after the attach is logged (MAP_IN), and
+ * so is its munmap() (MAP_OUT of the same range, later).
+ */
 TEST_F(log, a_mapping_after_the_attach_is_logged)
 {
+	struct pmclog_map_out *mo;
+	__u64 start = 0, end = 0;
+	int unmapped = 0;
 	struct pmclog_map_in *mi;
 	struct pmclog_header *h;
 	struct child c;
@@ -582,6 +595,11 @@ TEST_F(log, a_mapping_after_the_attach_is_logged)
 	EXPECT_EQ(0, simple(self->fd, HWPMC_IOC_PMCRELEASE, id));
 	log_load_file(&lg, self->path);
 	for_each_record(&lg, h, off) {
+		if (TYPE(h) == PMCLOG_TYPE_MAP_OUT && found) {
+			mo = (void *)h;
+			unmapped += mo->pl_pid == (__u32)c.pid &&
+				    mo->pl_start == start && mo->pl_end == end;
+		}
 		if (TYPE(h) != PMCLOG_TYPE_MAP_IN)
 			continue;
 		mi = (void *)h;
@@ -589,11 +607,15 @@ TEST_F(log, a_mapping_after_the_attach_is_logged)
 		if (mi->pl_pid == c.pid && mi->pl_pgoff == 4096 &&
 		    mi->pl_end - mi->pl_start == 8192 &&
 		    (mi->pl_prot & PROT_EXEC) &&
-		    !strcmp(mi->pl_pathname, exe))
+		    !strcmp(mi->pl_pathname, exe)) {
 			found++;
+			start = mi->pl_start;
+			end = mi->pl_end;
+		}
 	}
 	EXPECT_EQ(0, lg.bad);
 	EXPECT_EQ(1, found) TH_LOG("MAP_IN of %s at offset 4096", exe);
+	EXPECT_EQ(1, unmapped) TH_LOG("MAP_OUT of it after");
 	free(lg.buf);
 }
 
@@ -1013,10 +1035,11 @@ TEST_F(log, soft_sampling_one_sample_per_period)
 /*
  * The clocks sample from an hrtimer, which the kernel forwards past the
  * periods it missed when it fires late (hrtimer_forward_now() in
- * perf_swevent_hrtimer()): never more samples than periods counted, and
- * on a loaded or emulated machine fewer. Most periods must still be seen.
+ * perf_swevent_hrtimer()), with one overflow for all of them: the module
+ * logs that sample once per period elapsed (hwpmc.4), so that samples
+ * still follow the time counted, on a loaded or emulated machine too.
  */
-TEST_F(log, clock_sampling_at_most_one_sample_per_period)
+TEST_F(log, clock_sampling_one_sample_per_period_late_ones_too)
 {
 	__u64 total;
 	int samples = sample_child(_metadata, self->fd, self->path,
@@ -1024,7 +1047,7 @@ TEST_F(log, clock_sampling_at_most_one_sample_per_period)
 				   busy_fn, (void *)300L, &total);
 
 	EXPECT_GE(total / MS + 2, (__u64)samples);
-	EXPECT_LE(total / MS / 2, (__u64)samples);
+	EXPECT_LE(total / MS * 9 / 10, (__u64)samples);
 	EXPECT_LT(50, samples);
 }
 

@@ -1198,4 +1198,144 @@ TEST_F(log, system_sampling_sees_a_busy_process)
 	free(lg.buf);
 }
 
+/* -- stress ----------------------------------------------------------------- */
+
+static double mono(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec + t.tv_nsec / 1e9;
+}
+
+/* a short-lived process: faults pages, sometimes forks one more */
+static void stress_one(unsigned int seed)
+{
+	long pages = 20 + seed % 80, i;
+	char *m = mmap(NULL, pages * 4096, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (m == MAP_FAILED)
+		_exit(80);
+	madvise(m, pages * 4096, MADV_NOHUGEPAGE);
+	if (seed % 3 == 0 && !fork()) {
+		for (i = 0; i < 10; i++)
+			m[i * 4096] = 2;
+		_exit(0);
+	}
+	for (i = 0; i < pages; i++)
+		m[i * 4096] = 1;
+	spin_ms(seed % 4);
+	while (wait(NULL) > 0)
+		;
+	_exit(0);
+}
+
+/* processes for (long)arg seconds, 8 at a time */
+static void stress_fn(void *arg)
+{
+	double end = mono() + (long)arg;
+	unsigned int n = 0;
+	int live = 0;
+
+	while (mono() < end) {
+		if (!fork())
+			stress_one(n * 2654435761u >> 7);
+		n++;
+		if (++live == 8 && wait(NULL) > 0)
+			live--;
+	}
+	while (wait(NULL) > 0)
+		;
+}
+
+static __u64 bufferfull(int fd)
+{
+	struct pmc_op_getdriverstats st;
+
+	return xioctl(fd, HWPMC_IOC_GETDRIVERSTATS, &st) ? ~0ULL :
+	       st.pm_intr_bufferfull;
+}
+
+/*
+ * Stress: hundreds of short-lived processes (forks of forks) under a
+ * counting PMC with DESCENDANTS and LOG_PROCEXIT and a sampling PMC with
+ * DESCENDANTS and call chains, for HWPMC_STRESS_SECS seconds (default
+ * 10; the documented long run is 1800).  Every count is conserved: the
+ * PROCEXIT values sum to the counting PMC's total; no sample or record
+ * is dropped without a statistic or a DROPNOTIFY saying so.
+ */
+TEST_F_TIMEOUT(log, stress_counts_conserved_across_short_lived_processes,
+	       3700)
+{
+	const char *env = getenv("HWPMC_STRESS_SECS");
+	long secs = env ? atol(env) : 10;
+	struct pmclog_procexit *px;
+	struct pmclog_dropnotify *dn;
+	struct pmclog_header *h;
+	struct child c;
+	struct log lg;
+	size_t off;
+	__u64 sum = 0, total, full0, full1, dropped = 0;
+	int exits = 0, samples = 0, f = logfile(self->path);
+	__u32 cid, sid;
+
+	ASSERT_LT(0, secs);
+	ASSERT_LE(0, f);
+	ASSERT_EQ(0, configure(self->fd, f));
+	close(f);
+	full0 = bufferfull(self->fd);
+	child_start(&c, stress_fn, (void *)secs);
+	ASSERT_EQ(0, alloc(self->fd, PMC_MODE_TC, EV_SOFT(PAGE_FAULTS),
+			   PMC_CPU_ANY,
+			   PMC_F_DESCENDANTS | PMC_F_LOG_PROCEXIT, 0, &cid));
+	ASSERT_EQ(0, alloc(self->fd, PMC_MODE_TS, EV_SOFT(TASK_CLOCK),
+			   PMC_CPU_ANY, PMC_F_DESCENDANTS | PMC_F_CALLCHAIN,
+			   MS, &sid));
+	ASSERT_EQ(0, attach(self->fd, cid, c.pid));
+	ASSERT_EQ(0, attach(self->fd, sid, c.pid));
+	ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTART, cid));
+	ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTART, sid));
+	child_go(&c);
+	ASSERT_EQ(0, child_wait(&c, NULL));
+	usleep(200000);		/* exit records are written from a worker */
+	total = readpmc(self->fd, cid);
+	full1 = bufferfull(self->fd);
+	ASSERT_EQ(0, xioctl(self->fd, HWPMC_IOC_CLOSELOG, NULL));
+	log_load_file(&lg, self->path);
+	for_each_record(&lg, h, off) {
+		switch (TYPE(h)) {
+		case PMCLOG_TYPE_PROCEXIT:
+			px = (void *)h;
+			EXPECT_EQ(cid, px->pl_pmcid);
+			sum += px->pl_value;
+			exits++;
+			break;
+		case PMCLOG_TYPE_CALLCHAIN:
+			samples++;
+			break;
+		case PMCLOG_TYPE_DROPNOTIFY:
+			dn = (void *)h;
+			dropped += dn->pl_dropped;
+			break;
+		}
+	}
+	TH_LOG("%ld s: %d process exits, %llu page faults, %d samples, %llu samples and %llu records dropped",
+	       secs, exits, (unsigned long long)total, samples,
+	       (unsigned long long)(full1 - full0),
+	       (unsigned long long)dropped);
+	EXPECT_EQ(0, lg.bad);
+	EXPECT_LE(200, exits);
+	EXPECT_LT(0, samples);
+	/* conserved, unless records were dropped (and announced) */
+	if (!dropped)
+		EXPECT_EQ(total, sum);
+	/* at these rates and default sizes, nothing is dropped at all */
+	EXPECT_EQ(0, dropped);
+	EXPECT_EQ(full0, full1);
+	EXPECT_EQ(0, simple(self->fd, HWPMC_IOC_PMCRELEASE, cid));
+	EXPECT_EQ(0, simple(self->fd, HWPMC_IOC_PMCRELEASE, sid));
+	free(lg.buf);
+}
+
 TEST_HARNESS_MAIN

@@ -230,7 +230,7 @@ int hwpmc_log_append_path(struct hwpmc_log *lg, u32 type, u64 time,
 int hwpmc_sample_init(void);
 void hwpmc_sample_fini(void);
 void hwpmc_sample_take(struct hwpmc_pmc *pm, bool callchain,
-		       struct pt_regs *regs, u32 copies);
+		       struct pt_regs *regs);
 void hwpmc_sample_drain(void);
 
 /* Records from the kernel's events (hwpmc_hooks.c). */

@@ -25,7 +25,6 @@
 #define pr_fmt(fmt) "hwpmc: " fmt
 
 #include <linux/kernel.h>
-#include <linux/hrtimer.h>
 #include <linux/capability.h>
 #include <linux/cpuhotplug.h>
 #include <linux/cred.h>
@@ -188,32 +187,6 @@ static void hwpmc_owner_closelog(struct hwpmc_owner *po)
  * IRQs-off context; the counter's context is its PMC, alive while the
  * counter is.
  */
-/*
- * cpu-clock and task-clock sample from an hrtimer which, when it fires
- * late (an interrupt-disabled stretch, a vCPU the host did not run), is
- * forwarded past the periods missed, with one overflow for all of them.
- * Their time went to this sample's place as much as to any: it counts
- * once per period, up to HWPMC_CLOCK_COPIES_MAX.
- */
-#define HWPMC_CLOCK_COPIES_MAX	64
-
-static u32 hwpmc_clock_periods(struct perf_event *event)
-{
-	u64 period = event->hw.sample_period;
-	s64 late;
-
-	if (event->attr.type != PERF_TYPE_SOFTWARE ||
-	    (event->attr.config != PERF_COUNT_SW_CPU_CLOCK &&
-	     event->attr.config != PERF_COUNT_SW_TASK_CLOCK) || !period)
-		return 1;
-	late = ktime_to_ns(ktime_sub(ktime_get(),
-				     hrtimer_get_expires(&event->hw.hrtimer)));
-	if (late < (s64)period)
-		return 1;
-	return 1 + min_t(u64, div64_u64(late, period),
-			 HWPMC_CLOCK_COPIES_MAX - 1);
-}
-
 void hwpmc_overflow(struct perf_event *event, struct perf_sample_data *data,
 		    struct pt_regs *regs)
 {
@@ -226,8 +199,7 @@ void hwpmc_overflow(struct perf_event *event, struct perf_sample_data *data,
 		return;
 	}
 	hwpmc_sample_take(pm, pm->flags & (PMC_F_CALLCHAIN |
-					   PMC_F_USERCALLCHAIN), regs,
-			  hwpmc_clock_periods(event));
+					   PMC_F_USERCALLCHAIN), regs);
 }
 
 /* -- log records of PMCs ---------------------------------------------------- */

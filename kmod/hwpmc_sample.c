@@ -178,10 +178,8 @@ static u32 hwpmc_user_chain(struct pt_regs *regs, u64 *pc, u32 max)
 /* -- the handler ------------------------------------------------------------ */
 
 void hwpmc_sample_take(struct hwpmc_pmc *pm, bool callchain,
-		       struct pt_regs *regs, u32 copies)
+		       struct pt_regs *regs)
 {
-	struct hwpmc_sample *c;
-	u32 k;
 	struct hwpmc_ring *r = this_cpu_ptr(&hwpmc_rings);
 	u32 depth = hwpmc_callchaindepth, flags = 0, n;
 	struct hwpmc_sample *s;
@@ -224,18 +222,8 @@ void hwpmc_sample_take(struct hwpmc_pmc *pm, bool callchain,
 	}
 	s->npc = n;
 	s->cpuflags = PMC_CALLCHAIN_TO_CPUFLAGS(smp_processor_id(), flags);
-	/* the periods of a late clock sample: copies, room permitting */
-	for (k = 1; k < copies; k++) {
-		/* as above: the drain's release of the slots it is done with */
-		if (head + k - smp_load_acquire(&r->tail) > hwpmc_ring_mask) {
-			hwpmc_stat_inc(intr_bufferfull);
-			break;
-		}
-		c = hwpmc_slot(r, head + k);
-		memcpy(c, s, struct_size(s, pc, n));
-	}
-	/* publish the slots to the drain: pairs with its acquire of head */
-	smp_store_release(&r->head, head + k);
+	/* publish the slot to the drain: pairs with its acquire of head */
+	smp_store_release(&r->head, head + 1);
 	hwpmc_stat_inc(intr_processed);
 	irq_work_queue(&r->kick);
 out:

@@ -715,7 +715,7 @@ TEST_F(log, process_sampling_with_call_chains)
 	EXPECT_EQ(1, mapped) TH_LOG("MAP_IN of the program's text");
 	/*
 	 * hrtimer samples: at most one per period of CPU time (10%), and
-	 * most of them, as the clock test above explains
+	 * at least a quarter of them, as the clock test below explains
 	 */
 	expect = cputime(&ru) * 1e9 / period;
 	EXPECT_LE(samples, expect * 1.10) TH_LOG("%d samples, %.0f expected",
@@ -1048,9 +1048,9 @@ TEST_F(log, soft_sampling_one_sample_per_period)
  * interrupts go missing when the host is loaded: never more samples
  * than periods counted, but fewer (measured with the host at load 5:
  * 110 to 130 interrupts for 301 periods, every one of them logged, none
- * dropped by the module).  So most periods, not all, must be sampled;
- * the exact one-per-period checks are on counted events above and on
- * the arm64 PMU below.
+ * dropped by the module).  So at least a quarter of the periods must be
+ * sampled, not all; the exact one-per-period checks are on counted
+ * events above and on the arm64 PMU below.
  */
 TEST_F(log, clock_sampling_at_most_one_sample_per_period)
 {

@@ -19,9 +19,9 @@
  * thread-safe; call pmc_init() once before starting threads.  After that,
  * the other functions may be called from any thread.
  *
- * Not yet available (logging and sampling are not implemented yet):
- * pmc_configure_logfile, pmc_flush_logfile, pmc_close_logfile,
- * pmc_writelog and the pmc_pmu_* helpers.
+ * The log these functions write is read with pmclog(3), <pmclog.h>.
+ *
+ * Not yet available: the pmc_pmu_* helpers.
  */
 #ifndef _HWPMC_PMC_H_
 #define _HWPMC_PMC_H_
@@ -192,6 +192,19 @@ int	pmc_set(pmc_id_t _pmcid, pmc_value_t _value);
 int	pmc_capabilities(pmc_id_t _pmc, uint32_t *_caps);
 int	pmc_width(pmc_id_t _pmc, uint32_t *_width);
 int	pmc_get_msr(pmc_id_t _pmc, uint32_t *_msr);
+
+/*
+ * The log: records of the owner's PMCs (samples, PROCCSW, PROCEXIT...)
+ * written by the module to fd (a file, pipe or socket open for writing;
+ * the module keeps its own reference, so the caller may close fd).
+ * pmc_configure_logfile(-1) closes the log, as pmc_close_logfile().
+ * pmc_flush_logfile() waits until what is logged so far is written and
+ * reports a write error (EPIPE, ENOSPC...) the module met.
+ */
+int	pmc_configure_logfile(int _fd);
+int	pmc_flush_logfile(void);
+int	pmc_close_logfile(void);
+int	pmc_writelog(uint32_t _udata);
 
 /*
  * Linux additions.  pmc_allocate_message(): why the calling thread's last

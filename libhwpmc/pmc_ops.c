@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 
 #include "libpmc_internal.h"
 
@@ -156,4 +157,49 @@ int pmc_event_caps(enum pmc_class cl, enum pmc_event ev, uint32_t *caps)
 		return -1;
 	*caps = pc.pm_caps;
 	return 0;
+}
+
+/* -- the log ------------------------------------------------------------------ */
+
+/*
+ * FLUSHLOG and CLOSELOG (and CONFIGURELOG with -1) wait for the log's
+ * writer, and a signal interrupts the wait: EINTR goes back to the caller,
+ * not retried, since a stuck reader would make a retry wait forever, and
+ * a closed log cannot be closed again.
+ */
+static int pmc_log_ioctl(unsigned long cmd, void *arg)
+{
+	if (pmc_lib_ready() < 0)
+		return -1;
+	return ioctl(pmc_lib.fd, cmd, arg) < 0 ? -1 : 0;
+}
+
+int pmc_configure_logfile(int fd)
+{
+	struct pmc_op_configurelog cl;
+
+	memset(&cl, 0, sizeof(cl));
+	cl.pm_logfd = fd;
+	return pmc_log_ioctl(HWPMC_IOC_CONFIGURELOG, &cl);
+}
+
+int pmc_flush_logfile(void)
+{
+	return pmc_log_ioctl(HWPMC_IOC_FLUSHLOG, NULL);
+}
+
+int pmc_close_logfile(void)
+{
+	return pmc_log_ioctl(HWPMC_IOC_CLOSELOG, NULL);
+}
+
+int pmc_writelog(uint32_t userdata)
+{
+	struct pmc_op_writelog wl;
+
+	if (pmc_lib_ready() < 0)
+		return -1;
+	memset(&wl, 0, sizeof(wl));
+	wl.pm_userdata = userdata;
+	return pmc_lib_ioctl(HWPMC_IOC_WRITELOG, &wl);
 }

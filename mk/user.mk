@@ -52,7 +52,7 @@ LIB_LIBS	:= $(KMOD_LIBS) -pthread
 
 LIB_SRCS	:= libhwpmc/pmc_init.c libhwpmc/pmc_ops.c libhwpmc/pmc_names.c \
 		   libhwpmc/pmc_modcheck.c libhwpmc/pmc_counting.c \
-		   libhwpmc/pmc_spec.c
+		   libhwpmc/pmc_spec.c libhwpmc/pmclog.c
 LIB_PIC_OBJS	:= $(patsubst libhwpmc/%.c,$(B)/obj/lib-pic/%.o,$(LIB_SRCS))
 LIB_OBJS	:= $(patsubst libhwpmc/%.c,$(B)/obj/lib/%.o,$(LIB_SRCS))
 LIB_SO		:= $(B)/lib/libhwpmc.so.1
@@ -182,7 +182,7 @@ install-user: lib tools
 	    -e 's|@REQUIRES_PRIVATE@|$(PC_REQUIRES)|g' libhwpmc/hwpmc.pc.in \
 	    > $(DESTDIR)$(PKGCONFIGDIR)/hwpmc.pc
 	chmod 0644 $(DESTDIR)$(PKGCONFIGDIR)/hwpmc.pc
-	install -m 0644 libhwpmc/pmc.h $(DESTDIR)$(INCLUDEDIR)/pmc.h
+	install -m 0644 libhwpmc/pmc.h libhwpmc/pmclog.h $(DESTDIR)$(INCLUDEDIR)/
 	install -m 0644 $(USER_HEADERS) $(DESTDIR)$(INCLUDEDIR)/linux/
 	install -m 0755 $(TOOLS) $(DESTDIR)$(BINDIR)/
 	@set -e; for s in 3 4 8; do \

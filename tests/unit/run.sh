@@ -69,7 +69,7 @@ run_tap abi-m32 sh "$SRC/tests/unit/abi_check.sh" "$SRC" "$UT/abi" "$UT/abi_layo
 run_tap control sh "$SRC/tests/unit/test_control.sh" "$UT/hwpmc-control" "$UT/fake_hwpmc.so"
 run_tap stat sh "$SRC/tests/unit/test_stat.sh" "$UT/hwpmc-stat" "$UT/fake_hwpmc.so"
 if [ -n "${LIBSO:-}" ]; then
-	run_tap exports sh "$SRC/tests/unit/test_exports.sh" "$LIBSO" "$SRC/libhwpmc/pmc.h"
+	run_tap exports sh "$SRC/tests/unit/test_exports.sh" "$LIBSO" "$SRC/libhwpmc/pmc.h" "$SRC/libhwpmc/pmclog.h"
 fi
 
 echo "1..$n"

@@ -1,21 +1,22 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# The shared library exports exactly the functions <pmc.h> declares.
-#   test_exports.sh <libhwpmc.so> <pmc.h>
+# The shared library exports exactly the functions its public headers
+# (<pmc.h>, <pmclog.h>) declare.
+#   test_exports.sh <libhwpmc.so> <header>...
 set -u
-LIB=$1; HDR=$2
+LIB=$1; shift
 NM=${NM:-nm}
 n=0; fail=0
 ok() { n=$((n + 1)); if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fail=1; fi; }
 
 "$NM" -D --defined-only "$LIB" | awk '$2 == "T" { print $3 }' | sort > "${TMPDIR:-/tmp}/exp.$$"
-sed -n 's/^[a-z][^(]*[[:space:]*]\(pmc_[a-z_]*\)(.*/\1/p' "$HDR" | sort -u > "${TMPDIR:-/tmp}/decl.$$"
+sed -n 's/^[a-z][^(]*[[:space:]*]\(pmc\(log\)\{0,1\}_[a-z_]*\)(.*/\1/p' "$@" | sort -u > "${TMPDIR:-/tmp}/decl.$$"
 if cmp -s "${TMPDIR:-/tmp}/exp.$$" "${TMPDIR:-/tmp}/decl.$$"; then
-	ok 0 "exports = declarations of pmc.h ($(wc -l < "${TMPDIR:-/tmp}/exp.$$") functions)"
+	ok 0 "exports = declarations of $(echo "$@" | xargs -n1 basename | paste -sd+) ($(wc -l < "${TMPDIR:-/tmp}/exp.$$") functions)"
 else
 	diff "${TMPDIR:-/tmp}/decl.$$" "${TMPDIR:-/tmp}/exp.$$" | sed 's/^/# declared(<) exported(>) /'
-	ok 1 "exports = declarations of pmc.h"
+	ok 1 "exports = declarations of $*"
 fi
 soname=$(objdump -p "$LIB" 2>/dev/null | awk '$1 == "SONAME" { print $2 }')
 [ "$soname" = libhwpmc.so.1 ]; ok $? "SONAME is libhwpmc.so.1 (got '$soname')"

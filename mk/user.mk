@@ -117,6 +117,7 @@ UT_CFLAGS	:= $(filter-out -fvisibility=hidden,$(U_CFLAGS)) $(UT_SAN) \
 		   -I$(U_SRC)/tests/unit
 UT_LIB_OBJS	:= $(patsubst libhwpmc/%.c,$(UT)/obj/lib/%.o,$(LIB_SRCS))
 UT_PROGS	:= $(UT)/test_names $(UT)/test_lib $(UT)/test_spec $(UT)/test_count \
+		   $(UT)/test_pmclog \
 		   $(UT)/hwpmc-control $(UT)/hwpmc-stat \
 		   $(UT)/abi_layout $(UT)/fake_hwpmc.so
 
@@ -133,6 +134,9 @@ $(UT)/obj/hwpmc-control.o: tools/hwpmc-control.c
 	$(CC) $(U_CPPFLAGS) $(UT_CFLAGS) -c $< -o $@
 
 $(UT)/test_names: $(UT)/obj/test_names.o $(UT_LIB_OBJS)
+	$(CC) $(UT_SAN) -o $@ $^ $(LIB_LIBS)
+
+$(UT)/test_pmclog: $(UT)/obj/test_pmclog.o $(UT_LIB_OBJS)
 	$(CC) $(UT_SAN) -o $@ $^ $(LIB_LIBS)
 
 $(UT)/test_lib: $(UT)/obj/test_lib.o $(UT)/obj/fake_hwpmc.o $(UT_LIB_OBJS)

@@ -169,8 +169,37 @@ $(UT)/abi_layout: tests/unit/abi_layout.c $(USER_HEADERS)
 	@mkdir -p $(@D)
 	$(CC) $(U_CPPFLAGS) $(filter-out -MMD -MP,$(UT_CFLAGS)) -DLAYOUT_MAIN -o $@ $<
 
-check-unit: $(UT_PROGS) $(LIB_SO)
+# ---- the pmclog(3) fuzz target: libFuzzer (clang), run by check-unit ----
+#   make fuzz                      build it and its seed corpus generator
+#   make check-unit FUZZ_TIME=600  fuzz longer (0: not at all)
+# Without clang (scripts/deps.sh: clang, libclang-rt-14-dev) check-unit
+# reports the fuzz run as skipped.
+
+FUZZ_CC		?= clang
+FUZZ_TIME	?= 60
+FZ		:= $(B)/fuzz
+FUZZ_BINS	:= $(FZ)/fuzz_pmclog $(FZ)/pmclog_seeds
+HAVE_FUZZ_CC	:= $(shell command -v $(FUZZ_CC) 2>/dev/null)
+
+fuzz: $(FUZZ_BINS)
+
+$(FZ)/fuzz_pmclog: tests/fuzz/fuzz_pmclog.c libhwpmc/pmclog.c libhwpmc/pmclog.h \
+		   libhwpmc/pmc.h include/uapi/linux/hwpmclog.h
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(U_CPPFLAGS) -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -g -O1 \
+		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+		-o $@ tests/fuzz/fuzz_pmclog.c libhwpmc/pmclog.c
+
+$(FZ)/pmclog_seeds: tests/fuzz/pmclog_seeds.c tests/unit/pmclog_build.h \
+		    include/uapi/linux/hwpmclog.h
+	@mkdir -p $(@D)
+	$(CC) $(U_CPPFLAGS) $(filter-out -fvisibility=hidden -MMD -MP,$(U_CFLAGS)) \
+		-I$(U_SRC)/tests/unit -o $@ $<
+
+check-unit: $(UT_PROGS) $(LIB_SO) $(if $(HAVE_FUZZ_CC),$(FUZZ_BINS))
 	@UT=$(UT) SRC=$(U_SRC) CC="$(CC)" CPPFLAGS="$(U_CPPFLAGS)" LIBSO=$(LIB_SO) \
+		FUZZER=$(FZ)/fuzz_pmclog SEEDGEN=$(FZ)/pmclog_seeds \
+		FUZZ_CORPUS=$(FZ)/corpus FUZZ_TIME=$(FUZZ_TIME) \
 		sh $(U_SRC)/tests/unit/run.sh
 
 # ---- install ----
@@ -198,7 +227,7 @@ install-user: lib tools
 		done; \
 	done
 
-.PHONY: lib tools check-unit install-user
+.PHONY: lib tools check-unit install-user fuzz
 .SECONDARY: $(TOOL_OBJS)
 
 -include $(wildcard $(B)/obj/*/*.d $(UT)/obj/*.d $(UT)/obj/*/*.d)

@@ -27,6 +27,9 @@ PACKAGES=(
 	dwarves libelf-dev sparse dkms openssl
 	# the library and tools: libkmod; -m32 ABI checks and i386 selftests
 	libkmod-dev libc6-dev-i386 lib32gcc-12-dev
+	# the pmclog(3) fuzz target (make check-unit): clang with libFuzzer
+	# (libclang_rt.fuzzer comes in libclang-rt-14-dev, only recommended)
+	clang libclang-rt-14-dev
 	# selftests: kselftest.h and kselftest_harness.h come from the kernel source tarball
 	linux-source-6.12
 	# the guests; perf, to compare counts with in the guest; udev: systemd-udevd

@@ -4,7 +4,8 @@
 # Run the host unit tests; print one TAP stream and a final line
 # "N passed, N failed".  Environment: UT (build dir of the tests), SRC
 # (source tree), CC, CPPFLAGS (for the -m32/-m64 ABI objects), LIBSO (the
-# shared library, for the exported-symbols check; optional).
+# shared library, for the exported-symbols check; optional), FUZZER,
+# SEEDGEN, FUZZ_CORPUS, FUZZ_TIME (the pmclog(3) fuzz run; optional).
 set -u
 : "${UT:?}" "${SRC:?}"
 export ASAN_OPTIONS="detect_leaks=1:abort_on_error=0:${ASAN_OPTIONS:-}"
@@ -69,6 +70,10 @@ run_tap abi-rules "$UT/abi_layout"
 run_tap abi-m32 sh "$SRC/tests/unit/abi_check.sh" "$SRC" "$UT/abi" "$UT/abi_layout"
 run_tap control sh "$SRC/tests/unit/test_control.sh" "$UT/hwpmc-control" "$UT/fake_hwpmc.so"
 run_tap stat sh "$SRC/tests/unit/test_stat.sh" "$UT/hwpmc-stat" "$UT/fake_hwpmc.so"
+if [ -n "${FUZZER:-}" ]; then
+	run_tap fuzz sh "$SRC/tests/fuzz/run_fuzz.sh" "$FUZZER" "$SEEDGEN" \
+		"$FUZZ_CORPUS" "${FUZZ_TIME:-60}"
+fi
 if [ -n "${LIBSO:-}" ]; then
 	run_tap exports sh "$SRC/tests/unit/test_exports.sh" "$LIBSO" "$SRC/libhwpmc/pmc.h" "$SRC/libhwpmc/pmclog.h"
 fi

@@ -39,7 +39,7 @@ module:
 	$(if $(KDIR_NOTE),@echo "$(KDIR_NOTE)")
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
 
-selftests:
+selftests: lib
 	$(MAKE) -C selftests B=$(B)
 
 # Benchmarks against perf (bench/; run in a guest: docs/design.md)

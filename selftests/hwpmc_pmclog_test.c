@@ -1,0 +1,341 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hwpmc for Linux: the log through libhwpmc, in a VM as root.  The log is
+ * configured with pmc_configure_logfile(), fed with pmc_writelog(), and
+ * read back with pmclog(3): from a file (fd mode, and fed in odd pieces),
+ * and streamed from a pipe while it is written.  hwpmc_log_test checks
+ * the same records without the library.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <pmc.h>
+#include <pmclog.h>
+
+#include "kselftest_harness.h"
+
+#define NUSER		1000	/* USERDATA records to a file */
+#define NSTREAM		5000	/* ... through a pipe: more than it holds */
+
+/* What a log held, as pmclog(3) saw it. */
+struct seen {
+	size_t		nrec;
+	int		first_type, last_type;
+	enum pmclog_state end;
+	int		err;		/* errno at the end */
+	struct pmclog_ev_initialize init;
+	int		nalloc;		/* PMCALLOCATEs of the PMC */
+	char		evname[PMC_NAME_MAX + 1];
+	uint32_t	event;
+	uint32_t	next;		/* next USERDATA expected */
+	int		user_bad;	/* out of order, or not ours */
+	int		ts_back;	/* timestamps going backwards */
+	int		ncc;		/* CALLCHAINs of the PMC */
+	int		cc_bad;		/* ... with a wrong pid, no PC */
+	uint64_t	dropped;
+	pmc_id_t	pmcid;		/* the PMC to look for */
+};
+
+static void seen_init(struct seen *s, pmc_id_t id)
+{
+	memset(s, 0, sizeof(*s));
+	s->first_type = s->last_type = -1;
+	s->next = 1;
+	s->pmcid = id;
+}
+
+static void seen_add(struct seen *s, const struct pmclog_ev *ev,
+		     struct timespec *last)
+{
+	if (!s->nrec++)
+		s->first_type = (int)ev->pl_type;
+	s->last_type = (int)ev->pl_type;
+	if (ev->pl_ts.tv_sec < last->tv_sec ||
+	    (ev->pl_ts.tv_sec == last->tv_sec &&
+	     ev->pl_ts.tv_nsec < last->tv_nsec))
+		s->ts_back++;
+	*last = ev->pl_ts;
+	switch (ev->pl_type) {
+	case PMCLOG_TYPE_INITIALIZE:
+		s->init = ev->pl_u.pl_i;
+		break;
+	case PMCLOG_TYPE_PMCALLOCATE:
+		if (ev->pl_u.pl_a.pl_pmcid != s->pmcid)
+			break;
+		s->nalloc++;
+		snprintf(s->evname, sizeof(s->evname), "%s",
+			 ev->pl_u.pl_a.pl_evname);
+		s->event = ev->pl_u.pl_a.pl_event;
+		break;
+	case PMCLOG_TYPE_USERDATA:
+		if (ev->pl_u.pl_u.pl_userdata != s->next ||
+		    ev->pl_u.pl_u.pl_pid != getpid())
+			s->user_bad++;
+		s->next = ev->pl_u.pl_u.pl_userdata + 1;
+		break;
+	case PMCLOG_TYPE_CALLCHAIN:
+		if (ev->pl_u.pl_cc.pl_pmcid != s->pmcid)
+			break;
+		s->ncc++;
+		if (ev->pl_u.pl_cc.pl_pid != (uint32_t)getpid() ||
+		    ev->pl_u.pl_cc.pl_npc < 1 || !ev->pl_u.pl_cc.pl_pc[0])
+			s->cc_bad++;
+		break;
+	case PMCLOG_TYPE_DROPNOTIFY:
+		s->dropped += ev->pl_u.pl_dn.pl_dropped;
+		break;
+	default:
+		break;
+	}
+}
+
+/* Every record of fd (fd mode) until EOF or an error. */
+static void read_log_fd(int fd, struct seen *s)
+{
+	struct timespec last = { 0, 0 };
+	struct pmclog_ev ev;
+	void *p = pmclog_open(fd);
+
+	if (!p) {
+		s->end = PMCLOG_ERROR;
+		s->err = errno;
+		return;
+	}
+	while (pmclog_read(p, &ev) == 0)
+		seen_add(s, &ev, &last);
+	s->end = ev.pl_state;
+	s->err = errno;
+	pmclog_close(p);
+}
+
+/* The same from bytes, fed in pieces of 1, 2, 3... 97 bytes. */
+static void read_log_fed(const char *buf, size_t len, struct seen *s)
+{
+	struct timespec last = { 0, 0 };
+	struct pmclog_ev ev;
+	void *p = pmclog_open(PMCLOG_FD_NONE);
+	size_t off = 0, n = 0;
+
+	ev.pl_state = PMCLOG_REQUIRE_DATA;
+	while (p && off < len) {
+		n = n % 97 + 1;
+		if (n > len - off)
+			n = len - off;
+		if (pmclog_feed(p, (char *)buf + off, (int)n))
+			break;
+		off += n;
+		while (pmclog_read(p, &ev) == 0)
+			seen_add(s, &ev, &last);
+		if (ev.pl_state != PMCLOG_REQUIRE_DATA)
+			break;
+	}
+	s->end = ev.pl_state;
+	s->err = errno;
+	pmclog_close(p);
+}
+
+static char *slurp(const char *path, size_t *len)
+{
+	struct stat st;
+	char *buf;
+	int fd = open(path, O_RDONLY);
+
+	if (fd < 0 || fstat(fd, &st))
+		return NULL;
+	buf = malloc(st.st_size + 1);
+	if (buf && read(fd, buf, st.st_size) != st.st_size) {
+		free(buf);
+		buf = NULL;
+	}
+	close(fd);
+	*len = st.st_size;
+	return buf;
+}
+
+FIXTURE(pmclog) {
+	char path[64];
+	pmc_id_t id;
+};
+
+FIXTURE_SETUP(pmclog)
+{
+	ASSERT_EQ(0, pmc_init()) TH_LOG("pmc_init: %s", pmc_init_message());
+	snprintf(self->path, sizeof(self->path), "/tmp/hwpmc-pmclog.%d",
+		 getpid());
+	/* a counting PMC, so that the log has a PMCALLOCATE */
+	ASSERT_EQ(0, pmc_allocate("cpu-clock", PMC_MODE_TC, 0, PMC_CPU_ANY,
+				  &self->id, 0))
+		TH_LOG("pmc_allocate: %s", pmc_allocate_message());
+}
+
+FIXTURE_TEARDOWN(pmclog)
+{
+	pmc_release(self->id);
+	unlink(self->path);
+	pmc_fini();
+}
+
+static void check_common(struct __test_metadata *_metadata,
+			 const struct seen *s, uint32_t nuser)
+{
+	EXPECT_EQ(PMCLOG_TYPE_INITIALIZE, s->first_type);
+	EXPECT_EQ(PMCLOG_VERSION, s->init.pl_version);
+	EXPECT_LE(sysconf(_SC_NPROCESSORS_CONF), (long)s->init.pl_ncpu);
+	EXPECT_EQ(1000000000ULL, s->init.pl_tsc_freq);
+	EXPECT_LT(1500000000, s->init.pl_ts.tv_sec);	/* real time */
+	EXPECT_NE(0, s->init.pl_cpuid[0]);
+	EXPECT_EQ(1, s->nalloc);
+	EXPECT_STREQ("cpu-clock", s->evname);
+	EXPECT_STREQ(pmc_name_of_event(s->event), s->evname);
+	EXPECT_EQ(0, s->user_bad);
+	EXPECT_EQ(nuser + 1, s->next);
+	EXPECT_EQ(0, s->ts_back);
+	EXPECT_EQ(0, s->dropped);
+	EXPECT_EQ(PMCLOG_TYPE_CLOSELOG, s->last_type);
+}
+
+TEST_F(pmclog, a_file_read_and_fed)
+{
+	struct seen s;
+	size_t len;
+	char *buf;
+	uint32_t i;
+	int fd = open(self->path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, pmc_configure_logfile(fd));
+	errno = 0;
+	EXPECT_EQ(-1, pmc_configure_logfile(fd));	/* one log: EBUSY */
+	EXPECT_EQ(EBUSY, errno);
+	close(fd);			/* the log holds its own reference */
+	for (i = 1; i <= NUSER; i++)
+		ASSERT_EQ(0, pmc_writelog(i)) TH_LOG("%s", strerror(errno));
+	ASSERT_EQ(0, pmc_flush_logfile()) TH_LOG("%s", strerror(errno));
+	ASSERT_EQ(0, pmc_close_logfile()) TH_LOG("%s", strerror(errno));
+	errno = 0;
+	EXPECT_EQ(-1, pmc_writelog(1));		/* closed: EINVAL */
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(-1, pmc_flush_logfile());
+	EXPECT_EQ(-1, pmc_close_logfile());
+
+	seen_init(&s, self->id);
+	fd = open(self->path, O_RDONLY);
+	ASSERT_LE(0, fd);
+	read_log_fd(fd, &s);
+	close(fd);
+	EXPECT_EQ(PMCLOG_EOF, s.end) TH_LOG("errno %s", strerror(s.err));
+	check_common(_metadata, &s, NUSER);
+	EXPECT_EQ(NUSER + 3, s.nrec);	/* INITIALIZE, PMCALLOCATE, CLOSELOG */
+
+	buf = slurp(self->path, &len);
+	ASSERT_NE(NULL, buf);
+	seen_init(&s, self->id);
+	read_log_fed(buf, len, &s);
+	EXPECT_EQ(PMCLOG_REQUIRE_DATA, s.end);
+	check_common(_metadata, &s, NUSER);
+	free(buf);
+}
+
+struct reader {
+	int		fd;
+	struct seen	*s;
+};
+
+static void *reader_fn(void *arg)
+{
+	struct reader *r = arg;
+
+	read_log_fd(r->fd, r->s);
+	return NULL;
+}
+
+TEST_F(pmclog, streamed_from_a_pipe)
+{
+	struct reader r;
+	struct seen s;
+	pthread_t t;
+	uint32_t i;
+	int p[2];
+
+	ASSERT_EQ(0, pipe(p));
+	seen_init(&s, self->id);
+	r.fd = p[0];
+	r.s = &s;
+	ASSERT_EQ(0, pthread_create(&t, NULL, reader_fn, &r));
+	ASSERT_EQ(0, pmc_configure_logfile(p[1]));
+	close(p[1]);		/* EOF for the reader once the log lets go */
+	for (i = 1; i <= NSTREAM; i++) {
+		ASSERT_EQ(0, pmc_writelog(i)) TH_LOG("%u: %s", i, strerror(errno));
+		if (i % 500 == 0)
+			ASSERT_EQ(0, pmc_flush_logfile());
+	}
+	ASSERT_EQ(0, pmc_close_logfile()) TH_LOG("%s", strerror(errno));
+	ASSERT_EQ(0, pthread_join(t, NULL));
+	close(p[0]);
+	EXPECT_EQ(PMCLOG_EOF, s.end) TH_LOG("errno %s", strerror(s.err));
+	check_common(_metadata, &s, NSTREAM);
+	EXPECT_EQ(NSTREAM + 3, s.nrec);
+}
+
+/* Busy for ms of CPU time, in a few frames. */
+static volatile unsigned long sink;
+
+__attribute__((noinline)) static void spin_ms(int ms)
+{
+	struct timespec t0, t;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t0);
+	do {
+		for (int i = 0; i < 100000; i++)
+			sink += i;
+		clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+	} while ((t.tv_sec - t0.tv_sec) * 1000 +
+		 (t.tv_nsec - t0.tv_nsec) / 1000000 < ms);
+}
+
+/* Samples of cpu-clock (a software event: every guest has it). */
+TEST_F(pmclog, samples_of_the_process)
+{
+	struct seen s;
+	pmc_id_t sid;
+	int fd = open(self->path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, pmc_configure_logfile(fd));
+	close(fd);
+	/* 1 ms of CPU time per sample */
+	ASSERT_EQ(0, pmc_allocate("cpu-clock", PMC_MODE_TS, 0, PMC_CPU_ANY,
+				  &sid, 1000000))
+		TH_LOG("pmc_allocate: %s", pmc_allocate_message());
+	ASSERT_EQ(0, pmc_attach(sid, 0)) TH_LOG("%s", strerror(errno));
+	ASSERT_EQ(0, pmc_start(sid)) TH_LOG("%s", strerror(errno));
+	spin_ms(200);
+	ASSERT_EQ(0, pmc_stop(sid));
+	ASSERT_EQ(0, pmc_close_logfile()) TH_LOG("%s", strerror(errno));
+	ASSERT_EQ(0, pmc_release(sid));
+
+	seen_init(&s, sid);
+	fd = open(self->path, O_RDONLY);
+	ASSERT_LE(0, fd);
+	read_log_fd(fd, &s);
+	close(fd);
+	EXPECT_EQ(PMCLOG_EOF, s.end) TH_LOG("errno %s", strerror(s.err));
+	EXPECT_EQ(PMCLOG_TYPE_INITIALIZE, s.first_type);
+	EXPECT_EQ(PMCLOG_TYPE_CLOSELOG, s.last_type);
+	EXPECT_EQ(1, s.nalloc);
+	EXPECT_STREQ("cpu-clock", s.evname);
+	/* 200 ms at one sample a ms: well over 50 even on a slow guest */
+	EXPECT_LE(50, s.ncc) TH_LOG("%d samples", s.ncc);
+	EXPECT_EQ(0, s.cc_bad);
+	/* (samples are stamped when taken, logged when drained: not in order) */
+}
+
+TEST_HARNESS_MAIN

@@ -3,7 +3,9 @@
  * A fake hwpmc module, in user space: see fake_hwpmc.h.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
+#include <time.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdint.h>
@@ -16,6 +18,7 @@
 #include <unistd.h>
 #include <linux/perf_event.h>
 #include <linux/hwpmc.h>
+#include <linux/hwpmclog.h>
 
 #include "fake_hwpmc.h"
 
@@ -485,6 +488,85 @@ static int do_getcaps(struct pmc_op_caps *pc)
 	return -EINVAL;
 }
 
+/*
+ * The log: records written synchronously to a dup of the caller's fd,
+ * INITIALIZE first, USERDATA for WRITELOG, CLOSELOG last; the first write
+ * error stays, as the module's.
+ */
+static int fake_logfd = -1;
+static int fake_logerr;
+
+static void fake_log(uint32_t type, void *rec, uint32_t size)
+{
+	struct pmclog_header *h = rec;
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	h->pl_header = PMCLOG_HEADER(type, size);
+	h->pl_spare = 0;
+	h->pl_time = (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+	if (!fake_logerr && write(fake_logfd, rec, size) != (ssize_t)size)
+		fake_logerr = errno ? errno : EIO;
+}
+
+static int fake_closelog(void)
+{
+	struct pmclog_closelog r = { 0 };
+	int e;
+
+	if (fake_logfd < 0)
+		return -EINVAL;
+	fake_log(PMCLOG_TYPE_CLOSELOG, &r, sizeof(r));
+	close(fake_logfd);
+	fake_logfd = -1;
+	e = fake_logerr;
+	fake_logerr = 0;
+	return -e;
+}
+
+static int do_configurelog(struct pmc_op_configurelog *cl)
+{
+	struct pmclog_initialize r = { 0 };
+	struct timespec ts;
+	int fl;
+
+	if (cl->pm_flags)
+		return -EINVAL;
+	if (cl->pm_logfd < 0)
+		return fake_closelog();
+	fl = fcntl(cl->pm_logfd, F_GETFL);
+	if (fl < 0 || (fl & O_ACCMODE) == O_RDONLY || (fl & O_PATH))
+		return -EBADF;
+	if (fake_logfd >= 0)
+		return -EBUSY;
+	fake_logfd = fcntl(cl->pm_logfd, F_DUPFD_CLOEXEC, 3);
+	if (fake_logfd < 0)
+		return -errno;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	r.pl_version = PMCLOG_VERSION;
+	r.pl_cpu = PMC_CPU_GENERIC;
+	r.pl_realtime = (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+	r.pl_ncpu = FAKE_NCPU;
+	strcpy(r.pl_cpuid, "fake");
+	fake_log(PMCLOG_TYPE_INITIALIZE, &r, sizeof(r));
+	return 0;
+}
+
+static int do_writelog(struct pmc_op_writelog *wl)
+{
+	struct pmclog_userdata r = { .pl_userdata = wl->pm_userdata,
+				     .pl_pid = (uint32_t)getpid() };
+
+	if (wl->pm__pad)
+		return -EINVAL;
+	if (fake_logfd < 0)
+		return -EINVAL;
+	if (fake_logerr)
+		return -fake_logerr;
+	fake_log(PMCLOG_TYPE_USERDATA, &r, sizeof(r));
+	return 0;
+}
+
 static int fake_ioctl(unsigned long cmd, void *arg)
 {
 	uint32_t modv = env_ul("FAKE_HWPMC_VERSION", PMC_VERSION), *v, old;
@@ -537,6 +619,14 @@ static int fake_ioctl(unsigned long cmd, void *arg)
 		return do_pmcsetcount(arg);
 	case HWPMC_IOC_PMCGETMSR:
 		return do_pmcgetmsr(arg);
+	case HWPMC_IOC_CONFIGURELOG:
+		return do_configurelog(arg);
+	case HWPMC_IOC_FLUSHLOG:
+		return fake_logfd < 0 ? -EINVAL : -fake_logerr;
+	case HWPMC_IOC_CLOSELOG:
+		return fake_closelog();
+	case HWPMC_IOC_WRITELOG:
+		return do_writelog(arg);
 	}
 	if (_IOC_NR(cmd) <= PMC_OP_MAX)
 		return -EOPNOTSUPP;

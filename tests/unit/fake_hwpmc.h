@@ -19,6 +19,9 @@
  * Fixed: FAKE_NCPU CPUs, CPU FAKE_OFFLINE_CPU offline, FAKE_NSOFT SOFT
  * rows; row 1 of CPU 0 is owned by pid 42 (TS mode, cpu-clock, reload
  * 10000); SOFT has an extra event FAKE_EV_CODE named "fake-event".
+ * The log (CONFIGURELOG, FLUSHLOG, CLOSELOG, WRITELOG) is written at once
+ * to a dup of the fd: INITIALIZE, USERDATA records, CLOSELOG; the first
+ * write error is returned by every later operation until the close.
  */
 #ifndef _HWPMC_FAKE_H_
 #define _HWPMC_FAKE_H_

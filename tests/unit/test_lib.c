@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,7 @@
 #include <linux/perf_event.h>
 
 #include <pmc.h>
+#include <pmclog.h>
 #include "fake_hwpmc.h"
 #include "tap.h"
 
@@ -50,6 +52,10 @@ static void not_initialised(void)
 	ENXIO_(pmc_disable(0, 0));
 	ENXIO_(pmc_event_caps(PMC_CLASS_SOFT, EV_CPU_CLOCK, &caps));
 	ENXIO_(pmc_event_names_of_class(PMC_CLASS_SOFT, &names, &n));
+	ENXIO_(pmc_configure_logfile(1));
+	ENXIO_(pmc_flush_logfile());
+	ENXIO_(pmc_close_logfile());
+	ENXIO_(pmc_writelog(1));
 #undef ENXIO_
 }
 
@@ -116,6 +122,72 @@ static void init_failures(const char *tmpdir)
 	ok(pmc_init() == 0, "module of a newer minor: accepted");
 	pmc_fini();
 	unsetenv("FAKE_HWPMC_VERSION");
+}
+
+/* The log functions pass their arguments and errors through. */
+static void the_log(void)
+{
+	struct pmclog_ev ev;
+	uint32_t next = 1;
+	int p[2], nuser = 0, bad = 0, first = -1, last = -1, r;
+	void *lp;
+
+	errno = 0;
+	ok(pmc_flush_logfile() == -1 && errno == EINVAL, "flush, no log: EINVAL");
+	errno = 0;
+	ok(pmc_close_logfile() == -1 && errno == EINVAL, "close, no log: EINVAL");
+	errno = 0;
+	ok(pmc_writelog(1) == -1 && errno == EINVAL, "writelog, no log: EINVAL");
+	errno = 0;
+	ok(pmc_configure_logfile(-1) == -1 && errno == EINVAL,
+	   "configure -1, no log: EINVAL");
+	if (pipe(p))
+		abort();
+	errno = 0;
+	ok(pmc_configure_logfile(p[0]) == -1 && errno == EBADF,
+	   "configure a read-only fd: EBADF");
+	ok(pmc_configure_logfile(p[1]) == 0, "pmc_configure_logfile(pipe)");
+	errno = 0;
+	ok(pmc_configure_logfile(p[1]) == -1 && errno == EBUSY,
+	   "configure again: EBUSY");
+	close(p[1]);
+	ok(pmc_writelog(1) == 0 && pmc_writelog(2) == 0 &&
+	   pmc_writelog(0xfffffffe) == 0, "pmc_writelog 1, 2, 0xfffffffe");
+	ok(pmc_flush_logfile() == 0, "pmc_flush_logfile");
+	ok(pmc_configure_logfile(-1) == 0, "pmc_configure_logfile(-1) closes");
+	lp = pmclog_open(p[0]);
+	while ((r = pmclog_read(lp, &ev)) == 0) {
+		if (first < 0)
+			first = (int)ev.pl_type;
+		last = (int)ev.pl_type;
+		if (ev.pl_type != PMCLOG_TYPE_USERDATA)
+			continue;
+		nuser++;
+		bad += ev.pl_u.pl_u.pl_userdata != next ||
+		       ev.pl_u.pl_u.pl_pid != getpid();
+		next = next == 2 ? 0xfffffffe : next + 1;
+	}
+	ok(ev.pl_state == PMCLOG_EOF && first == PMCLOG_TYPE_INITIALIZE &&
+	   last == PMCLOG_TYPE_CLOSELOG && nuser == 3 && !bad,
+	   "pmclog reads INITIALIZE, USERDATA 1, 2, 0xfffffffe with our pid, CLOSELOG, EOF");
+	pmclog_close(lp);
+	close(p[0]);
+
+	/* a write error stays */
+	if (pipe(p))
+		abort();
+	ok(pmc_configure_logfile(p[1]) == 0, "a log to a pipe");
+	close(p[0]);
+	close(p[1]);
+	signal(SIGPIPE, SIG_IGN);
+	ok(pmc_writelog(1) == 0, "pmc_writelog: the write fails (no reader)");
+	errno = 0;
+	ok(pmc_flush_logfile() == -1 && errno == EPIPE, "pmc_flush_logfile: EPIPE");
+	errno = 0;
+	ok(pmc_writelog(2) == -1 && errno == EPIPE, "pmc_writelog: EPIPE");
+	errno = 0;
+	ok(pmc_close_logfile() == -1 && errno == EPIPE, "pmc_close_logfile: EPIPE");
+	signal(SIGPIPE, SIG_DFL);
 }
 
 static void with_fake(void)
@@ -235,6 +307,7 @@ static void with_fake(void)
 	   "pmc_init after pmc_fini, SOFT only");
 	ok(pmc_cpuinfo(&ci) == 0 && ci->pm_cputype == PMC_CPU_GENERIC &&
 	   ci->pm_nclass == 1, "... GENERIC CPU, one class");
+	the_log();
 	pmc_fini();
 }
 

@@ -538,6 +538,9 @@ int hwpmc_log_wait_closed(struct hwpmc_log *lg)
 	int error;
 
 	error = wait_event_interruptible(lg->wq, READ_ONCE(lg->finished));
+	/* the log is closed already: a restarted call would find none */
+	if (error == -ERESTARTSYS)
+		error = -EINTR;
 	if (!error) {
 		/*
 		 * And the file let go of, as closing a descriptor would: a

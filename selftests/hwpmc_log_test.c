@@ -619,6 +619,31 @@ TEST_F(log, a_mapping_after_the_attach_is_logged)
 	free(lg.buf);
 }
 
+/*
+ * CLOSELOG interrupted while a stuck reader holds it up: EINTR even for
+ * an SA_RESTART handler, since the log is closed already (a restarted
+ * call would find none: EINVAL).
+ */
+TEST_F(log, closelog_interrupted_is_eintr_not_restarted)
+{
+	struct sigaction sa = { .sa_handler = on_alarm,
+				.sa_flags = SA_RESTART };
+	int p[2], i, e;
+
+	ASSERT_EQ(0, pipe(p));
+	ASSERT_EQ(0, configure(self->fd, p[1]));
+	close(p[1]);
+	for (i = 0; i < 20000; i++)		/* more than a pipe holds */
+		ASSERT_EQ(0, writelog(self->fd, i));
+	sigaction(SIGALRM, &sa, NULL);
+	alarm(1);
+	e = xioctl(self->fd, HWPMC_IOC_CLOSELOG, NULL);
+	alarm(0);
+	EXPECT_EQ(EINTR, e);
+	EXPECT_EQ(EINVAL, xioctl(self->fd, HWPMC_IOC_FLUSHLOG, NULL));
+	close(p[0]);			/* the writer gives up: EPIPE */
+}
+
 TEST_F(log, sampling_needs_a_log)
 {
 	__u32 id;

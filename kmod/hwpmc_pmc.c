@@ -40,6 +40,7 @@
 #include <linux/sched/task.h>
 #include <linux/slab.h>
 #include <linux/timekeeping.h>
+#include <linux/xarray.h>
 #include <linux/hwpmclog.h>
 
 #include "hwpmc_internal.h"
@@ -464,14 +465,6 @@ struct hwpmc_tev {
 	struct perf_event	*ev;		/* NULL: the thread exited */
 };
 
-static bool hwpmc_task_in(struct task_struct *q, struct hwpmc_tev *v, u32 n)
-{
-	while (n--)
-		if (v[n].t == q)
-			return true;
-	return false;
-}
-
 /*
  * Attach pm to process p (its group leader, referenced): a counter on
  * each of its threads.  A thread cloned by one that has no counter yet
@@ -485,6 +478,7 @@ static int hwpmc_target_add(struct hwpmc_pmc *pm, struct task_struct *p)
 	struct hwpmc_target *pt = NULL;
 	struct perf_event *ev;
 	u32 n = 0, ntv = 0, nev = 0, cap = 0, i;
+	struct xarray seen;	/* the threads done, by pid: O(log n) */
 	bool fresh;
 	int error = 0;
 
@@ -492,14 +486,19 @@ static int hwpmc_target_add(struct hwpmc_pmc *pm, struct task_struct *p)
 		return -EEXIST;
 	if (hwpmc_row_target_of(tgid, pm->ri))
 		return -EBUSY;
+	xa_init(&seen);
 	do {
 		error = hwpmc_thread_list(p, &t, &n);
 		if (error)
 			goto out;
 		fresh = false;
 		for (i = 0; i < n && !error; i++) {
-			if (hwpmc_task_in(t[i], tv, ntv))
+			if (xa_load(&seen, t[i]->pid) == t[i])
 				continue;
+			error = xa_err(xa_store(&seen, t[i]->pid, t[i],
+						GFP_KERNEL));
+			if (error)
+				break;
 			fresh = true;
 			if (ntv == cap) {
 				cap = cap ? 2 * cap : n + 4;
@@ -553,6 +552,7 @@ static int hwpmc_target_add(struct hwpmc_pmc *pm, struct task_struct *p)
 		hwpmc_log_process(pm->owner->log, pm, p,
 				  PMC_IS_SAMPLING_MODE(pm->mode));
 out:
+	xa_destroy(&seen);
 	for (i = 0; i < ntv; i++)
 		put_task_struct(tv[i].t);
 	kfree(tv);

@@ -4,6 +4,7 @@
 #
 #   make                 module, library, tools, selftests
 #   make check           unit tests, then the VM tests (README)
+#   make bench-vm        the benchmarks against perf in a guest (mk/bench.mk)
 #   make install         install everything (DESTDIR, PREFIX honoured)
 #
 # The kernel module is built by Kbuild (see ./Kbuild) against KDIR, which
@@ -42,12 +43,6 @@ module:
 selftests: lib
 	$(MAKE) -C selftests B=$(B)
 
-# Benchmarks against perf (bench/; run in a guest: docs/design.md)
-bench: $(B)/bench/csw_bench
-$(B)/bench/%: bench/%.c include/uapi/linux/hwpmc.h
-	@mkdir -p $(@D)
-	$(CC) -std=gnu11 -O2 -Wall -Wextra -Werror -Iinclude/uapi $(if $(filter 1,$(STATIC)),-static) -o $@ $<
-
 sparse:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) C=2 CF="-D__CHECK_ENDIAN__" modules
 
@@ -78,6 +73,7 @@ lint: checkpatch
 
 include mk/user.mk
 include mk/check.mk
+include mk/bench.mk
 
 clean:
 	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean 2>/dev/null

@@ -1,0 +1,1184 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hwpmc for Linux: the benchmark suite against perf (docs/performance.md).
+ * Every benchmark runs hwpmc and perf on the same workload in the same
+ * boot, alternating between the two in each repetition, and prints the
+ * median and the spread (min..max) of each and the ratio hwpmc/perf of
+ * the medians.  Root, module loaded.
+ *
+ *   hwpmc_bench [-q] [all | read | startstop | csw | attach | sample | mem ...]
+ *   hwpmc_bench spin ITERATIONS OUTFILE     (the sampling workload)
+ *   hwpmc_bench loop read-hwpmc|read-perf|startstop-hwpmc|startstop-perf SECS
+ *                                           (one operation, to profile)
+ *
+ *   -q   quick: few repetitions, small sizes (the smoke test in make check)
+ *
+ * Events: software events (task-clock, page-faults, cpu-clock, ...) where
+ * the machine has no PMU (x86 guests under TCG); the hardware instructions
+ * and cycles events where it has one (the arm64 guest's emulated PMUv3).
+ * The sampling benchmark compares with the perf tool ("perf record"),
+ * when it is in PATH; everything else calls perf_event_open() directly.
+ *
+ * Output: one line per measurement,
+ *   bench: NAME  hwpmc MED [MIN..MAX]  perf MED [MIN..MAX]  ratio R  UNIT
+ * and "bench: done, N results" at the end (exit 1 if a benchmark failed).
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <linux/perf_event.h>
+#include <linux/hwpmc.h>
+#include <linux/hwpmclog.h>
+#include <pmc.h>
+
+#define MAXRUNS		64
+
+static int quick;
+static int nresults, nfailed;
+
+/* -- events: the same event as an hwpmc spec and a perf attribute --------- */
+
+struct ev {
+	const char	*spec;
+	__u32		type;
+	__u64		config;
+};
+
+static const struct ev sw_events[4] = {
+	{ "task-clock", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK },
+	{ "context-switches", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES },
+	{ "page-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS },
+	{ "cpu-migrations", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_MIGRATIONS },
+};
+
+/* QEMU's PMUv3 has cycles and instructions (6 counters + the cycle counter) */
+static const struct ev hw_events[4] = {
+	{ "instructions", PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS },
+	{ "cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES },
+	{ "instructions", PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS },
+	{ "cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES },
+};
+
+static const struct ev ev_pagefaults = {
+	"page-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS
+};
+static const struct ev ev_cpuclock = {
+	"cpu-clock", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK
+};
+
+static const struct ev *events;	/* the 4 events of this machine */
+static int have_pmu;
+
+/* -- helpers -------------------------------------------------------------- */
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
+static void die(const char *what)
+{
+	fprintf(stderr, "hwpmc_bench: %s: %s\n", what, strerror(errno));
+	exit(2);
+}
+
+static void pin(int cpu)
+{
+	cpu_set_t s;
+
+	CPU_ZERO(&s);
+	CPU_SET(cpu, &s);
+	if (sched_setaffinity(0, sizeof(s), &s))
+		die("sched_setaffinity");
+}
+
+static void unpin(void)
+{
+	cpu_set_t s;
+	int i;
+
+	CPU_ZERO(&s);
+	for (i = 0; i < CPU_SETSIZE; i++)
+		CPU_SET(i, &s);
+	sched_setaffinity(0, sizeof(s), &s);
+}
+
+static int perf_open(const struct ev *e, pid_t pid, int cpu, int inherit)
+{
+	struct perf_event_attr at = {
+		.type = e->type, .size = sizeof(at), .config = e->config,
+		.inherit = inherit,
+	};
+
+	return (int)syscall(SYS_perf_event_open, &at, pid, cpu, -1,
+			    PERF_FLAG_FD_CLOEXEC);
+}
+
+/* an hwpmc PMC of event e, or die */
+static pmc_id_t pmc_new(const struct ev *e, enum pmc_mode mode, int cpu,
+			uint32_t flags, uint64_t count)
+{
+	pmc_id_t id;
+
+	if (pmc_allocate(e->spec, mode, flags, cpu, &id, count) < 0) {
+		fprintf(stderr, "hwpmc_bench: pmc_allocate %s: %s (%s)\n",
+			e->spec, strerror(errno), pmc_allocate_message());
+		exit(2);
+	}
+	return id;
+}
+
+static int cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+struct st {
+	double med, min, max;
+};
+
+static struct st stats(double *v, int n)
+{
+	struct st s = { 0, 0, 0 };
+
+	if (n <= 0)
+		return s;
+	qsort(v, n, sizeof(v[0]), cmp);
+	s.min = v[0];
+	s.max = v[n - 1];
+	s.med = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	return s;
+}
+
+/* one result line; perf NULL: hwpmc alone */
+static void result(const char *name, const char *unit, double *h, double *p,
+		   int n)
+{
+	struct st a = stats(h, n), b;
+
+	nresults++;
+	if (!p) {
+		printf("bench: %-44s hwpmc %9.1f [%.1f..%.1f]  perf %9s  ratio %5s  %s\n",
+		       name, a.med, a.min, a.max, "n/a", "n/a", unit);
+	} else {
+		b = stats(p, n);
+		printf("bench: %-44s hwpmc %9.1f [%.1f..%.1f]  perf %9.1f [%.1f..%.1f]  ratio %5.2f  %s\n",
+		       name, a.med, a.min, a.max, b.med, b.min, b.max,
+		       b.med != 0 ? a.med / b.med : 0.0, unit);
+	}
+	fflush(stdout);
+}
+
+static void note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void note(const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("# ");
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+	fflush(stdout);
+}
+
+static void failed(const char *what)
+{
+	nfailed++;
+	printf("bench: FAILED %s: %s\n", what, strerror(errno));
+	fflush(stdout);
+}
+
+/* -- 1. counter read ------------------------------------------------------ */
+
+static double time_pmc_read(pmc_id_t id, long n)
+{
+	pmc_value_t v;
+	double t0 = now();
+	long i;
+
+	for (i = 0; i < n; i++)
+		if (pmc_read(id, &v) < 0)
+			die("pmc_read");
+	return (now() - t0) / n;
+}
+
+static double time_perf_read(int fd, long n)
+{
+	__u64 v;
+	double t0 = now();
+	long i;
+
+	for (i = 0; i < n; i++)
+		if (read(fd, &v, sizeof(v)) != sizeof(v))
+			die("read perf fd");
+	return (now() - t0) / n;
+}
+
+static void read_one(const struct ev *e, int sys, long n, int runs)
+{
+	double h[MAXRUNS], p[MAXRUNS];
+	char name[80];
+	pmc_id_t id;
+	int fd, r;
+
+	if (sys) {
+		id = pmc_new(e, PMC_MODE_SC, 0, 0, 0);
+		fd = perf_open(e, -1, 0, 0);
+	} else {
+		id = pmc_new(e, PMC_MODE_TC, PMC_CPU_ANY, 0, 0);
+		if (pmc_attach(id, getpid()) < 0)
+			die("pmc_attach self");
+		fd = perf_open(e, 0, -1, 0);
+	}
+	if (fd < 0)
+		die("perf_event_open");
+	if (pmc_start(id) < 0)
+		die("pmc_start");
+	time_pmc_read(id, n / 10 + 1);	/* warm */
+	time_perf_read(fd, n / 10 + 1);
+	for (r = 0; r < runs; r++) {
+		h[r] = time_pmc_read(id, n);
+		p[r] = time_perf_read(fd, n);
+	}
+	pmc_release(id);
+	close(fd);
+	snprintf(name, sizeof(name), "read %s %s", sys ? "system" : "process",
+		 e->spec);
+	result(name, "ns/read", h, p, runs);
+}
+
+static void b_read(void)
+{
+	long n = quick ? 2000 : 20000;
+	int runs = quick ? 3 : 9;
+
+	pin(0);
+	if (have_pmu) {
+		read_one(&hw_events[0], 0, n, runs);
+		read_one(&hw_events[0], 1, n, runs);
+	} else {
+		read_one(&sw_events[0], 0, n, runs);
+		read_one(&ev_pagefaults, 0, n, runs);
+		read_one(&ev_cpuclock, 1, n, runs);
+		read_one(&ev_pagefaults, 1, n, runs);
+	}
+	unpin();
+}
+
+/* -- 2. start/stop bracket ------------------------------------------------ */
+
+static void b_startstop(void)
+{
+	long n = quick ? 1000 : 10000, i;
+	int runs = quick ? 3 : 9, r, fd;
+	double h[MAXRUNS], p[MAXRUNS], t0;
+	const struct ev *e = &events[0];
+	char name[80];
+	pmc_id_t id;
+
+	pin(0);
+	id = pmc_new(e, PMC_MODE_TC, PMC_CPU_ANY, 0, 0);
+	if (pmc_attach(id, getpid()) < 0)
+		die("pmc_attach self");
+	fd = perf_open(e, 0, -1, 0);
+	if (fd < 0)
+		die("perf_event_open");
+	for (r = -1; r < runs; r++) {	/* r == -1: warm-up */
+		t0 = now();
+		for (i = 0; i < n; i++)
+			if (pmc_start(id) < 0 || pmc_stop(id) < 0)
+				die("pmc_start/stop");
+		if (r >= 0)
+			h[r] = (now() - t0) / n;
+		t0 = now();
+		for (i = 0; i < n; i++)
+			if (ioctl(fd, PERF_EVENT_IOC_ENABLE, 0) ||
+			    ioctl(fd, PERF_EVENT_IOC_DISABLE, 0))
+				die("PERF_EVENT_IOC_ENABLE/DISABLE");
+		if (r >= 0)
+			p[r] = (now() - t0) / n;
+	}
+	pmc_release(id);
+	close(fd);
+	unpin();
+	snprintf(name, sizeof(name), "start+stop process %s", e->spec);
+	result(name, "ns/pair", h, p, runs);
+}
+
+/* -- 3. context switches -------------------------------------------------- */
+
+/* the echoing side: waits for go, then echoes n bytes */
+static pid_t echoer(int in, int out, int go, long n)
+{
+	pid_t pid = fork();
+	char c;
+	long i;
+
+	if (pid < 0)
+		die("fork");
+	if (pid)
+		return pid;
+	pin(0);
+	if (read(go, &c, 1) != 1)
+		_exit(1);
+	for (i = 0; i < n; i++)
+		if (read(in, &c, 1) != 1 || write(out, &c, 1) != 1)
+			_exit(1);
+	_exit(0);
+}
+
+enum tool { NONE, HWPMC, PERF };
+
+/* one run: ns per round trip, with nev counters of the tool on both sides */
+static double pingpong(enum tool tool, int nev, long n)
+{
+	int to[2], from[2], go[2], pfd[8], np = 0, nid = 0, i, w;
+	pmc_id_t ids[8];
+	pid_t pid, who[2];
+	double t0, t;
+	char c = 'x';
+	long k;
+
+	if (pipe(to) || pipe(from) || pipe(go))
+		die("pipe");
+	pid = echoer(to[0], from[1], go[0], n);
+	who[0] = getpid();
+	who[1] = pid;
+	for (i = 0; i < nev; i++) {
+		if (tool == HWPMC) {
+			/* one PMC per event, attached to both */
+			ids[nid] = pmc_new(&events[i], PMC_MODE_TC,
+					   PMC_CPU_ANY, 0, 0);
+			for (w = 0; w < 2; w++)
+				if (pmc_attach(ids[nid], who[w]) < 0)
+					die("pmc_attach");
+			if (pmc_start(ids[nid++]) < 0)
+				die("pmc_start");
+		} else if (tool == PERF) {
+			/* what perf stat opens: one counter per task */
+			for (w = 0; w < 2; w++) {
+				pfd[np] = perf_open(&events[i], who[w], -1, 1);
+				if (pfd[np++] < 0)
+					die("perf_event_open");
+			}
+		}
+	}
+	if (write(go[1], "g", 1) != 1)
+		die("write");
+	t0 = now();
+	for (k = 0; k < n; k++)
+		if (write(to[1], &c, 1) != 1 || read(from[0], &c, 1) != 1)
+			die("ping-pong");
+	t = now() - t0;
+	waitpid(pid, NULL, 0);
+	for (i = 0; i < nid; i++)
+		pmc_release(ids[i]);
+	for (i = 0; i < np; i++)
+		close(pfd[i]);
+	close(to[0]); close(to[1]); close(from[0]); close(from[1]);
+	close(go[0]); close(go[1]);
+	return t / n;
+}
+
+/* n processes blocked on a pipe until the write end closes */
+static int sleepers(pid_t *pids, int n)
+{
+	int p[2], i;
+	char c;
+
+	if (pipe(p))
+		die("pipe");
+	for (i = 0; i < n; i++) {
+		pids[i] = fork();
+		if (pids[i] < 0)
+			die("fork");
+		if (!pids[i]) {
+			close(p[1]);
+			while (read(p[0], &c, 1) > 0)
+				;
+			_exit(0);
+		}
+	}
+	close(p[0]);
+	return p[1];
+}
+
+static void reap(pid_t *pids, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		waitpid(pids[i], NULL, 0);
+}
+
+static void b_csw(void)
+{
+	long n = quick ? 1000 : 10000;
+	int runs = quick ? 3 : 7, r, c, i, nsl = quick ? 20 : 100;
+	static const struct { enum tool tool; int nev; } cfg[5] = {
+		{ NONE, 0 }, { HWPMC, 1 }, { HWPMC, 4 }, { PERF, 1 }, { PERF, 4 },
+	};
+	double v[5][MAXRUNS], add[4][MAXRUNS], base[MAXRUNS], nt[2][MAXRUNS];
+	double nt_add[2][MAXRUNS];
+	pid_t pids[100];
+	int wfd, fds[100];
+	pmc_id_t id;
+	char name[96];
+
+	pin(0);
+	pingpong(NONE, 0, n / 10 + 1);	/* warm */
+	for (r = 0; r < runs; r++)
+		for (c = 0; c < 5; c++)
+			v[c][r] = pingpong(cfg[c].tool, cfg[c].nev, n);
+	/* added cost per switch (a round trip is two switches) */
+	for (r = 0; r < runs; r++) {
+		base[r] = v[0][r];
+		for (c = 1; c < 5; c++)
+			add[c - 1][r] = (v[c][r] - v[0][r]) / 2;
+	}
+	for (c = 0; c < 5; c++) {
+		double tmp[MAXRUNS];
+		struct st s;
+
+		memcpy(tmp, v[c], sizeof(tmp));
+		s = stats(tmp, runs);
+		note("csw %s, %d event(s) per process: %.0f ns per round trip [%.0f..%.0f]",
+		     cfg[c].tool == NONE ? "nothing" :
+		     cfg[c].tool == HWPMC ? "hwpmc" : "perf", cfg[c].nev,
+		     s.med, s.min, s.max);
+	}
+	snprintf(name, sizeof(name), "csw added/switch, 1 event (%s)",
+		 events[0].spec);
+	result(name, "ns/switch", add[0], add[2], runs);
+	snprintf(name, sizeof(name), "csw added/switch, 4 events");
+	result(name, "ns/switch", add[1], add[3], runs);
+	result("csw round trip, nothing attached", "ns/roundtrip", base, NULL,
+	       runs);
+
+	/* a non-target pair while nsl other processes are targets */
+	wfd = sleepers(pids, nsl);
+	for (r = 0; r < runs; r++) {
+		double b;
+
+		b = pingpong(NONE, 0, n);
+		id = pmc_new(&events[0], PMC_MODE_TC, PMC_CPU_ANY, 0, 0);
+		for (i = 0; i < nsl; i++)
+			if (pmc_attach(id, pids[i]) < 0)
+				die("pmc_attach sleeper");
+		if (pmc_start(id) < 0)
+			die("pmc_start");
+		nt[0][r] = pingpong(NONE, 0, n);
+		pmc_release(id);
+		for (i = 0; i < nsl; i++) {
+			fds[i] = perf_open(&events[0], pids[i], -1, 1);
+			if (fds[i] < 0)
+				die("perf_event_open sleeper");
+		}
+		nt[1][r] = pingpong(NONE, 0, n);
+		for (i = 0; i < nsl; i++)
+			close(fds[i]);
+		nt_add[0][r] = (nt[0][r] - b) / 2;
+		nt_add[1][r] = (nt[1][r] - b) / 2;
+	}
+	close(wfd);
+	reap(pids, nsl);
+	snprintf(name, sizeof(name), "csw added/switch, non-target, %d targets",
+		 nsl);
+	result(name, "ns/switch", nt_add[0], nt_add[1], runs);
+	unpin();
+}
+
+/* -- 4. attach ------------------------------------------------------------ */
+
+static int thr_fd, thr_wfd;
+
+static void *thr_block(void *arg)
+{
+	char c;
+
+	(void)arg;
+	while (read(thr_fd, &c, 1) > 0)
+		;
+	return NULL;
+}
+
+/* a process with nthr threads (all blocked); returns its pid */
+static pid_t threaded(int nthr)
+{
+	int ready[2], blk[2], i;
+	pthread_attr_t a;
+	pthread_t t;
+	pid_t pid;
+	char c;
+
+	if (pipe(ready) || pipe(blk))
+		die("pipe");
+	pid = fork();
+	if (pid < 0)
+		die("fork");
+	if (!pid) {
+		close(blk[1]);
+		thr_fd = blk[0];
+		pthread_attr_init(&a);
+		pthread_attr_setstacksize(&a, 64 * 1024);
+		for (i = 1; i < nthr; i++)
+			if (pthread_create(&t, &a, thr_block, NULL))
+				_exit(3);
+		if (write(ready[1], "r", 1) != 1)
+			_exit(3);
+		thr_block(NULL);
+		_exit(0);
+	}
+	close(blk[0]);
+	close(ready[1]);
+	if (read(ready[0], &c, 1) != 1)
+		die("threaded child");
+	close(ready[0]);
+	/* the write end stays open in the parent until unthreaded() */
+	thr_wfd = blk[1];
+	return pid;
+}
+
+static void unthreaded(pid_t pid)
+{
+	close(thr_wfd);
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+}
+
+/* the threads of pid with perf counters, as perf stat -p does: fds out */
+static int perf_attach_threads(const struct ev *e, pid_t pid, int *fds,
+			       int max, int inherit)
+{
+	char path[64];
+	struct dirent *d;
+	DIR *dir;
+	int n = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", pid);
+	dir = opendir(path);
+	if (!dir)
+		return -1;
+	while ((d = readdir(dir)) && n < max) {
+		if (d->d_name[0] == '.')
+			continue;
+		fds[n] = perf_open(e, atoi(d->d_name), -1, inherit);
+		if (fds[n] < 0) {
+			closedir(dir);
+			return -1;
+		}
+		n++;
+	}
+	closedir(dir);
+	return n;
+}
+
+static void close_all(int *fds, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		close(fds[i]);
+}
+
+static int *fdbuf;
+
+static void attach_threads(int nthr, int runs)
+{
+	double h[MAXRUNS], p[MAXRUNS], t0;
+	char name[80];
+	pmc_id_t id;
+	pid_t pid;
+	int r, n;
+
+	pid = threaded(nthr);
+	for (r = 0; r < runs; r++) {
+		id = pmc_new(&events[0], PMC_MODE_TC, PMC_CPU_ANY, 0, 0);
+		t0 = now();
+		if (pmc_attach(id, pid) < 0)
+			die("pmc_attach");
+		h[r] = (now() - t0) / 1000;
+		pmc_release(id);
+		t0 = now();
+		n = perf_attach_threads(&events[0], pid, fdbuf, nthr + 8, 0);
+		p[r] = (now() - t0) / 1000;
+		if (n != nthr) {
+			errno = n < 0 ? errno : ESRCH;
+			failed("perf counters per thread");
+		}
+		close_all(fdbuf, n);
+	}
+	unthreaded(pid);
+	snprintf(name, sizeof(name), "attach, process of %d thread%s", nthr,
+		 nthr > 1 ? "s" : "");
+	result(name, "us", h, p, runs);
+}
+
+/* a binary fork tree of the given depth (2^(depth+1)-1 processes) */
+static void tree_node(int depth, int blk, int ready)
+{
+	char c;
+	int i;
+
+again:
+	for (i = 0; i < 2 && depth > 0; i++) {
+		pid_t pid = fork();
+
+		if (pid < 0)
+			_exit(3);
+		if (!pid) {	/* the child is a node one level down */
+			depth--;
+			goto again;
+		}
+	}
+	if (write(ready, "r", 1) != 1)
+		_exit(3);
+	while (read(blk, &c, 1) > 0)
+		;
+	while (wait(NULL) > 0)
+		;
+	_exit(0);
+}
+
+/* the descendants of pid by /proc/PID/task/TID/children, with counters */
+static int perf_attach_tree(const struct ev *e, pid_t pid, int *fds, int max)
+{
+	char path[64], buf[4096], *s, *end;
+	int n, k, f;
+	ssize_t len;
+
+	n = perf_attach_threads(e, pid, fds, max, 1);
+	if (n < 0)
+		return -1;
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/children", pid, pid);
+	f = open(path, O_RDONLY);
+	if (f < 0)
+		return -1;
+	len = read(f, buf, sizeof(buf) - 1);
+	close(f);
+	if (len < 0)
+		return -1;
+	buf[len] = 0;
+	for (s = buf; *s; s = end) {
+		long c = strtol(s, &end, 10);
+
+		if (end == s)
+			break;
+		k = perf_attach_tree(e, (pid_t)c, fds + n, max - n);
+		if (k < 0)
+			return -1;
+		n += k;
+	}
+	return n;
+}
+
+static void attach_tree(int depth, int runs)
+{
+	int ready[2], blk[2], r, n, i, nproc = (1 << (depth + 1)) - 1;
+	double h[MAXRUNS], p[MAXRUNS], t0;
+	char name[80], c;
+	pmc_id_t id;
+	pid_t pid;
+
+	if (pipe(ready) || pipe(blk))
+		die("pipe");
+	pid = fork();
+	if (pid < 0)
+		die("fork");
+	if (!pid) {
+		close(blk[1]);
+		close(ready[0]);
+		tree_node(depth, blk[0], ready[1]);
+	}
+	close(blk[0]);
+	close(ready[1]);
+	for (i = 0; i < nproc; i++)
+		if (read(ready[0], &c, 1) != 1)
+			die("fork tree");
+	for (r = 0; r < runs; r++) {
+		id = pmc_new(&events[0], PMC_MODE_TC, PMC_CPU_ANY,
+			     PMC_F_DESCENDANTS, 0);
+		t0 = now();
+		if (pmc_attach(id, pid) < 0)
+			die("pmc_attach descendants");
+		h[r] = (now() - t0) / 1000;
+		pmc_release(id);
+		t0 = now();
+		n = perf_attach_tree(&events[0], pid, fdbuf, nproc + 8);
+		p[r] = (now() - t0) / 1000;
+		if (n != nproc) {
+			errno = n < 0 ? errno : ESRCH;
+			failed("perf counters over the fork tree");
+		}
+		if (n > 0)
+			close_all(fdbuf, n);
+	}
+	close(blk[1]);
+	close(ready[0]);
+	waitpid(pid, NULL, 0);
+	snprintf(name, sizeof(name), "attach DESCENDANTS, fork tree of %d",
+		 nproc);
+	result(name, "us", h, p, runs);
+}
+
+static void b_attach(void)
+{
+	int runs = quick ? 3 : 7;
+
+	attach_threads(1, runs);
+	attach_threads(100, runs);
+	if (!quick)
+		attach_threads(1000, 5);
+	attach_tree(quick ? 3 : 6, runs);
+}
+
+/* -- 5. sampling ---------------------------------------------------------- */
+
+static volatile unsigned long sink;
+
+static void spin(unsigned long iter)
+{
+	unsigned long i;
+
+	for (i = 0; i < iter; i++)
+		sink += i * i;
+}
+
+static double cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
+/* the workload: ITER iterations; writes "wall_ns cpu_ns" to OUT */
+static int cmd_spin(unsigned long iter, const char *out)
+{
+	double t0 = now(), c0 = cpu_ns(), t, c;
+	FILE *f;
+
+	spin(iter);
+	t = now() - t0;
+	c = cpu_ns() - c0;
+	f = fopen(out, "w");
+	if (!f)
+		return 1;
+	fprintf(f, "%.0f %.0f\n", t, c);
+	fclose(f);
+	return 0;
+}
+
+struct srun {
+	double wall, cpu;	/* the workload's, ns */
+	double samples, lost;
+};
+
+static int read_spin(const char *out, struct srun *s)
+{
+	FILE *f = fopen(out, "r");
+	int ok;
+
+	if (!f)
+		return -1;
+	ok = fscanf(f, "%lf %lf", &s->wall, &s->cpu) == 2;
+	fclose(f);
+	return ok ? 0 : -1;
+}
+
+static const char *self_exe;
+static int hwfd;	/* for the log operations (the owner is the process) */
+
+/* nothing attached */
+static int sample_none(unsigned long iter, struct srun *s)
+{
+	pid_t pid = fork();
+
+	if (pid < 0)
+		die("fork");
+	if (!pid) {
+		pin(0);
+		_exit(cmd_spin(iter, "/tmp/bench-spin.out"));
+	}
+	waitpid(pid, NULL, 0);
+	s->samples = s->lost = 0;
+	return read_spin("/tmp/bench-spin.out", s);
+}
+
+static __u64 drops(const struct pmc_driverstats *d)
+{
+	return d->pm_intr_bufferfull + d->pm_log_records_dropped +
+	       d->pm_buffer_requests_failed;
+}
+
+/* hwpmc: a process-sampling PMC of cpu-clock, logging to a file */
+static int sample_hwpmc(unsigned long iter, __u64 period, struct srun *s)
+{
+	struct pmc_op_configurelog cl = { 0 };
+	struct pmc_driverstats d0, d1;
+	const char *log = "/tmp/bench-hwpmc.log";
+	struct pmclog_header h;
+	int go[2], f, st;
+	pmc_id_t id;
+	pid_t pid;
+	char c;
+	off_t off;
+
+	f = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	if (f < 0)
+		die(log);
+	cl.pm_logfd = f;
+	if (ioctl(hwfd, HWPMC_IOC_CONFIGURELOG, &cl))
+		die("CONFIGURELOG");
+	close(f);
+	if (pipe(go))
+		die("pipe");
+	pid = fork();
+	if (pid < 0)
+		die("fork");
+	if (!pid) {
+		pin(0);
+		close(go[1]);
+		if (read(go[0], &c, 1) != 1)
+			_exit(3);
+		_exit(cmd_spin(iter, "/tmp/bench-spin.out"));
+	}
+	close(go[0]);
+	id = pmc_new(&ev_cpuclock, PMC_MODE_TS, PMC_CPU_ANY, 0, period);
+	if (pmc_attach(id, pid) < 0 || pmc_start(id) < 0)
+		die("pmc_attach/start sampling");
+	if (pmc_get_driver_stats(&d0) < 0)
+		die("pmc_get_driver_stats");
+	if (write(go[1], "g", 1) != 1)
+		die("write");
+	close(go[1]);
+	waitpid(pid, &st, 0);
+	if (ioctl(hwfd, HWPMC_IOC_CLOSELOG, 0))
+		die("CLOSELOG");
+	if (pmc_get_driver_stats(&d1) < 0)
+		die("pmc_get_driver_stats");
+	pmc_release(id);
+	/* count the sample records */
+	s->samples = 0;
+	f = open(log, O_RDONLY);
+	if (f < 0)
+		die(log);
+	for (off = 0; pread(f, &h, sizeof(h), off) == sizeof(h);) {
+		__u32 len = PMCLOG_HEADER_TO_LENGTH(h.pl_header);
+		__u32 type = PMCLOG_HEADER_TO_TYPE(h.pl_header);
+
+		if (PMCLOG_HEADER_TO_MAGIC(h.pl_header) != PMCLOG_HEADER_MAGIC ||
+		    len < sizeof(h))
+			break;
+		if (type == PMCLOG_TYPE_CALLCHAIN)	/* every sample */
+			s->samples++;
+		off += len;
+	}
+	close(f);
+	unlink(log);
+	s->lost = (double)(drops(&d1) - drops(&d0));
+	return read_spin("/tmp/bench-spin.out", s);
+}
+
+/* the first number after key in the file, or -1; 0 if key is absent */
+static double grep_num(const char *path, const char *key)
+{
+	char line[512], *p;
+	FILE *f = fopen(path, "r");
+	double v = 0;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if ((p = strstr(line, key))) {
+			v = atof(p + strlen(key));
+			break;
+		}
+	fclose(f);
+	return v;
+}
+
+/* perf record at the same period, of the same workload (exec'd) */
+static int sample_perf(unsigned long iter, __u64 period, struct srun *s)
+{
+	char cmd[512];
+
+	snprintf(cmd, sizeof(cmd),
+		 "perf record -q -e cpu-clock -c %llu -o /tmp/bench-perf.data -- "
+		 "taskset -c 0 %s spin %lu /tmp/bench-spin.out >/dev/null 2>&1 && "
+		 "perf report -i /tmp/bench-perf.data --stats > /tmp/bench-perf.stats 2>&1",
+		 (unsigned long long)period, self_exe, iter);
+	if (system(cmd) != 0)
+		return -1;
+	s->samples = grep_num("/tmp/bench-perf.stats", "SAMPLE events:");
+	s->lost = grep_num("/tmp/bench-perf.stats", "LOST events:") +
+		  grep_num("/tmp/bench-perf.stats", "LOST_SAMPLES events:");
+	unlink("/tmp/bench-perf.data");
+	return read_spin("/tmp/bench-spin.out", s);
+}
+
+static void b_sample(void)
+{
+	static const __u64 periods[2] = { 1000000, 100000 };	/* 1, 10 kHz */
+	int runs = quick ? 1 : 5, r, k, perf_ok;
+	double target = quick ? 0.3e9 : 2e9, t0, wall;
+	double base[MAXRUNS], oh[2][2][MAXRUNS], del[2][2][MAXRUNS];
+	double lost[2][2][MAXRUNS];
+	struct srun s;
+	unsigned long iter = 1000000;
+	char name[96];
+
+	/* calibrate: iterations for about target ns */
+	pin(0);
+	do {
+		t0 = now();
+		spin(iter);
+		wall = now() - t0;
+		if (wall < 0.1e9)
+			iter *= 4;
+	} while (wall < 0.1e9);
+	unpin();
+	iter = (unsigned long)(iter * target / wall);
+	perf_ok = system("perf --version >/dev/null 2>&1") == 0;
+	if (!perf_ok)
+		note("sampling: no perf tool in PATH: hwpmc only");
+	for (r = 0; r < runs; r++) {
+		if (sample_none(iter, &s) < 0)
+			die("workload");
+		base[r] = s.wall;
+		for (k = 0; k < 2; k++) {
+			if (sample_hwpmc(iter, periods[k], &s) < 0)
+				die("hwpmc sampling");
+			oh[k][0][r] = 100.0 * (s.wall - base[r]) / base[r];
+			del[k][0][r] = 100.0 * s.samples * periods[k] / s.cpu;
+			lost[k][0][r] = s.lost;
+			if (!perf_ok)
+				continue;
+			if (sample_perf(iter, periods[k], &s) < 0) {
+				errno = EIO;
+				failed("perf record");
+				perf_ok = 0;
+				continue;
+			}
+			oh[k][1][r] = 100.0 * (s.wall - base[r]) / base[r];
+			del[k][1][r] = 100.0 * s.samples * periods[k] / s.cpu;
+			lost[k][1][r] = s.lost;
+		}
+	}
+	note("sampling workload: %lu iterations, %.2f s alone (last run)",
+	     iter, base[runs - 1] / 1e9);
+	for (k = 0; k < 2; k++) {
+		const char *hz = k ? "10 kHz" : "1 kHz";
+
+		snprintf(name, sizeof(name), "sample cpu-clock %s: overhead", hz);
+		result(name, "% of run time", oh[k][0],
+		       perf_ok ? oh[k][1] : NULL, runs);
+		snprintf(name, sizeof(name), "sample cpu-clock %s: delivered", hz);
+		result(name, "% of expected", del[k][0],
+		       perf_ok ? del[k][1] : NULL, runs);
+		snprintf(name, sizeof(name), "sample cpu-clock %s: lost", hz);
+		result(name, "samples", lost[k][0],
+		       perf_ok ? lost[k][1] : NULL, runs);
+	}
+}
+
+/* -- 7. kernel memory ----------------------------------------------------- */
+
+/* kernel memory that PMCs and counters can take: slab, vmalloc, percpu (kB) */
+static double kmem_kb(void)
+{
+	static const char *keys[] = { "Slab:", "VmallocUsed:", "Percpu:" };
+	double kb = 0, v;
+	unsigned i;
+
+	sync();
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		v = grep_num("/proc/meminfo", keys[i]);
+		if (v > 0)
+			kb += v;
+	}
+	return kb;
+}
+
+static void b_mem(void)
+{
+	int n = quick ? 100 : 1000, runs = quick ? 1 : 3, r, i, k;
+	double h[MAXRUNS], p[MAXRUNS], m0;
+	pmc_id_t *ids = calloc(n, sizeof(*ids));
+	pid_t pid;
+
+	if (!ids)
+		die("calloc");
+	/* per allocated PMC: hwpmc PMCs vs perf counters on self */
+	for (r = 0; r < runs; r++) {
+		m0 = kmem_kb();
+		for (i = 0; i < n; i++)
+			if (pmc_allocate(events[0].spec, PMC_MODE_TC, 0,
+					 PMC_CPU_ANY, &ids[i], 0) < 0)
+				break;
+		h[r] = (kmem_kb() - m0) * 1024 / (i ? i : 1);
+		if (i < n)
+			note("mem: only %d PMCs allocated (%s)", i,
+			     strerror(errno));
+		for (k = 0; k < i; k++)
+			pmc_release(ids[k]);
+		m0 = kmem_kb();
+		for (i = 0; i < n; i++) {
+			fdbuf[i] = perf_open(&events[0], 0, -1, 0);
+			if (fdbuf[i] < 0)
+				break;
+		}
+		p[r] = (kmem_kb() - m0) * 1024 / (i ? i : 1);
+		close_all(fdbuf, i);
+	}
+	result("kmem per PMC (hwpmc: allocated; perf: fd)", "bytes", h, p,
+	       runs);
+	/* per target thread: one PMC attached to a process of n threads */
+	pid = threaded(n);
+	for (r = 0; r < runs; r++) {
+		ids[0] = pmc_new(&events[0], PMC_MODE_TC, PMC_CPU_ANY, 0, 0);
+		m0 = kmem_kb();
+		if (pmc_attach(ids[0], pid) < 0)
+			die("pmc_attach");
+		h[r] = (kmem_kb() - m0) * 1024 / n;
+		pmc_release(ids[0]);
+		m0 = kmem_kb();
+		k = perf_attach_threads(&events[0], pid, fdbuf, n + 8, 0);
+		p[r] = (kmem_kb() - m0) * 1024 / n;
+		if (k > 0)
+			close_all(fdbuf, k);
+	}
+	unthreaded(pid);
+	free(ids);
+	result("kmem per attached target thread", "bytes", h, p, runs);
+}
+
+/* -- profiling: one operation in a loop, for perf record -a ---------------- */
+
+static int cmd_loop(const char *what, double secs)
+{
+	const struct ev *e = &events[0];
+	double t0 = now();
+	pmc_value_t v;
+	long n = 0;
+	pmc_id_t id;
+	int fd;
+
+	pin(0);
+	id = pmc_new(e, PMC_MODE_TC, PMC_CPU_ANY, 0, 0);
+	if (pmc_attach(id, getpid()) < 0 || pmc_start(id) < 0)
+		die("pmc_attach/start");
+	fd = perf_open(e, 0, -1, 0);
+	if (fd < 0)
+		die("perf_event_open");
+	while (now() - t0 < secs * 1e9) {
+		if (!strcmp(what, "read-hwpmc")) {
+			pmc_read(id, &v);
+		} else if (!strcmp(what, "read-perf")) {
+			if (read(fd, &v, sizeof(v)) != sizeof(v))
+				die("read");
+		} else if (!strcmp(what, "startstop-hwpmc")) {
+			pmc_stop(id);
+			pmc_start(id);
+		} else if (!strcmp(what, "startstop-perf")) {
+			ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+			ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+		} else {
+			fprintf(stderr, "hwpmc_bench: loop %s?\n", what);
+			return 2;
+		}
+		n++;
+	}
+	printf("%s: %.1f ns per operation\n", what, (now() - t0) / n);
+	return 0;
+}
+
+/* -- main ----------------------------------------------------------------- */
+
+static const struct {
+	const char *name;
+	void (*fn)(void);
+} benches[] = {
+	{ "read", b_read }, { "startstop", b_startstop }, { "csw", b_csw },
+	{ "attach", b_attach }, { "sample", b_sample }, { "mem", b_mem },
+};
+
+int main(int argc, char **argv)
+{
+	struct rlimit rl;
+	pmc_id_t id;
+	unsigned i;
+	int a = 1, all;
+
+	if (argc == 4 && !strcmp(argv[1], "spin"))
+		return cmd_spin(strtoul(argv[2], NULL, 0), argv[3]);
+	if (a < argc && !strcmp(argv[a], "-q")) {
+		quick = 1;
+		a++;
+	}
+	self_exe = realpath("/proc/self/exe", NULL);
+	if (pmc_init() < 0) {
+		fprintf(stderr, "hwpmc_bench: pmc_init: %s\n", pmc_init_message());
+		return 2;
+	}
+	hwfd = open(PMC_DEVICE_PATH, O_RDWR | O_CLOEXEC);
+	if (hwfd < 0)
+		die(PMC_DEVICE_PATH);
+	/* up to 1000 perf fds at once */
+	if (!getrlimit(RLIMIT_NOFILE, &rl) && rl.rlim_cur < 4096) {
+		rl.rlim_cur = rl.rlim_max < 4096 ? rl.rlim_max : 4096;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
+	fdbuf = calloc(2048, sizeof(*fdbuf));
+	if (!fdbuf)
+		die("calloc");
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	/* the PMU's events where there is one, else software events */
+	if (pmc_allocate("instructions", PMC_MODE_TC, 0, PMC_CPU_ANY, &id, 0) == 0) {
+		pmc_release(id);
+		have_pmu = 1;
+	}
+	events = have_pmu ? hw_events : sw_events;
+	if (a + 2 < argc && !strcmp(argv[a], "loop"))
+		return cmd_loop(argv[a + 1], atof(argv[a + 2]));
+	note("hwpmc_bench%s: %s events, %d CPUs", quick ? " -q" : "",
+	     have_pmu ? "hardware" : "software", pmc_ncpu());
+	all = a >= argc || !strcmp(argv[a], "all");
+	for (i = 0; i < sizeof(benches) / sizeof(benches[0]); i++) {
+		int want = all, j;
+
+		for (j = a; j < argc && !want; j++)
+			want = !strcmp(argv[j], benches[i].name);
+		if (!want)
+			continue;
+		note("== %s", benches[i].name);
+		benches[i].fn();
+	}
+	printf("bench: done, %d results, %d failed\n", nresults, nfailed);
+	return nfailed ? 1 : 0;
+}

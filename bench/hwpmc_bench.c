@@ -19,8 +19,9 @@
  * The sampling benchmark compares with the perf tool ("perf record"),
  * when it is in PATH; everything else calls perf_event_open() directly.
  *
- * Output: one line per measurement,
- *   bench: NAME  hwpmc MED [MIN..MAX]  perf MED [MIN..MAX]  ratio R  UNIT
+ * Output: one line per measurement, the median and [first..third
+ * quartile] of the repetitions,
+ *   bench: NAME  hwpmc MED [Q1..Q3]  perf MED [Q1..Q3]  ratio R  UNIT
  * and "bench: done, N results" at the end (exit 1 if a benchmark failed).
  */
 #ifndef _GNU_SOURCE
@@ -158,8 +159,17 @@ static int cmp(const void *a, const void *b)
 }
 
 struct st {
-	double med, min, max;
+	double med, min, max;	/* median, first and third quartiles */
 };
+
+/* median and quartiles (linear interpolation) */
+static double quantile(const double *v, int n, double q)
+{
+	double x = q * (n - 1);
+	int i = (int)x;
+
+	return i + 1 < n ? v[i] + (x - i) * (v[i + 1] - v[i]) : v[n - 1];
+}
 
 static struct st stats(double *v, int n)
 {
@@ -168,9 +178,9 @@ static struct st stats(double *v, int n)
 	if (n <= 0)
 		return s;
 	qsort(v, n, sizeof(v[0]), cmp);
-	s.min = v[0];
-	s.max = v[n - 1];
-	s.med = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	s.min = quantile(v, n, 0.25);
+	s.max = quantile(v, n, 0.75);
+	s.med = quantile(v, n, 0.5);
 	return s;
 }
 
@@ -438,8 +448,12 @@ static void reap(pid_t *pids, int n)
 
 static void b_csw(void)
 {
-	long n = quick ? 1000 : 10000;
-	int runs = quick ? 3 : 7, r, c, i, nsl = quick ? 20 : 100;
+	/*
+	 * Many short repetitions, the configurations interleaved in each:
+	 * under TCG a run's speed drifts by tens of percent over seconds.
+	 */
+	long n = quick ? 500 : 2000;
+	int runs = quick ? 5 : 41, r, c, i, nsl = quick ? 20 : 100;
 	static const struct { enum tool tool; int nev; } cfg[5] = {
 		{ NONE, 0 }, { HWPMC, 1 }, { HWPMC, 4 }, { PERF, 1 }, { PERF, 4 },
 	};
@@ -945,8 +959,8 @@ static int sample_perf(unsigned long iter, __u64 period, struct srun *s)
 static void b_sample(void)
 {
 	static const __u64 periods[2] = { 1000000, 100000 };	/* 1, 10 kHz */
-	int runs = quick ? 1 : 5, r, k, perf_ok;
-	double target = quick ? 0.3e9 : 2e9, t0, wall;
+	int runs = quick ? 1 : 7, r, k, perf_ok;
+	double target = quick ? 0.3e9 : 1e9, t0, wall;
 	double base[MAXRUNS], oh[2][2][MAXRUNS], del[2][2][MAXRUNS];
 	double lost[2][2][MAXRUNS];
 	struct srun s;
@@ -967,11 +981,12 @@ static void b_sample(void)
 	perf_ok = system("perf --version >/dev/null 2>&1") == 0;
 	if (!perf_ok)
 		note("sampling: no perf tool in PATH: hwpmc only");
+	/* each tool run is paired with a run of the workload alone just before */
 	for (r = 0; r < runs; r++) {
-		if (sample_none(iter, &s) < 0)
-			die("workload");
-		base[r] = s.wall;
 		for (k = 0; k < 2; k++) {
+			if (sample_none(iter, &s) < 0)
+				die("workload");
+			base[r] = s.wall;
 			if (sample_hwpmc(iter, periods[k], &s) < 0)
 				die("hwpmc sampling");
 			oh[k][0][r] = 100.0 * (s.wall - base[r]) / base[r];
@@ -979,6 +994,9 @@ static void b_sample(void)
 			lost[k][0][r] = s.lost;
 			if (!perf_ok)
 				continue;
+			if (sample_none(iter, &s) < 0)
+				die("workload");
+			base[r] = s.wall;
 			if (sample_perf(iter, periods[k], &s) < 0) {
 				errno = EIO;
 				failed("perf record");
@@ -1009,72 +1027,89 @@ static void b_sample(void)
 
 /* -- 7. kernel memory ----------------------------------------------------- */
 
-/* kernel memory that PMCs and counters can take: slab, vmalloc, percpu (kB) */
-static double kmem_kb(void)
+/*
+ * Kernel memory that PMCs and counters take, in bytes: the slab caches'
+ * active objects times their size (/proc/slabinfo: byte resolution, where
+ * /proc/meminfo counts whole kB), plus vmalloc and percpu from meminfo.
+ */
+static double kmem_bytes(void)
 {
-	static const char *keys[] = { "Slab:", "VmallocUsed:", "Percpu:" };
-	double kb = 0, v;
+	static const char *keys[] = { "VmallocUsed:", "Percpu:" };
+	char line[512], name[64];
+	unsigned long act, num, size;
+	double b = 0, v;
 	unsigned i;
+	FILE *f;
 
-	sync();
+	f = fopen("/proc/slabinfo", "r");
+	if (f) {
+		while (fgets(line, sizeof(line), f))
+			if (sscanf(line, "%63s %lu %lu %lu", name, &act, &num,
+				   &size) == 4)
+				b += (double)act * size;
+		fclose(f);
+	} else {
+		v = grep_num("/proc/meminfo", "Slab:");
+		b += v > 0 ? v * 1024 : 0;
+	}
 	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
 		v = grep_num("/proc/meminfo", keys[i]);
 		if (v > 0)
-			kb += v;
+			b += v * 1024;
 	}
-	return kb;
+	return b;
 }
 
 static void b_mem(void)
 {
-	int n = quick ? 100 : 1000, runs = quick ? 1 : 3, r, i, k;
+	int n = quick ? 100 : 1000, runs = quick ? 3 : 7, r, i, k, npmc = 0;
 	double h[MAXRUNS], p[MAXRUNS], m0;
-	pmc_id_t *ids = calloc(n, sizeof(*ids));
+	pmc_id_t ids[64];
 	pid_t pid;
 
-	if (!ids)
-		die("calloc");
-	/* per allocated PMC: hwpmc PMCs vs perf counters on self */
+	/*
+	 * Per allocated PMC (hwpmc) and per counter fd (perf, on the caller):
+	 * as many PMCs as the rows allow (each PMC holds a row: 16 SOFT rows
+	 * by default, the PMU's counters on arm64), as many fds.
+	 */
 	for (r = 0; r < runs; r++) {
-		m0 = kmem_kb();
-		for (i = 0; i < n; i++)
+		m0 = kmem_bytes();
+		for (i = 0; i < 64; i++)
 			if (pmc_allocate(events[0].spec, PMC_MODE_TC, 0,
 					 PMC_CPU_ANY, &ids[i], 0) < 0)
 				break;
-		h[r] = (kmem_kb() - m0) * 1024 / (i ? i : 1);
-		if (i < n)
-			note("mem: only %d PMCs allocated (%s)", i,
-			     strerror(errno));
+		h[r] = (kmem_bytes() - m0) / (i ? i : 1);
+		npmc = i;
 		for (k = 0; k < i; k++)
 			pmc_release(ids[k]);
-		m0 = kmem_kb();
-		for (i = 0; i < n; i++) {
-			fdbuf[i] = perf_open(&events[0], 0, -1, 0);
-			if (fdbuf[i] < 0)
-				break;
+		m0 = kmem_bytes();
+		for (k = 0; k < npmc; k++) {
+			fdbuf[k] = perf_open(&events[0], 0, -1, 0);
+			if (fdbuf[k] < 0)
+				die("perf_event_open");
 		}
-		p[r] = (kmem_kb() - m0) * 1024 / (i ? i : 1);
-		close_all(fdbuf, i);
+		p[r] = (kmem_bytes() - m0) / (npmc ? npmc : 1);
+		close_all(fdbuf, npmc);
 	}
+	note("mem: %d PMCs (all the rows) and %d perf fds at once", npmc, npmc);
 	result("kmem per PMC (hwpmc: allocated; perf: fd)", "bytes", h, p,
 	       runs);
 	/* per target thread: one PMC attached to a process of n threads */
 	pid = threaded(n);
 	for (r = 0; r < runs; r++) {
 		ids[0] = pmc_new(&events[0], PMC_MODE_TC, PMC_CPU_ANY, 0, 0);
-		m0 = kmem_kb();
+		m0 = kmem_bytes();
 		if (pmc_attach(ids[0], pid) < 0)
 			die("pmc_attach");
-		h[r] = (kmem_kb() - m0) * 1024 / n;
+		h[r] = (kmem_bytes() - m0) / n;
 		pmc_release(ids[0]);
-		m0 = kmem_kb();
+		m0 = kmem_bytes();
 		k = perf_attach_threads(&events[0], pid, fdbuf, n + 8, 0);
-		p[r] = (kmem_kb() - m0) * 1024 / n;
+		p[r] = (kmem_bytes() - m0) / n;
 		if (k > 0)
 			close_all(fdbuf, k);
 	}
 	unthreaded(pid);
-	free(ids);
 	result("kmem per attached target thread", "bytes", h, p, runs);
 }
 

@@ -8,7 +8,8 @@
  *
  *   hwpmc_bench [-q] [all | read | startstop | csw | attach | sample | mem ...]
  *   hwpmc_bench spin ITERATIONS OUTFILE     (the sampling workload)
- *   hwpmc_bench loop read-hwpmc|read-perf|startstop-hwpmc|startstop-perf SECS
+ *   hwpmc_bench loop read-hwpmc|read-perf|startstop-hwpmc|startstop-perf|
+ *                    sample-hwpmc SECS
  *                                           (one operation, to profile)
  *
  *   -q   quick: few repetitions, small sizes (the smoke test in make check)
@@ -1124,6 +1125,19 @@ static int cmd_loop(const char *what, double secs)
 	pmc_id_t id;
 	int fd;
 
+	if (!strcmp(what, "sample-hwpmc")) {	/* 10 kHz, secs of workload */
+		struct srun s;
+		unsigned long iter = 1000000;
+
+		t0 = now();
+		spin(iter);
+		iter = (unsigned long)(iter * secs * 1e9 / (now() - t0));
+		if (sample_hwpmc(iter, 100000, &s) < 0)
+			die("sample_hwpmc");
+		printf("%s: %.0f samples, %.0f lost, %.2f s\n", what, s.samples,
+		       s.lost, s.wall / 1e9);
+		return 0;
+	}
 	pin(0);
 	id = pmc_new(e, PMC_MODE_TC, PMC_CPU_ANY, 0, 0);
 	if (pmc_attach(id, getpid()) < 0 || pmc_start(id) < 0)

@@ -1030,8 +1030,10 @@ static void b_sample(void)
 
 /*
  * Kernel memory that PMCs and counters take, in bytes: the slab caches'
- * active objects times their size (/proc/slabinfo: byte resolution, where
- * /proc/meminfo counts whole kB), plus vmalloc and percpu from meminfo.
+ * objects (free slots of their slabs included: SLUB's active count
+ * misses objects taken from a CPU's slab) times their size, from
+ * /proc/slabinfo, plus vmalloc and percpu from /proc/meminfo.  Measured
+ * over hundreds of objects, so that whole new slabs are taken.
  */
 static double kmem_bytes(void)
 {
@@ -1047,7 +1049,7 @@ static double kmem_bytes(void)
 		while (fgets(line, sizeof(line), f))
 			if (sscanf(line, "%63s %lu %lu %lu", name, &act, &num,
 				   &size) == 4)
-				b += (double)act * size;
+				b += (double)num * size;
 		fclose(f);
 	} else {
 		v = grep_num("/proc/meminfo", "Slab:");
@@ -1061,49 +1063,96 @@ static double kmem_bytes(void)
 	return b;
 }
 
+/* owners that allocate all the rows they can when told; see b_mem() */
+static int owners(int n, pid_t *pids, int *go, int *cnt, int *end)
+{
+	int g[2], c[2], e[2], i, k;
+	pmc_id_t id;
+	char x;
+
+	if (pipe(g) || pipe(c) || pipe(e))
+		die("pipe");
+	for (i = 0; i < n; i++) {
+		pids[i] = fork();
+		if (pids[i] < 0)
+			die("fork");
+		if (pids[i])
+			continue;
+		close(g[1]);
+		close(c[0]);
+		close(e[1]);
+		if (read(g[0], &x, 1) != 1)
+			_exit(3);
+		for (k = 0; k < 256; k++)
+			if (pmc_allocate(events[0].spec, PMC_MODE_TC, 0,
+					 PMC_CPU_ANY, &id, 0) < 0)
+				break;
+		if (write(c[1], &k, sizeof(k)) != sizeof(k))
+			_exit(3);
+		while (read(e[0], &x, 1) > 0)
+			;
+		_exit(0);	/* its PMCs go with it */
+	}
+	close(g[0]);
+	close(c[1]);
+	close(e[0]);
+	*go = g[1];
+	*cnt = c[0];
+	*end = e[1];
+	return n;
+}
+
 static void b_mem(void)
 {
-	int n = quick ? 100 : 1000, runs = quick ? 3 : 7, r, i, k, npmc = 0;
+	int n = quick ? 100 : 1000, runs = quick ? 3 : 5, r, i, k, tot = 0;
+	int nown = quick ? 4 : 40, go, cnt, end;
 	double h[MAXRUNS], p[MAXRUNS], m0;
-	pmc_id_t ids[64];
-	pid_t pid;
+	pid_t pids[64], pid;
+	pmc_id_t id;
 
 	/*
-	 * Per allocated PMC (hwpmc) and per counter fd (perf, on the caller):
-	 * as many PMCs as the rows allow (each PMC holds a row: 16 SOFT rows
-	 * by default, the PMU's counters on arm64), as many fds.
+	 * Per allocated PMC: nown processes (forked before the measurement)
+	 * allocate as many PMCs as there are rows (each PMC holds a row:
+	 * 16 SOFT rows by default; the PMU's counters on arm64), owner
+	 * structures included; against as many perf counter fds on self.
 	 */
 	for (r = 0; r < runs; r++) {
+		owners(nown, pids, &go, &cnt, &end);
 		m0 = kmem_bytes();
-		for (i = 0; i < 64; i++)
-			if (pmc_allocate(events[0].spec, PMC_MODE_TC, 0,
-					 PMC_CPU_ANY, &ids[i], 0) < 0)
-				break;
-		h[r] = (kmem_bytes() - m0) / (i ? i : 1);
-		npmc = i;
-		for (k = 0; k < i; k++)
-			pmc_release(ids[k]);
+		for (i = 0; i < nown; i++)
+			if (write(go, "g", 1) != 1)
+				die("write");
+		for (i = 0, tot = 0; i < nown; i++) {
+			if (read(cnt, &k, sizeof(k)) != sizeof(k))
+				die("owner");
+			tot += k;
+		}
+		h[r] = (kmem_bytes() - m0) / (tot ? tot : 1);
+		close(go);
+		close(cnt);
+		close(end);
+		reap(pids, nown);
 		m0 = kmem_bytes();
-		for (k = 0; k < npmc; k++) {
+		for (k = 0; k < tot && k < 2048; k++) {
 			fdbuf[k] = perf_open(&events[0], 0, -1, 0);
 			if (fdbuf[k] < 0)
 				die("perf_event_open");
 		}
-		p[r] = (kmem_bytes() - m0) / (npmc ? npmc : 1);
-		close_all(fdbuf, npmc);
+		p[r] = (kmem_bytes() - m0) / (k ? k : 1);
+		close_all(fdbuf, k);
 	}
-	note("mem: %d PMCs (all the rows) and %d perf fds at once", npmc, npmc);
+	note("mem: %d PMCs by %d owners; as many perf fds", tot, nown);
 	result("kmem per PMC (hwpmc: allocated; perf: fd)", "bytes", h, p,
 	       runs);
 	/* per target thread: one PMC attached to a process of n threads */
 	pid = threaded(n);
 	for (r = 0; r < runs; r++) {
-		ids[0] = pmc_new(&events[0], PMC_MODE_TC, PMC_CPU_ANY, 0, 0);
+		id = pmc_new(&events[0], PMC_MODE_TC, PMC_CPU_ANY, 0, 0);
 		m0 = kmem_bytes();
-		if (pmc_attach(ids[0], pid) < 0)
+		if (pmc_attach(id, pid) < 0)
 			die("pmc_attach");
 		h[r] = (kmem_bytes() - m0) / n;
-		pmc_release(ids[0]);
+		pmc_release(id);
 		m0 = kmem_bytes();
 		k = perf_attach_threads(&events[0], pid, fdbuf, n + 8, 0);
 		p[r] = (kmem_bytes() - m0) / n;

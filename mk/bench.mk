@@ -4,13 +4,13 @@
 # docs/performance.md).  Included from the top-level Makefile after
 # mk/user.mk (the programs link libhwpmc.a).
 #
-#   make bench           build $(B)/bench/hwpmc_bench and suite.sh
+#   make bench           build $(B)/bench/hwpmc_bench, suite.sh, profile.sh
 #   make bench-vm        run the suite in guests (scripts/bench.sh; KERNEL=
 #                        one kernel, default every guest); results in
-#                        build/bench/KERNEL.txt
+#                        build/bench-results/KERNEL.txt
 #   make bench-vm QUICK=1   the short variant (what make check runs)
 
-BENCH_PROGS	:= $(B)/bench/hwpmc_bench $(B)/bench/suite.sh
+BENCH_PROGS	:= $(B)/bench/hwpmc_bench $(B)/bench/suite.sh $(B)/bench/profile.sh
 
 bench: $(BENCH_PROGS)
 
@@ -19,7 +19,7 @@ $(B)/bench/hwpmc_bench: bench/hwpmc_bench.c $(LIB_A) $(USER_HEADERS) libhwpmc/pm
 	$(CC) $(U_CPPFLAGS) -std=gnu11 -O2 -g -Wall -Wextra -Werror \
 		$(if $(filter 1,$(STATIC)),-static) -o $@ $< $(LIB_A) $(LIB_LIBS)
 
-$(B)/bench/suite.sh: bench/suite.sh
+$(B)/bench/%.sh: bench/%.sh
 	@mkdir -p $(@D)
 	cp $< $@
 

@@ -9,8 +9,10 @@
 #
 #   --quick  the short variant (a smoke test: a few repetitions)
 #   KVER     guest kernels (default: every guest of scripts/vm/lib.sh)
+#   HWPMC_BENCH_PROFILE="read-hwpmc sample-hwpmc ..." also profiles those
+#            operations after the suite (bench/profile.sh; in the VM log)
 #
-# Results: build/bench/KVER.txt (the suite's output), and on stdout.
+# Results: build/bench-results/KVER.txt (the suite's output), and on stdout.
 # Exit status 1 when a guest failed or a benchmark reported a failure.
 # Only one VM at a time on a shared machine: run it under
 # flock /tmp/hwpmc-vm.lock.
@@ -21,13 +23,17 @@ set -uo pipefail
 quick=
 [ "${1:-}" = --quick ] && { quick=-q; shift; }
 if [ $# -gt 0 ]; then kernels=("$@"); else mapfile -t kernels < <(vm_kernels); fi
-out=$HWPMC_B/bench
+out=$HWPMC_B/bench-results
 mkdir -p "$out"
 cmd=$out/cmd.sh
 cat > "$cmd" <<EOC
 #!/bin/sh
 /opt/hwpmc/bench/suite.sh $quick
 EOC
+# HWPMC_BENCH_PROFILE="OP ...": then bench/profile.sh of those operations
+if [ -n "${HWPMC_BENCH_PROFILE:-}" ]; then
+	echo "PROFILE_OPS='$HWPMC_BENCH_PROFILE' sh /opt/hwpmc/bench/profile.sh" >> "$cmd"
+fi
 # the full suite takes several minutes under TCG
 [ -n "$quick" ] || export HWPMC_VM_TIMEOUT=${HWPMC_VM_TIMEOUT:-1800}
 rc=0

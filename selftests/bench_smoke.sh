@@ -24,7 +24,7 @@ num='-\{0,1\}[0-9][0-9]*\.[0-9]'
 # NAME PERF: a result line for NAME; PERF=1: with a perf number and a ratio
 result() {
 	if [ "$2" = 1 ]; then
-		pat="^bench: $1 .* hwpmc *$num.* perf *$num.* ratio *$num"
+		pat="^bench: $1 .* hwpmc *$num.* perf *$num.* ratio "
 	else
 		pat="^bench: $1 .* hwpmc *$num"
 	fi
@@ -39,11 +39,7 @@ result "csw added/switch, non-target" 1
 result "attach, process of 1 thread" 1
 result "attach, process of 100 threads" 1
 result "attach DESCENDANTS, fork tree" 1
-if command -v perf >/dev/null 2>&1; then
-	result "sample cpu-clock 10 kHz: delivered" 1
-else
-	result "sample cpu-clock 10 kHz: delivered" 0
-fi
+result "sample cpu-clock 10 kHz: delivered" 1
 result "kmem per PMC" 1
 result "kmem per attached target thread" 1
 rm -f $out

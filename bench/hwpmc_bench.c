@@ -818,7 +818,42 @@ static int cmd_spin(unsigned long iter, const char *out)
 struct srun {
 	double wall, cpu;	/* the workload's, ns */
 	double samples, lost;
+	double ctxt, iwi;	/* context switches, irq_work interrupts */
 };
+
+/* the first number after key in the file, or -1; 0 if key is absent */
+static double grep_num(const char *path, const char *key);
+
+/*
+ * System-wide context switches (/proc/stat) and irq_work interrupts
+ * (/proc/interrupts: x86's IWI row, arm64's "IRQ work" IPI row), summed
+ * over the CPUs.
+ */
+static void sys_events(double *ctxt, double *iwi)
+{
+	char line[1024], *p, *end;
+	FILE *f;
+
+	*ctxt = grep_num("/proc/stat", "ctxt ");
+	*iwi = 0;
+	f = fopen("/proc/interrupts", "r");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		if (!strstr(line, "IWI:") && !strstr(line, "IRQ work"))
+			continue;
+		p = strchr(line, ':') + 1;
+		for (;;) {
+			double v = strtod(p, &end);
+
+			if (end == p)
+				break;
+			*iwi += v;
+			p = end;
+		}
+	}
+	fclose(f);
+}
 
 static int read_spin(const char *out, struct srun *s)
 {
@@ -863,6 +898,7 @@ static int sample_hwpmc(unsigned long iter, __u64 period, struct srun *s)
 	struct pmc_op_configurelog cl = { 0 };
 	struct pmc_driverstats d0, d1;
 	const char *log = "/tmp/bench-hwpmc.log";
+	double c0, i0;
 	struct pmclog_header h;
 	int go[2], f, st;
 	pmc_id_t id;
@@ -895,10 +931,14 @@ static int sample_hwpmc(unsigned long iter, __u64 period, struct srun *s)
 		die("pmc_attach/start sampling");
 	if (pmc_get_driver_stats(&d0) < 0)
 		die("pmc_get_driver_stats");
+	sys_events(&c0, &i0);
 	if (write(go[1], "g", 1) != 1)
 		die("write");
 	close(go[1]);
 	waitpid(pid, &st, 0);
+	sys_events(&s->ctxt, &s->iwi);
+	s->ctxt -= c0;
+	s->iwi -= i0;
 	if (ioctl(hwfd, HWPMC_IOC_CLOSELOG, 0))
 		die("CLOSELOG");
 	if (pmc_get_driver_stats(&d1) < 0)
@@ -954,8 +994,14 @@ static int sample_perf(unsigned long iter, __u64 period, struct srun *s)
 		 "taskset -c 0 %s spin %lu /tmp/bench-spin.out >/dev/null 2>&1 && "
 		 "perf report -i /tmp/bench-perf.data --stats > /tmp/bench-perf.stats 2>&1",
 		 (unsigned long long)period, self_exe, iter);
+	double c0, i0;
+
+	sys_events(&c0, &i0);
 	if (system(cmd) != 0)
 		return -1;
+	sys_events(&s->ctxt, &s->iwi);	/* perf report's included */
+	s->ctxt -= c0;
+	s->iwi -= i0;
 	s->samples = grep_num("/tmp/bench-perf.stats", "SAMPLE events:");
 	s->lost = grep_num("/tmp/bench-perf.stats", "LOST events:") +
 		  grep_num("/tmp/bench-perf.stats", "LOST_SAMPLES events:");
@@ -983,6 +1029,7 @@ static int sample_perfring(unsigned long iter, __u64 period, struct srun *s)
 	struct perf_event_mmap_page *mp;
 	struct pollfd pfd;
 	int go[2], fd, out, st, done = 0;
+	double c0, i0;
 	char *data, c;
 	pid_t pid;
 
@@ -1012,6 +1059,7 @@ static int sample_perfring(unsigned long iter, __u64 period, struct srun *s)
 	if (out < 0)
 		die("/tmp/bench-perf.data");
 	s->samples = s->lost = 0;
+	sys_events(&c0, &i0);
 	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
 	if (write(go[1], "g", 1) != 1)
 		die("write");
@@ -1048,6 +1096,9 @@ static int sample_perfring(unsigned long iter, __u64 period, struct srun *s)
 		}
 		__atomic_store_n(&mp->data_tail, tail, __ATOMIC_RELEASE);
 	}
+	sys_events(&s->ctxt, &s->iwi);
+	s->ctxt -= c0;
+	s->iwi -= i0;
 	close(out);
 	munmap(mp, pg + dsize);
 	close(fd);
@@ -1061,7 +1112,7 @@ static void b_sample(void)
 	int runs = quick ? 1 : 7, r, k, perf_ok = 1, perf_tool;
 	double target = quick ? 0.3e9 : 1e9, t0, wall;
 	double base[MAXRUNS], oh[2][2][MAXRUNS], del[2][2][MAXRUNS];
-	double lost[2][2][MAXRUNS];
+	double lost[2][2][MAXRUNS], csw[2][2][MAXRUNS], iwi[2][2][MAXRUNS];
 	struct srun s;
 	unsigned long iter = 1000000;
 	char name[96];
@@ -1091,6 +1142,8 @@ static void b_sample(void)
 			oh[k][0][r] = 100.0 * (s.wall - base[r]) / base[r];
 			del[k][0][r] = 100.0 * s.samples * periods[k] / s.cpu;
 			lost[k][0][r] = s.lost;
+			csw[k][0][r] = s.ctxt / (s.samples ? s.samples : 1);
+			iwi[k][0][r] = s.iwi / (s.samples ? s.samples : 1);
 			if (!perf_ok)
 				continue;
 			if (sample_none(iter, &s) < 0)
@@ -1106,6 +1159,8 @@ static void b_sample(void)
 			oh[k][1][r] = 100.0 * (s.wall - base[r]) / base[r];
 			del[k][1][r] = 100.0 * s.samples * periods[k] / s.cpu;
 			lost[k][1][r] = s.lost;
+			csw[k][1][r] = s.ctxt / (s.samples ? s.samples : 1);
+			iwi[k][1][r] = s.iwi / (s.samples ? s.samples : 1);
 		}
 	}
 	note("sampling workload: %lu iterations, %.2f s alone (last run)",
@@ -1122,6 +1177,12 @@ static void b_sample(void)
 		snprintf(name, sizeof(name), "sample cpu-clock %s: lost", hz);
 		result(name, "samples", lost[k][0],
 		       perf_ok ? lost[k][1] : NULL, runs);
+		snprintf(name, sizeof(name), "sample cpu-clock %s: switches", hz);
+		result(name, "per sample (system)", csw[k][0],
+		       perf_ok ? csw[k][1] : NULL, runs);
+		snprintf(name, sizeof(name), "sample cpu-clock %s: irq_work", hz);
+		result(name, "IPIs per sample", iwi[k][0],
+		       perf_ok ? iwi[k][1] : NULL, runs);
 	}
 }
 

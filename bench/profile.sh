@@ -15,10 +15,10 @@ echo 0 > /proc/sys/kernel/kptr_restrict
 for op in ${PROFILE_OPS:-read-hwpmc read-perf startstop-hwpmc startstop-perf sample-hwpmc}; do
 	echo "PROFILE $op"
 	case $op in
-	sample-*) filter= sort=comm,sym ;;	# the log writer is a kworker
+	sample-*) filter='' sort=comm,sym ;;	# the log writer is a kworker
 	*) filter="--comm hwpmc_bench" sort=sym ;;
 	esac
-	perf record -q -a -e cpu-clock -c 200000 -o /tmp/p.data -- $b loop $op 3 2>&1
+	perf record -q -a -e cpu-clock -c 200000 -o /tmp/p.data -- $b loop "$op" 3 2>&1
 	# shellcheck disable=SC2086
 	perf report -i /tmp/p.data --stdio --no-children --sort $sort $filter \
 		2>/dev/null | grep -v '^#' | grep -v '^$' | head -n 40

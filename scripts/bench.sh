@@ -9,6 +9,7 @@
 #
 #   --quick  the short variant (a smoke test: a few repetitions)
 #   KVER     guest kernels (default: every guest of scripts/vm/lib.sh)
+#   HWPMC_BENCH_ONLY="csw sample": only those benchmarks (hwpmc_bench's names)
 #   HWPMC_BENCH_PROFILE="read-hwpmc sample-hwpmc ..." also profiles those
 #            operations after the suite (bench/profile.sh; in the VM log)
 #
@@ -28,7 +29,7 @@ mkdir -p "$out"
 cmd=$out/cmd.sh
 cat > "$cmd" <<EOC
 #!/bin/sh
-/opt/hwpmc/bench/suite.sh $quick
+/opt/hwpmc/bench/suite.sh $quick ${HWPMC_BENCH_ONLY:-}
 EOC
 # HWPMC_BENCH_PROFILE="OP ...": then bench/profile.sh of those operations
 if [ -n "${HWPMC_BENCH_PROFILE:-}" ]; then

@@ -1190,10 +1190,11 @@ static void b_sample(void)
 
 /*
  * Kernel memory that PMCs and counters take, in bytes: the slab caches'
- * objects (free slots of their slabs included: SLUB's active count
- * misses objects taken from a CPU's slab) times their size, from
- * /proc/slabinfo, plus vmalloc and percpu from /proc/meminfo.  Measured
- * over hundreds of objects, so that whole new slabs are taken.
+ * active objects times their size, from /proc/slabinfo, plus vmalloc
+ * and percpu from /proc/meminfo.  SLUB counts the free objects of the
+ * CPUs' slabs as active, so this is measured over hundreds of objects,
+ * with hwpmc's and perf's held at the same time (neither reuses what
+ * the other just freed) and in alternating order.
  */
 static double kmem_bytes(void)
 {
@@ -1209,7 +1210,7 @@ static double kmem_bytes(void)
 		while (fgets(line, sizeof(line), f))
 			if (sscanf(line, "%63s %lu %lu %lu", name, &act, &num,
 				   &size) == 4)
-				b += (double)num * size;
+				b += (double)act * size;
 		fclose(f);
 	} else {
 		v = grep_num("/proc/meminfo", "Slab:");
@@ -1277,29 +1278,37 @@ static void b_mem(void)
 	 * structures included; against as many perf counter fds on self.
 	 */
 	for (r = 0; r < runs; r++) {
+		int first, nfd = 0;
+
 		owners(nown, pids, &go, &cnt, &end);
-		m0 = kmem_bytes();
-		for (i = 0; i < nown; i++)
-			if (write(go, "g", 1) != 1)
-				die("write");
-		for (i = 0, tot = 0; i < nown; i++) {
-			if (read(cnt, &k, sizeof(k)) != sizeof(k))
-				die("owner");
-			tot += k;
+		for (first = 0; first < 2; first++) {
+			m0 = kmem_bytes();
+			if ((r + first) % 2 == 0) {
+				for (i = 0; i < nown; i++)
+					if (write(go, "g", 1) != 1)
+						die("write");
+				for (i = 0, tot = 0; i < nown; i++) {
+					if (read(cnt, &k, sizeof(k)) != sizeof(k))
+						die("owner");
+					tot += k;
+				}
+				h[r] = (kmem_bytes() - m0) / (tot ? tot : 1);
+			} else {
+				/* about as many as the owners take (the rows) */
+				nfd = nown * (have_pmu ? 7 : 16);
+				for (k = 0; k < nfd; k++) {
+					fdbuf[k] = perf_open(&events[0], 0, -1, 0);
+					if (fdbuf[k] < 0)
+						die("perf_event_open");
+				}
+				p[r] = (kmem_bytes() - m0) / nfd;
+			}
 		}
-		h[r] = (kmem_bytes() - m0) / (tot ? tot : 1);
 		close(go);
 		close(cnt);
 		close(end);
 		reap(pids, nown);
-		m0 = kmem_bytes();
-		for (k = 0; k < tot && k < 2048; k++) {
-			fdbuf[k] = perf_open(&events[0], 0, -1, 0);
-			if (fdbuf[k] < 0)
-				die("perf_event_open");
-		}
-		p[r] = (kmem_bytes() - m0) / (k ? k : 1);
-		close_all(fdbuf, k);
+		close_all(fdbuf, nfd);
 	}
 	note("mem: %d PMCs by %d owners; as many perf fds", tot, nown);
 	result("kmem per PMC (hwpmc: allocated; perf: fd)", "bytes", h, p,
@@ -1307,15 +1316,23 @@ static void b_mem(void)
 	/* per target thread: one PMC attached to a process of n threads */
 	pid = threaded(n);
 	for (r = 0; r < runs; r++) {
+		int first;
+
 		id = pmc_new(&events[0], PMC_MODE_TC, PMC_CPU_ANY, 0, 0);
-		m0 = kmem_bytes();
-		if (pmc_attach(id, pid) < 0)
-			die("pmc_attach");
-		h[r] = (kmem_bytes() - m0) / n;
+		k = 0;
+		for (first = 0; first < 2; first++) {
+			m0 = kmem_bytes();
+			if ((r + first) % 2 == 0) {
+				if (pmc_attach(id, pid) < 0)
+					die("pmc_attach");
+				h[r] = (kmem_bytes() - m0) / n;
+			} else {
+				k = perf_attach_threads(&events[0], pid, fdbuf,
+							n + 8, 0);
+				p[r] = (kmem_bytes() - m0) / n;
+			}
+		}
 		pmc_release(id);
-		m0 = kmem_bytes();
-		k = perf_attach_threads(&events[0], pid, fdbuf, n + 8, 0);
-		p[r] = (kmem_bytes() - m0) / n;
 		if (k > 0)
 			close_all(fdbuf, k);
 	}

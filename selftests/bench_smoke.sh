@@ -24,9 +24,9 @@ num='-\{0,1\}[0-9][0-9]*\.[0-9]'
 # NAME PERF: a result line for NAME; PERF=1: with a perf number and a ratio
 result() {
 	if [ "$2" = 1 ]; then
-		pat="^bench: $1 .* hwpmc *$num.* perf *$num.* ratio "
+		pat="^bench: $1.* hwpmc *$num.* perf *$num.* ratio "
 	else
-		pat="^bench: $1 .* hwpmc *$num"
+		pat="^bench: $1.* hwpmc *$num"
 	fi
 	check "result: $1" grep -q "$pat" $out
 }

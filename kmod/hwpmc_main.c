@@ -17,6 +17,7 @@
 #include "hwpmc_internal.h"
 
 #define HWPMC_HASHSIZE		1024
+#define HWPMC_HASHSIZE_MAX	(1 << 20)	/* 8 MB of list heads */
 #define HWPMC_NSAMPLES		256
 #define HWPMC_NSAMPLES_MAX	65535
 #define HWPMC_CALLCHAINDEPTH	128
@@ -29,7 +30,7 @@
 
 int hwpmc_hashsize = HWPMC_HASHSIZE;
 module_param_named(hashsize, hwpmc_hashsize, int, 0444);
-MODULE_PARM_DESC(hashsize, "rows in the owner hash table, rounded up to a power of two (1024)");
+MODULE_PARM_DESC(hashsize, "rows in the owner hash table, rounded up to a power of two, 1..1048576 (1024)");
 
 int hwpmc_nsamples = HWPMC_NSAMPLES;
 module_param_named(nsamples, hwpmc_nsamples, int, 0444);
@@ -97,6 +98,11 @@ static void hwpmc_tunables_check(void)
 		pr_warn("tunable hashsize=%d must be greater than zero.\n",
 			hwpmc_hashsize);
 		hwpmc_hashsize = HWPMC_HASHSIZE;
+	} else if (hwpmc_hashsize > HWPMC_HASHSIZE_MAX) {
+		/* kvcalloc() WARNs beyond INT_MAX bytes: panic_on_warn */
+		pr_warn("tunable hashsize=%d too large; using %d.\n",
+			hwpmc_hashsize, HWPMC_HASHSIZE_MAX);
+		hwpmc_hashsize = HWPMC_HASHSIZE_MAX;
 	}
 	if (hwpmc_nsamples <= 0 || hwpmc_nsamples > HWPMC_NSAMPLES_MAX) {
 		pr_warn("tunable nsamples=%d out of range.\n", hwpmc_nsamples);

@@ -2,7 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # hwpmc for Linux: load-time tunables out of range get hwpmc(4)'s
-# diagnostics and their defaults; run-time tunables refuse bad values.
+# diagnostics and their defaults; run-time tunables refuse bad values;
+# values that are no number at all make the load fail, with the kernel's
+# message; rmmod is refused while PMCs are in use, and once their owner
+# is killed the module unloads under a target that keeps running.
 . ./ksft_lib.sh
 
 P=/sys/module/hwpmc/parameters
@@ -18,6 +21,40 @@ logged() {
 reload() {
 	rmmod hwpmc 2>/dev/null
 	modprobe hwpmc "$@"
+}
+
+# the device works (GETCPUINFO, GETPMCINFO on every CPU)
+works() {
+	hwpmc-control -l > /dev/null 2>&1
+}
+
+# bad NAME=VALUE EXPECTED DIAGNOSTIC: loads, says DIAGNOSTIC, uses EXPECTED
+bad() {
+	_nv=$1 _want=$2 _msg=$3
+	if ! reload "$_nv"; then
+		fail "$_nv: load (corrected, not refused)"
+		reload
+		return
+	fi
+	if param_is "${_nv%%=*}" "$_want" && logged "$_msg" && works; then
+		ok "$_nv -> $_want, \"$_msg\""
+	else
+		fail "$_nv -> $_want, \"$_msg\" (read $(cat $P/${_nv%%=*}); log: $(dmesg | tail -n 3 | tr '\n' '|'))"
+	fi
+}
+
+# refused NAME=VALUE: the load fails, the kernel says why, no module left
+refused() {
+	rmmod hwpmc 2>/dev/null
+	if modprobe hwpmc "$1" 2>/dev/null; then
+		fail "$1: load refused (it loaded)"
+	elif grep -q '^hwpmc ' /proc/modules; then
+		fail "$1: load refused (a module is left)"
+	elif ! dmesg | tail -n 5 | grep -q "invalid for parameter .${1%%=*}."; then
+		fail "$1: load refused, with the kernel's 'invalid for parameter' message"
+	else
+		ok "$1: load refused ($(dmesg | tail -n 1 | sed 's/^\[[^]]*\] //'))"
+	fi
 }
 
 if ! reload hashsize=-1 nsamples=1000 callchaindepth=9999 logbuffersize=0 \
@@ -67,6 +104,99 @@ check "unprivileged_syspmcs writable" sh -c "echo 1 > $P/unprivileged_syspmcs &&
 if echo 5 > $P/hashsize 2>/dev/null; then fail "hashsize read-only"; else ok "hashsize read-only"; fi
 check "unprivileged_proc_debug defaults to Y" param_is unprivileged_proc_debug Y
 check "unprivileged_kernel defaults to N" param_is unprivileged_kernel N
+
+# every load-time tunable: negative, zero, huge, not a power of two
+bad hashsize=0 1024 "hwpmc: tunable hashsize=0 must be greater than zero."
+bad hashsize=-2147483648 1024 "hwpmc: tunable hashsize=-2147483648 must be greater than zero."
+if reload hashsize=1000 && works; then ok "hashsize=1000 (rounded up to 1024 rows)"; else fail "hashsize=1000"; fi
+bad hashsize=2147483647 1048576 "hwpmc: tunable hashsize=2147483647 too large; using 1048576."
+bad nsamples=0 256 "hwpmc: tunable nsamples=0 out of range."
+bad nsamples=-1 256 "hwpmc: tunable nsamples=-1 out of range."
+bad nsamples=65535 32768 "hwpmc: tunable nsamples=65535 is not a power of two; using 32768."
+bad nsamples=2147483647 256 "hwpmc: tunable nsamples=2147483647 out of range."
+bad callchaindepth=0 128 "hwpmc: tunable callchaindepth=0 must be greater than zero."
+bad callchaindepth=-3 128 "hwpmc: tunable callchaindepth=-3 must be greater than zero."
+bad callchaindepth=513 512 "hwpmc: tunable callchaindepth=513 too large; using 512."
+bad callchaindepth=2147483647 512 "hwpmc: tunable callchaindepth=2147483647 too large; using 512."
+bad logbuffersize=-1 256 "hwpmc: tunable logbuffersize=-1 must be greater than zero."
+bad "logbuffersize=2147483647 nbuffers_pcpu=1" 16384 "hwpmc: tunable logbuffersize=2147483647 too large; using 16384."
+bad nbuffers_pcpu=0 32 "hwpmc: tunable nlogbuffers=0 must be greater than zero."
+bad nbuffers_pcpu=2147483647 32 "exceed 32768 KB per CPU; using the defaults."
+bad mincount=-1 1000 "hwpmc: tunable mincount=-1 must be greater than zero."
+if reload mincount=2147483647 && param_is mincount 2147483647 && works; then ok "mincount=2147483647 accepted"; else fail "mincount=2147483647 accepted"; fi
+bad softevents=0 16 "hwpmc: tunable softevents=0 out of range."
+bad softevents=-1 16 "hwpmc: tunable softevents=-1 out of range."
+bad softevents=129 16 "hwpmc: tunable softevents=129 out of range."
+if reload softevents=128 && param_is softevents 128 && works; then ok "softevents=128 accepted"; else fail "softevents=128 accepted"; fi
+if reload logbuffersize=1 nbuffers_pcpu=1 nsamples=1 callchaindepth=1 && works; then
+	ok "the smallest values load"
+else
+	fail "the smallest values load"
+fi
+
+# no number, or out of int's range: the kernel refuses the load
+refused hashsize=99999999999
+refused nsamples=abc
+refused callchaindepth=
+refused mincount=0x
+refused unprivileged_syspmcs=2
+refused unprivileged_kernel=maybe
+rmmod hwpmc 2>/dev/null
+if modprobe hwpmc nosuchparam=1 && works; then ok "an unknown parameter is ignored"; else fail "an unknown parameter is ignored"; fi
+check "unknown parameter reported" logged "unknown parameter 'nosuchparam' ignored"
+
+# rmmod while PMCs are in use: refused; the owner killed, it unloads
+# while the target runs on (no notifier or hook left behind)
+reload
+./hwpmc_spin 60 & tgt=$!
+hwpmc-stat -p task-clock -t $tgt -w 1 > /dev/null 2>&1 & own=$!
+i=0
+while [ $i -lt 100 ] && ! hwpmc-control -l 2>/dev/null | grep -q "(pid $own)"; do
+	sleep 0.1; i=$((i + 1))
+done
+if hwpmc-control -l 2>/dev/null | grep -q "(pid $own)"; then
+	ok "a process PMC in use (owner $own, target $tgt)"
+else
+	fail "a process PMC in use (owner $own, target $tgt)"
+fi
+if rmmod hwpmc 2>/dev/null; then
+	fail "rmmod refused while a PMC is in use"
+	modprobe hwpmc
+else
+	ok "rmmod refused while a PMC is in use"
+fi
+kill -9 $own
+wait $own 2>/dev/null
+i=0
+while [ $i -lt 50 ] && ! rmmod hwpmc 2>/dev/null; do sleep 0.1; i=$((i + 1)); done
+if ! grep -q '^hwpmc ' /proc/modules; then
+	ok "rmmod after the owner was killed, target still running"
+else
+	fail "rmmod after the owner was killed (5 s)"
+fi
+sleep 1	# the target context-switches without the module
+if kill -0 $tgt 2>/dev/null; then ok "the target outlives the module"; else fail "the target outlives the module"; fi
+kill $tgt 2>/dev/null
+wait $tgt 2>/dev/null
+
+# a system-scope PMC holds the module too
+modprobe hwpmc
+hwpmc-stat -s cpu-clock -w 1 > /dev/null 2>&1 & own=$!
+i=0
+while [ $i -lt 100 ] && ! hwpmc-control -l 2>/dev/null | grep -q "(pid $own)"; do
+	sleep 0.1; i=$((i + 1))
+done
+if rmmod hwpmc 2>/dev/null; then
+	fail "rmmod refused while a system PMC is in use"
+	modprobe hwpmc
+else
+	ok "rmmod refused while a system PMC is in use"
+fi
+kill -9 $own
+wait $own 2>/dev/null
+i=0
+while [ $i -lt 50 ] && ! rmmod hwpmc 2>/dev/null; do sleep 0.1; i=$((i + 1)); done
+check "rmmod after the system PMC's owner was killed" sh -c "! grep -q '^hwpmc ' /proc/modules"
 
 reload
 check "reload with defaults" param_is softevents 16

@@ -29,7 +29,7 @@ DESTDIR		?=
 
 export B VERSION
 
-.PHONY: all module lib tools selftests bench check check-unit check-vm clean install \
+.PHONY: all module lib tools selftests bench check check-unit check-vm check-debug clean install \
 	install-module install-user sparse checkpatch lint
 
 all: module lib tools selftests bench

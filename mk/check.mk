@@ -6,6 +6,9 @@
 #
 #   make check           check-unit, then check-vm; one combined total
 #   make check-vm        every guest kernel (scripts/vm/check.sh)
+#   make check-debug     the selftests and the fuzzer in a debug kernel
+#                        (lockdep, KASAN, kmemleak...) built once from
+#                        linux-source-6.12 (scripts/vm/debug-kernel.sh)
 #   make vm-shell KERNEL=6.1.0-56-amd64     interactive guest, module loaded
 #   make demo            scripts/demo.sh
 #   make install         install-module install-user install-udev
@@ -21,7 +24,7 @@ DKMS		?= $(shell command -v dkms 2>/dev/null)
 WITH_DKMS	?= $(if $(DKMS),1,0)
 DKMS_SRC	:= $(DESTDIR)/usr/src/hwpmc-$(VERSION)
 
-.PHONY: check check-vm vm-shell demo install-module install-udev \
+.PHONY: check check-vm check-debug vm-shell demo install-module install-udev \
 	uninstall-module install
 
 check:
@@ -29,6 +32,9 @@ check:
 
 check-vm:
 	@$(CURDIR)/scripts/vm/check.sh
+
+check-debug:
+	@$(CURDIR)/scripts/vm/check.sh debug
 
 vm-shell:
 	@if [ -z "$(KERNEL)" ]; then \

@@ -30,8 +30,9 @@ PACKAGES=(
 	# the pmclog(3) fuzz target (make check-unit): clang with libFuzzer
 	# (libclang_rt.fuzzer comes in libclang-rt-14-dev, only recommended)
 	clang libclang-rt-14-dev
-	# selftests: kselftest.h and kselftest_harness.h come from the kernel source tarball
-	linux-source-6.12
+	# selftests: kselftest.h and kselftest_harness.h come from the kernel source tarball;
+	# it is also what the debug kernel is built from (scripts/vm/debug-kernel.sh)
+	linux-source-6.12 flex bison bc
 	# the guests; perf, to compare counts with in the guest; udev: systemd-udevd
 	# applies the installed rule in the x86-64 guests (arm64: downloaded)
 	qemu-system-x86 qemu-system-arm busybox-static linux-perf udev

@@ -6,6 +6,9 @@
 #   VM_MODE     test (selftests), cmd (/hwpmc/cmd) or shell
 #   VM_LOAD     how the module gets in: modprobe (DKMS-installed tree)
 #   VM_REQUIRE_EVENTS  events "hwpmc-control -L" must list (arm64: cycles instructions)
+#   VM_KMEMLEAK 1: the kernel has kmemleak (debug kernel): what the boot
+#               leaked is forgotten before the module loads, and at the
+#               end, after rmmod, a scan must find no new leak
 # systemd-udevd, when run.sh put it in, starts before the module is loaded
 # and applies the rules the module's installation left in /etc/udev.
 #
@@ -53,6 +56,15 @@ vm_skip() { n=$((n + 1)); skip=$((skip + 1)); echo "ok $n vm: $1 # SKIP $2" | te
 : > $R.tests
 
 echo "hwpmc-vm: kernel $(uname -r), $(nproc) CPUs, mode $VM_MODE"
+
+if [ "${VM_KMEMLEAK:-0}" = 1 ]; then
+	if [ -w /sys/kernel/debug/kmemleak ]; then
+		echo scan > /sys/kernel/debug/kmemleak
+		echo clear > /sys/kernel/debug/kmemleak
+	else
+		vm_fail "kmemleak present (/sys/kernel/debug/kmemleak)"
+	fi
+fi
 
 # 1. the module, as it was installed; udevd applies the installed rules
 udevd=
@@ -124,6 +136,21 @@ if [ "$VM_MODE" != shell ]; then
 		vm_ok "rmmod hwpmc"
 	else
 		vm_fail "rmmod hwpmc"
+	fi
+fi
+
+# 4. debug kernel: nothing leaked (kmemleak reports objects unreferenced
+# for 5 s or more, found by two scans)
+if [ "${VM_KMEMLEAK:-0}" = 1 ] && [ -w /sys/kernel/debug/kmemleak ]; then
+	echo scan > /sys/kernel/debug/kmemleak
+	sleep 6
+	echo scan > /sys/kernel/debug/kmemleak
+	cat /sys/kernel/debug/kmemleak > /tmp/kmemleak
+	if [ -s /tmp/kmemleak ]; then
+		vm_fail "kmemleak: $(grep -c '^unreferenced object' /tmp/kmemleak) leak(s) after the run"
+		sed 's/^/# kmemleak: /' /tmp/kmemleak | head -n 200 | tee -a $R.vm
+	else
+		vm_ok "kmemleak: no leak after the run"
 	fi
 fi
 

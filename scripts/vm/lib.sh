@@ -75,7 +75,7 @@ vm_kernels() {
 kver_arch() {
 	case $1 in
 	*-arm64) echo arm64 ;;
-	*-amd64) echo amd64 ;;
+	*-amd64|debug) echo amd64 ;;
 	*) die "cannot tell the architecture of kernel $1" ;;
 	esac
 }

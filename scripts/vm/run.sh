@@ -6,7 +6,10 @@
 #
 #   scripts/vm/run.sh [--shell | --cmd FILE] [--no-build] KVER
 #
-#   KVER        e.g. 6.1.0-56-amd64, 6.12.117+deb12-amd64, 6.1.0-56-arm64
+#   KVER        e.g. 6.1.0-56-amd64, 6.12.117+deb12-amd64, 6.1.0-56-arm64,
+#               or "debug": the x86-64 debug kernel (lockdep, KASAN,
+#               kmemleak...) scripts/vm/debug-kernel.sh builds from
+#               linux-source-6.12; its log is build/vm/debug.log
 #   --shell     boot to an interactive shell (module loaded; Ctrl-A x quits)
 #   --cmd FILE  run the sh script FILE in the guest instead of the selftests
 #   --no-build  do not run make for the userland (use what is in build/)
@@ -19,6 +22,8 @@
 # arm64: there is no arm64 DKMS host, so the module is cross-built with
 # Kbuild (ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-) against Debian's arm64
 # headers and installed under /lib/modules/KVER/extra; modprobe as well.
+# debug: built with Kbuild against the debug kernel's build tree, the same
+# way; at the end the guest has kmemleak scan, and any leak fails the run.
 #
 # Result: build/vm/KVER.log (serial console), build/vm/KVER.result
 # ("PASS FAIL SKIP"), exit status 0 only if the run passed: every TAP line
@@ -47,6 +52,13 @@ done
 [ $# -eq 1 ] || die "usage: $0 [--shell | --cmd FILE] [--no-build] KVER"
 kver=$1
 arch=$(kver_arch "$kver")
+krel=$kver	# the guest's uname -r: /lib/modules/$krel
+debug=0
+if [ "$kver" = debug ]; then
+	debug=1
+	kbuild=$("$HWPMC_TOP/scripts/vm/debug-kernel.sh") || die "debug: the debug kernel did not build"
+	krel=$(cat "$kbuild/kernelrelease")
+fi
 version=$(hwpmc_version)
 work=$HWPMC_VMDIR/$kver
 logf=$HWPMC_VMDIR/$kver.log
@@ -115,12 +127,33 @@ fi
 
 # ---- 2. the module, installed into a staging /lib/modules ----
 stage=$work/stage
-rm -rf "$work" && mkdir -p "$work" "$stage/lib/modules/$kver"
-kdir=$(fetch_kernel "$kver")
-vmlinuz=$kdir/vmlinuz-$kver
-cp "$kdir"/modules.builtin* "$kdir/modules.order" "$stage/lib/modules/$kver/" 2>/dev/null || true
+rm -rf "$work" && mkdir -p "$work" "$stage/lib/modules/$krel"
+if [ $debug = 1 ]; then
+	vmlinuz=$kbuild/arch/x86/boot/bzImage
+	cp "$kbuild"/modules.builtin* "$kbuild/modules.order" "$stage/lib/modules/$krel/" 2>/dev/null || true
+else
+	kdir=$(fetch_kernel "$kver")
+	vmlinuz=$kdir/vmlinuz-$kver
+	cp "$kdir"/modules.builtin* "$kdir/modules.order" "$stage/lib/modules/$kver/" 2>/dev/null || true
+fi
 
-if [ "$arch" = amd64 ]; then
+if [ $debug = 1 ]; then
+	src=$work/mod
+	module_sources "$src"
+	log "debug: building the module against $kbuild ($krel)"
+	$MAKE -C "$kbuild" M="$src" modules > "$work/kbuild.log" 2>&1 || {
+		tail -n 40 "$work/kbuild.log" >&2
+		die "debug: module build failed (log: $work/kbuild.log)"
+	}
+	if grep -E 'warning:|WARNING:' "$work/kbuild.log" >&2; then
+		die "debug: the module builds with warnings against the debug kernel (log: $work/kbuild.log)"
+	fi
+	mkdir -p "$stage/lib/modules/$krel/extra"
+	cp "$src/hwpmc.ko" "$stage/lib/modules/$krel/extra/"
+	ko=$stage/lib/modules/$krel/extra/hwpmc.ko
+	"$src/udev/hwpmc-udev-setup.sh" "$stage/lib/modules" > "$work/udev-setup.log" 2>&1 ||
+		{ cat "$work/udev-setup.log" >&2; die "$kver: udev/hwpmc-udev-setup.sh failed"; }
+elif [ "$arch" = amd64 ]; then
 	[ -f "/lib/modules/$kver/build/Makefile" ] ||
 		die "$kver: no /lib/modules/$kver/build: apt-get install linux-headers-$kver"
 	dk=$work/dkms
@@ -158,7 +191,7 @@ else
 	"$src/udev/hwpmc-udev-setup.sh" "$stage/lib/modules" > "$work/udev-setup.log" 2>&1 ||
 		{ cat "$work/udev-setup.log" >&2; die "$kver: udev/hwpmc-udev-setup.sh failed"; }
 fi
-depmod -b "$stage" "$kver" 2> "$work/depmod.log" || { cat "$work/depmod.log" >&2; die "$kver: depmod failed"; }
+depmod -b "$stage" "$krel" 2> "$work/depmod.log" || { cat "$work/depmod.log" >&2; die "$kver: depmod failed"; }
 log "$kver: module ${ko#$stage}"
 
 # ---- 3. the initramfs ----
@@ -220,6 +253,7 @@ require=
 cat > "$ir/etc/hwpmc-vm.conf" <<EOF
 VM_MODE=$mode
 VM_REQUIRE_EVENTS="$require"
+VM_KMEMLEAK=$debug
 EOF
 [ "$mode" = cmd ] && cp "$cmdfile" "$ir/hwpmc/cmd"
 echo "root:x:0:0:root:/root:/bin/sh" > "$ir/etc/passwd"
@@ -255,6 +289,8 @@ qemu+=(-nographic -nodefaults -no-reboot -kernel "$vmlinuz" -initrd "$work/initr
 # shellcheck disable=SC2206
 qemu+=(${HWPMC_VM_QEMU_OPTS:-})
 if [ "$accel" = kvm ]; then tmo=${HWPMC_VM_TIMEOUT:-300}; else tmo=${HWPMC_VM_TIMEOUT:-600}; fi
+# KASAN and lockdep make the debug guest several times slower
+[ $debug = 0 ] || tmo=${HWPMC_VM_TIMEOUT:-$((tmo * 3))}
 
 if [ "$mode" = shell ]; then
 	log "$kver: interactive boot ($accel); Ctrl-A x quits QEMU"

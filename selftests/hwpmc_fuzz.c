@@ -148,9 +148,18 @@ static void setup_pages(void)
 	mprotect(p + 2 * pagesz, pagesz, PROT_NONE);
 	mprotect(p + 3 * pagesz, pagesz, PROT_READ);
 	pg_rw = p;
-	u = mmap(NULL, pagesz, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	munmap(u, pagesz);
-	pg_unmapped = u;
+	/*
+	 * A hole between two PROT_NONE pages: a page freed outright would
+	 * soon hold a thread's stack, whose zeros make a valid argument
+	 * (CONFIGURELOG to fd 0, say).
+	 */
+	u = mmap(NULL, 3 * pagesz, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (u == MAP_FAILED) {
+		perror("mmap");
+		_exit(2);
+	}
+	munmap((char *)u + pagesz, pagesz);
+	pg_unmapped = (char *)u + pagesz;
 }
 
 /*
@@ -779,6 +788,19 @@ static int worker_main(int idx, uint64_t seed, int nthreads, pid_t pgrp)
 	rs = seed | 1;
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	setpgid(0, pgrp);
+	/*
+	 * Owners print nothing, and a log that lands on 0, 1 or 2 anyway
+	 * (an argument read from reused memory) must not reach the console
+	 * or the TAP output.
+	 */
+	i = open("/dev/null", O_RDWR);
+	if (i >= 0) {
+		dup2(i, 0);
+		dup2(i, 1);
+		dup2(i, 2);
+		if (i > 2)
+			close(i);
+	}
 	signal(SIGPIPE, SIG_IGN);
 	signal(SIGIO, SIG_IGN);
 	setup_pages();

@@ -28,10 +28,12 @@ works() {
 	hwpmc-control -l > /dev/null 2>&1
 }
 
-# bad NAME=VALUE EXPECTED DIAGNOSTIC: loads, says DIAGNOSTIC, uses EXPECTED
+# bad NAME=VALUE EXPECTED DIAGNOSTIC [PARAM...]: loads (with the other
+# PARAMs), says DIAGNOSTIC, uses EXPECTED
 bad() {
 	_nv=$1 _want=$2 _msg=$3
-	if ! reload "$_nv"; then
+	shift 3
+	if ! reload "$_nv" "$@"; then
 		fail "$_nv: load (corrected, not refused)"
 		reload
 		return
@@ -119,7 +121,7 @@ bad callchaindepth=-3 128 "hwpmc: tunable callchaindepth=-3 must be greater than
 bad callchaindepth=513 512 "hwpmc: tunable callchaindepth=513 too large; using 512."
 bad callchaindepth=2147483647 512 "hwpmc: tunable callchaindepth=2147483647 too large; using 512."
 bad logbuffersize=-1 256 "hwpmc: tunable logbuffersize=-1 must be greater than zero."
-bad "logbuffersize=2147483647 nbuffers_pcpu=1" 16384 "hwpmc: tunable logbuffersize=2147483647 too large; using 16384."
+bad logbuffersize=2147483647 16384 "hwpmc: tunable logbuffersize=2147483647 too large; using 16384." nbuffers_pcpu=1
 bad nbuffers_pcpu=0 32 "hwpmc: tunable nlogbuffers=0 must be greater than zero."
 bad nbuffers_pcpu=2147483647 32 "exceed 32768 KB per CPU; using the defaults."
 bad mincount=-1 1000 "hwpmc: tunable mincount=-1 must be greater than zero."

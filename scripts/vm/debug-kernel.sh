@@ -44,6 +44,9 @@ CONFIG=(
 	-e MULTIUSER -e FUTEX -e EPOLL -e SIGNALFD -e TIMERFD -e EVENTFD -e INOTIFY_USER -e FHANDLE
 	-e POSIX_TIMERS -e FILE_LOCKING -e BINFMT_ELF -e BINFMT_SCRIPT -e HIGH_RES_TIMERS -e NO_HZ_IDLE
 	-e ACPI -e HPET_TIMER -e RTC_CLASS
+	# i386 programs (the ABI tests through compat_ptr_ioctl); file
+	# capabilities on /tmp (the security tests)
+	-e IA32_EMULATION -e TMPFS_XATTR
 	# UNIX sockets (the log to a socket) and netlink uevents (systemd-udevd)
 	-e NET -e UNIX -d INET -d IPV6 -d WIRELESS -d WLAN -d ETHERNET -d NETDEVICES
 	# the module
@@ -62,7 +65,7 @@ CONFIG=(
 # must be =y after olddefconfig (it silently drops what lacks a dependency)
 REQUIRED="PROVE_LOCKING DEBUG_ATOMIC_SLEEP DEBUG_LIST KASAN DEBUG_KMEMLEAK TRACEPOINTS
 	PREEMPT_NOTIFIERS PERF_EVENTS MODULE_UNLOAD KPROBES IRQ_WORK UNIX SERIAL_8250_CONSOLE
-	BLK_DEV_INITRD DEVTMPFS ACPI SMP PREEMPT"
+	BLK_DEV_INITRD DEVTMPFS ACPI SMP PREEMPT IA32_EMULATION TMPFS_XATTR"
 
 srcver=$(dpkg-query -W -f '${Version}' linux-source-6.12 2>/dev/null || stat -c %Y "$tarball")
 key=$(printf '%s\n' "$srcver" "${CONFIG[@]}" | sha256sum | cut -c1-12)
@@ -77,8 +80,6 @@ mkdir -p "$top"
 exec 8> "$top/lock"
 flock 8
 if [ -f "$out/.hwpmc-done" ]; then echo "$out"; exit 0; fi
-# older builds: keep only this one (each is ~2 GB)
-find "$top" -mindepth 1 -maxdepth 1 -type d ! -name "$key" -exec rm -rf {} +
 
 jobs=${HWPMC_DEBUG_JOBS:-$(nproc)}
 t0=$(date +%s)
@@ -113,4 +114,6 @@ t2=$(date +%s)
 log "debug kernel $(cat "$out/kernelrelease"): unpack $((t1 - t0))s, build $((t2 - t1))s"
 echo "unpack $((t1 - t0)) build $((t2 - t1))" > "$out/.hwpmc-times"
 touch "$out/.hwpmc-done"
+# older builds: keep only this one (each is ~2 GB)
+find "$top" -mindepth 1 -maxdepth 1 -type d ! -name "$key" -exec rm -rf {} +
 echo "$out"

@@ -6,6 +6,7 @@
 #   VM_MODE     test (selftests), cmd (/hwpmc/cmd) or shell
 #   VM_LOAD     how the module gets in: modprobe (DKMS-installed tree)
 #   VM_REQUIRE_EVENTS  events "hwpmc-control -L" must list (arm64: cycles instructions)
+#   VM_POWEROFF poweroff (default) or reboot: how the guest ends
 #   VM_KMEMLEAK 1: the kernel has kmemleak (debug kernel): what the boot
 #               leaked is forgotten before the module loads, and at the
 #               end, after rmmod, a scan must find no new leak
@@ -170,4 +171,7 @@ echo "HWPMC-DMESG-BEGIN"
 dmesg
 echo "HWPMC-DMESG-END"
 sync
+# the debug kernel's ACPI cannot load its tables without PCI, so it has
+# no power-off: a reboot, which QEMU's -no-reboot turns into an exit
+if [ "${VM_POWEROFF:-poweroff}" = reboot ]; then reboot -f; fi
 poweroff -f

@@ -254,6 +254,7 @@ cat > "$ir/etc/hwpmc-vm.conf" <<EOF
 VM_MODE=$mode
 VM_REQUIRE_EVENTS="$require"
 VM_KMEMLEAK=$debug
+VM_POWEROFF=$([ $debug = 1 ] && echo reboot || echo poweroff)
 EOF
 [ "$mode" = cmd ] && cp "$cmdfile" "$ir/hwpmc/cmd"
 echo "root:x:0:0:root:/root:/bin/sh" > "$ir/etc/passwd"
@@ -360,7 +361,9 @@ else
 fi
 # kernel splats anywhere in the console (live part and the dmesg dump)
 splat='(WARNING:|BUG:|Oops|Call Trace|general protection|KASAN|lockdep|possible recursive locking|possible circular locking|Kernel panic|cut here)'
-if grep -aE "\[ *[0-9]+\.[0-9]+\].*$splat" "$clean" > "$work/splats.txt"; then
+# (not the debug kernel's banner "RCU lockdep checking is enabled.")
+if grep -aE "\[ *[0-9]+\.[0-9]+\].*$splat" "$clean" |
+   grep -av 'RCU lockdep checking is enabled' > "$work/splats.txt"; then
 	problems+=("kernel splat in the log: $(head -n 1 "$work/splats.txt" | sed -E 's/.*\[ *[0-9]+\.[0-9]+\] //')")
 	fail=$((fail + 1))
 fi

@@ -46,7 +46,7 @@ CONFIG=(
 	-e ACPI -e HPET_TIMER -e RTC_CLASS
 	# i386 programs (the ABI tests through compat_ptr_ioctl); file
 	# capabilities on /tmp (the security tests)
-	-e IA32_EMULATION -e TMPFS_XATTR
+	-e IA32_EMULATION -e COMPAT_32BIT_TIME -e TMPFS_XATTR
 	# UNIX sockets (the log to a socket) and netlink uevents (systemd-udevd)
 	-e NET -e UNIX -d INET -d IPV6 -d WIRELESS -d WLAN -d ETHERNET -d NETDEVICES
 	# the module
@@ -65,7 +65,7 @@ CONFIG=(
 # must be =y after olddefconfig (it silently drops what lacks a dependency)
 REQUIRED="PROVE_LOCKING DEBUG_ATOMIC_SLEEP DEBUG_LIST KASAN DEBUG_KMEMLEAK TRACEPOINTS
 	PREEMPT_NOTIFIERS PERF_EVENTS MODULE_UNLOAD KPROBES IRQ_WORK UNIX SERIAL_8250_CONSOLE
-	BLK_DEV_INITRD DEVTMPFS ACPI SMP PREEMPT IA32_EMULATION TMPFS_XATTR"
+	BLK_DEV_INITRD DEVTMPFS ACPI SMP PREEMPT IA32_EMULATION COMPAT_32BIT_TIME TMPFS_XATTR"
 
 srcver=$(dpkg-query -W -f '${Version}' linux-source-6.12 2>/dev/null || stat -c %Y "$tarball")
 key=$(printf '%s\n' "$srcver" "${CONFIG[@]}" | sha256sum | cut -c1-12)

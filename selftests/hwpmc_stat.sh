@@ -55,7 +55,7 @@ check "SIGINT: totals printed" grep -q '^# *p/task-clock$' "$out"
 
 # -t pid: counts until the target exits
 ./hwpmc_touch 100 0 &
-sleep 0.2 &
+sleep 2 &	# long enough for hwpmc-stat to start in the debug guest
 tp=$!
 hwpmc-stat -p context-switches -t $tp 2> "$out"
 check "-t pid returns when the target exits" test $? -eq 0

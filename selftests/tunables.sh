@@ -151,6 +151,11 @@ check "unknown parameter reported" logged "unknown parameter 'nosuchparam' ignor
 # while the target runs on (no notifier or hook left behind)
 reload
 ./hwpmc_spin 60 & tgt=$!
+# attach to hwpmc_spin, not to the shell that is about to exec it
+i=0
+while [ $i -lt 100 ] && [ "$(cat /proc/$tgt/comm 2>/dev/null)" != hwpmc_spin ]; do
+	sleep 0.1; i=$((i + 1))
+done
 hwpmc-stat -p task-clock -t $tgt -w 1 > /dev/null 2>&1 & own=$!
 i=0
 while [ $i -lt 100 ] && ! hwpmc-control -l 2>/dev/null | grep -q "(pid $own)"; do

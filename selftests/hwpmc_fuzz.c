@@ -924,7 +924,8 @@ static int rows_in_use(int fd, int print, int fix, int *ndis)
 		if (ioctl(fd, HWPMC_IOC_GETPMCINFO, &gi))
 			continue;	/* offline */
 		for (r = 0; r < ci.pm_npmc; r++) {
-			if (pi[r].pm_ownerpid != -1) {
+			/* system PMCs show their owner, process PMCs THREAD */
+			if (pi[r].pm_ownerpid != -1 || pi[r].pm_rowdisp == PMC_DISP_THREAD) {
 				busy++;
 				if (print)
 					printf("# cpu %d row %u %s: owner %d disp %u mode %u event 0x%x\n",

@@ -158,10 +158,12 @@ while [ $i -lt 100 ] && [ "$(cat /proc/$tgt/comm 2>/dev/null)" != hwpmc_spin ]; 
 done
 hwpmc-stat -p task-clock -t $tgt -w 1 > /dev/null 2>&1 & own=$!
 i=0
-while [ $i -lt 100 ] && ! hwpmc-control -l 2>/dev/null | grep -q "(pid $own)"; do
+# a process PMC holds its row on every CPU: disposition THREAD (only
+# system PMCs show their owner's pid)
+while [ $i -lt 100 ] && ! hwpmc-control -l 2>/dev/null | grep -q " THREAD"; do
 	sleep 0.1; i=$((i + 1))
 done
-if hwpmc-control -l 2>/dev/null | grep -q "(pid $own)"; then
+if hwpmc-control -l 2>/dev/null | grep -q " THREAD"; then
 	ok "a process PMC in use (owner $own, target $tgt)"
 else
 	fail "a process PMC in use (owner $own, target $tgt)"

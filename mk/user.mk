@@ -50,6 +50,21 @@ else
 endif
 LIB_LIBS	:= $(KMOD_LIBS) -pthread
 
+# hwpmc-stat -T: ncurses (libncurses-dev).  WITH_CURSES=0 builds without
+# -T; the default is 1 when the compiler finds the library (the arm64
+# cross build has no ncurses: hwpmc-stat is built there without -T).
+ifeq ($(origin WITH_CURSES),undefined)
+  WITH_CURSES	:= $(if $(filter /%,$(shell $(CC) -print-file-name=$(if $(filter 1,$(STATIC)),libncurses.a,libncurses.so))),1,0)
+endif
+ifeq ($(WITH_CURSES),1)
+  CURSES_CFLAGS	:= -DHWPMC_WITH_CURSES=1
+  CURSES_LIBS	:= $(shell $(PKG_CONFIG) $(if $(filter 1,$(STATIC)),--static) --libs ncurses 2>/dev/null || echo -lncurses)
+else
+  CURSES_CFLAGS	:=
+  CURSES_LIBS	:=
+endif
+STAT_SRCS	:= tools/pmcstat_sym.c tools/pmcstat_report.c
+
 LIB_SRCS	:= libhwpmc/pmc_init.c libhwpmc/pmc_ops.c libhwpmc/pmc_names.c \
 		   libhwpmc/pmc_modcheck.c libhwpmc/pmc_counting.c \
 		   libhwpmc/pmc_spec.c libhwpmc/pmclog.c
@@ -59,7 +74,8 @@ LIB_SO		:= $(B)/lib/libhwpmc.so.1
 LIB_A		:= $(B)/lib/libhwpmc.a
 LIB_PC		:= $(B)/lib/hwpmc.pc
 TOOLS		:= $(B)/bin/hwpmc-control $(B)/bin/hwpmc-stat
-TOOL_OBJS	:= $(B)/obj/tools/hwpmc-control.o $(B)/obj/tools/hwpmc-stat.o
+STAT_OBJS	:= $(patsubst tools/%.c,$(B)/obj/tools/%.o,$(STAT_SRCS))
+TOOL_OBJS	:= $(B)/obj/tools/hwpmc-control.o $(B)/obj/tools/hwpmc-stat.o $(STAT_OBJS)
 USER_HEADERS	:= include/uapi/linux/hwpmc.h include/uapi/linux/hwpmclog.h
 
 lib: $(LIB_SO) $(B)/lib/libhwpmc.so $(LIB_A) $(LIB_PC)
@@ -95,13 +111,22 @@ $(LIB_PC): libhwpmc/hwpmc.pc.in mk/user.mk
 
 $(B)/obj/tools/%.o: tools/%.c
 	@mkdir -p $(@D)
-	$(CC) $(U_CPPFLAGS) $(U_CFLAGS) -c $< -o $@
+	$(CC) $(U_CPPFLAGS) $(CURSES_CFLAGS) $(U_CFLAGS) -c $< -o $@
 
 ifeq ($(STATIC),1)
+$(B)/bin/hwpmc-stat: $(B)/obj/tools/hwpmc-stat.o $(STAT_OBJS) $(LIB_A)
+	@mkdir -p $(@D)
+	$(CC) -static $(U_LDFLAGS) -o $@ $^ $(CURSES_LIBS) $(LIB_LIBS)
+
 $(B)/bin/%: $(B)/obj/tools/%.o $(LIB_A)
 	@mkdir -p $(@D)
 	$(CC) -static $(U_LDFLAGS) -o $@ $^ $(LIB_LIBS)
 else
+$(B)/bin/hwpmc-stat: $(B)/obj/tools/hwpmc-stat.o $(STAT_OBJS) $(LIB_SO) $(B)/lib/libhwpmc.so
+	@mkdir -p $(@D)
+	$(CC) $(U_LDFLAGS) -o $@ $(filter %.o,$^) -L$(B)/lib -lhwpmc $(CURSES_LIBS) \
+		-Wl,-rpath,'$$ORIGIN/../lib'
+
 $(B)/bin/%: $(B)/obj/tools/%.o $(LIB_SO) $(B)/lib/libhwpmc.so
 	@mkdir -p $(@D)
 	$(CC) $(U_LDFLAGS) -o $@ $< -L$(B)/lib -lhwpmc \
@@ -119,7 +144,7 @@ UT_LIB_OBJS	:= $(patsubst libhwpmc/%.c,$(UT)/obj/lib/%.o,$(LIB_SRCS))
 UT_PROGS	:= $(UT)/test_names $(UT)/test_lib $(UT)/test_spec $(UT)/test_count \
 		   $(UT)/test_pmclog \
 		   $(UT)/hwpmc-control $(UT)/hwpmc-stat \
-		   $(UT)/abi_layout $(UT)/fake_hwpmc.so
+		   $(UT)/abi_layout $(UT)/fake_hwpmc.so $(UT)/mklog
 
 $(UT)/obj/lib/%.o: libhwpmc/%.c
 	@mkdir -p $(@D)
@@ -148,12 +173,12 @@ $(UT)/test_spec: $(UT)/obj/test_spec.o $(UT)/obj/fake_hwpmc.o $(UT_LIB_OBJS)
 $(UT)/test_count: $(UT)/obj/test_count.o $(UT)/obj/fake_hwpmc.o $(UT_LIB_OBJS)
 	$(CC) $(UT_SAN) -o $@ $^ $(LIB_LIBS)
 
-$(UT)/obj/hwpmc-stat.o: tools/hwpmc-stat.c
+$(UT)/obj/tools/%.o: tools/%.c
 	@mkdir -p $(@D)
-	$(CC) $(U_CPPFLAGS) $(UT_CFLAGS) -c $< -o $@
+	$(CC) $(U_CPPFLAGS) $(CURSES_CFLAGS) $(UT_CFLAGS) -c $< -o $@
 
-$(UT)/hwpmc-stat: $(UT)/obj/hwpmc-stat.o $(UT_LIB_OBJS)
-	$(CC) $(UT_SAN) -o $@ $^ $(LIB_LIBS)
+$(UT)/hwpmc-stat: $(UT)/obj/tools/hwpmc-stat.o $(patsubst tools/%.c,$(UT)/obj/tools/%.o,$(STAT_SRCS)) $(UT_LIB_OBJS)
+	$(CC) $(UT_SAN) -o $@ $^ $(CURSES_LIBS) $(LIB_LIBS)
 
 $(UT)/hwpmc-control: $(UT)/obj/hwpmc-control.o $(UT_LIB_OBJS)
 	$(CC) $(UT_SAN) -o $@ $^ $(LIB_LIBS)
@@ -163,6 +188,18 @@ $(UT)/fake_hwpmc.so: tests/unit/fake_hwpmc.c tests/unit/fake_hwpmc.h
 	@mkdir -p $(@D)
 	$(CC) $(U_CPPFLAGS) $(filter-out -fvisibility=hidden -MMD -MP,$(U_CFLAGS)) \
 		-fPIC -shared -o $@ $<
+
+# Report tests: a PIE program and its shared library, whose functions'
+# run-time addresses make a synthetic log (tests/unit/mklog.c).
+UT_ELF_CFLAGS	:= $(filter-out -fvisibility=hidden -MMD -MP,$(U_CFLAGS)) -O1 \
+		   -fno-omit-frame-pointer -fno-inline
+$(UT)/libut_symlib.so: tests/unit/ut_symlib.c
+	@mkdir -p $(@D)
+	$(CC) $(UT_ELF_CFLAGS) -fPIC -shared -o $@ $<
+
+$(UT)/mklog: tests/unit/mklog.c $(UT)/libut_symlib.so $(USER_HEADERS)
+	$(CC) $(U_CPPFLAGS) $(UT_ELF_CFLAGS) -fPIE -pie -o $@ $< \
+		-L$(UT) -lut_symlib -Wl,-rpath,'$$ORIGIN'
 
 # ABI layout: host program (names, padding rules) + -m64/-m32 objects.
 $(UT)/abi_layout: tests/unit/abi_layout.c $(USER_HEADERS)

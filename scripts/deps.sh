@@ -25,8 +25,8 @@ PACKAGES=(
 	build-essential file git cpio xz-utils kmod pkg-config
 	# the module: kernel headers (below), BTF for 6.12 (pahole), sparse, DKMS
 	dwarves libelf-dev sparse dkms openssl
-	# the library and tools: libkmod; -m32 ABI checks and i386 selftests
-	libkmod-dev libc6-dev-i386 lib32gcc-12-dev
+	# the library and tools: libkmod, ncurses (hwpmc-stat -T); -m32 ABI checks and i386 selftests
+	libkmod-dev libncurses-dev libc6-dev-i386 lib32gcc-12-dev
 	# the pmclog(3) fuzz target (make check-unit): clang with libFuzzer
 	# (libclang_rt.fuzzer comes in libclang-rt-14-dev, only recommended)
 	clang libclang-rt-14-dev

@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * hwpmc-stat: count events of a command, a running process, or CPUs, as
- * FreeBSD's pmcstat(8) does in its counting modes.
+ * hwpmc-stat: count or sample events of a command, a running process, or
+ * CPUs, and report on the samples, as FreeBSD's pmcstat(8) does.
  *
  *   hwpmc-stat [-C] [-c cpus] [-d] [-o file] [-q] [-v] [-w secs]
  *              [--csv | --json] {-p spec | -s spec} ... [-t pid | command]
+ *   hwpmc-stat [-E] [-N] [-W] [-d] [-c cpus] [-n rate] [-O logfile] [-T]
+ *              [-G file] [-F file] {-P spec | -S spec} ... [-t pid | command]
+ *   hwpmc-stat -R logfile [-D] [-G file] [-F file] [-o file] [--comm name]
+ *              [--pid pid]
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -17,22 +21,32 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <pmc.h>
+#include <linux/perf_event.h>
+
+#include "pmcstat.h"
 
 #define EX_USAGE	64
 #define MAXSPEC		256	/* -p and -s options */
 #define MINWAIT		0.1	/* -w: no faster than a person reads */
 #define DEFWAIT		5.0	/* pmcstat's interval, for runs with no end */
+#define TOPWAIT		1.0	/* -T: refresh */
+#define RATE_PMU	65536		/* pmcstat's default sampling rate */
+#define RATE_CLOCK	1000000		/* cpu-clock, task-clock: 1 ms in ns */
+#define RATE_SOFT	1000		/* other soft events: hwpmc's mincount */
 
 struct ctr {
 	const char	*spec;
 	enum pmc_mode	mode;
 	uint32_t	flags;
+	uint64_t	count;		/* sampling: the reload count */
 	int		cpu;		/* system scope */
 	pmc_id_t	id;
 	pmc_value_t	last;		/* at the previous interval */
@@ -48,6 +62,9 @@ static pid_t child = -1;
 static const char *prog = "hwpmc-stat";
 static int verbose, quiet;
 static enum { OUT_TEXT, OUT_CSV, OUT_JSON } outfmt = OUT_TEXT;
+static int logdev = -1;			/* /dev/hwpmc, for the log ioctls */
+
+#define SAMPLING(c)	PMC_IS_SAMPLING_MODE((c)->mode)
 
 static void usage(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
 
@@ -65,8 +82,11 @@ static void usage(const char *fmt, ...)
 	}
 	fprintf(f,
 		"usage: %s [-C] [-c cpus] [-d] [-o file] [-q] [-v] [-w secs] [--csv|--json]\n"
-		"           {-p spec | -s spec} ... [-t pid | command [args]]\n",
-		prog);
+		"           {-p spec | -s spec} ... [-t pid | command [args]]\n"
+		"       %s [-E] [-N] [-W] [-c cpus] [-d] [-n rate] [-O logfile] [-T]\n"
+		"           [-F file] [-G file] [-o file] {-P spec | -S spec} ... [-t pid | command]\n"
+		"       %s -R logfile [-D] [-F file] [-G file] [-o file] [--comm name] [--pid pid]\n",
+		prog, prog, prog);
 	if (fmt)
 		exit(EX_USAGE);
 	fprintf(f,
@@ -81,6 +101,20 @@ static void usage(const char *fmt, ...)
 		"  -o file    write the counts to file (default: stderr)\n"
 		"  --csv, --json   machine-readable counts (hwpmc-stat(8))\n"
 		"  -q, -v     quieter, more verbose\n"
+		"Sampling (a flat profile at the end, or the log with -O):\n"
+		"  -P spec    sample spec in the process(es)\n"
+		"  -S spec    sample spec on each CPU of -c\n"
+		"  -n rate    events per sample for the following -P/-S (default: 65536,\n"
+		"             cpu-clock and task-clock 1000000 ns, other soft events 1000)\n"
+		"  -N         toggle: call chains for the following -P/-S (default on)\n"
+		"  -E, -W     toggle: LOG_PROCEXIT, LOG_PROCCSW for the following -P\n"
+		"  -O file    write the log to file, no report\n"
+		"  -T         live top display (ncurses), refreshed every second (-w)\n"
+		"Reports, of a sampling run or of a log (-R file):\n"
+		"  -D         dump the log's records as text\n"
+		"  -G file    call graph to file ('-': standard output)\n"
+		"  -F file    folded stacks for flame graphs to file ('-': standard output)\n"
+		"  --comm name, --pid pid   only samples of these processes\n"
 		"Events: hwpmc-control -L; spec is 'event[,usr|,os]' (pmc(3)).\n",
 		MINWAIT, DEFWAIT);
 	exit(0);
@@ -148,13 +182,14 @@ static int allocate(struct ctr *c)
 	struct pmc_op_pmcallocate pa;
 	char spec[600], err[256];
 
-	if (!pmc_allocate(c->spec, c->mode, c->flags, c->cpu, &c->id, 0))
+	if (!pmc_allocate(c->spec, c->mode, c->flags, c->cpu, &c->id, c->count))
 		return 0;
-	if (errno == EPERM && c->mode == PMC_MODE_TC &&
+	if (errno == EPERM && (c->mode == PMC_MODE_TC || c->mode == PMC_MODE_TS) &&
 	    !pmc_parse_spec(c->spec, &pa, err, sizeof(err)) &&
 	    pa.pm_class == PMC_CLASS_PMU && !pa.pm_caps) {
 		snprintf(spec, sizeof(spec), "%s,usr", c->spec);
-		if (!pmc_allocate(spec, c->mode, c->flags, c->cpu, &c->id, 0)) {
+		if (!pmc_allocate(spec, c->mode, c->flags, c->cpu, &c->id,
+				  c->count)) {
 			if (verbose)
 				fprintf(stderr, "%s: %s: counting user mode only (kernel mode needs CAP_PERFMON)\n",
 					prog, c->spec);
@@ -184,6 +219,8 @@ static void set_widths(void)
 	int i, w;
 
 	for (i = 0; i < nctr; i++) {
+		if (SAMPLING(&ctrs[i]))
+			continue;
 		if (pmc_width(ctrs[i].id, &bits) < 0 || !bits || bits > 64)
 			bits = 64;
 		w = (int)(bits / 3.32193) + 1;
@@ -208,8 +245,9 @@ static void print_header(FILE *out)
 		return;
 	fprintf(out, "#");
 	for (i = 0; i < nctr; i++)
-		fprintf(out, " %*s", ctrs[i].width,
-			label(&ctrs[i], buf, sizeof(buf)));
+		if (!SAMPLING(&ctrs[i]))
+			fprintf(out, " %*s", ctrs[i].width,
+				label(&ctrs[i], buf, sizeof(buf)));
 	fputc('\n', out);
 }
 
@@ -246,6 +284,26 @@ static void json_string(FILE *out, const char *s)
 	fputc('"', out);
 }
 
+/* The first counting (not sampling) PMC. */
+static const struct ctr *first_counter(void)
+{
+	int i;
+
+	for (i = 0; i < nctr; i++)
+		if (!SAMPLING(&ctrs[i]))
+			return &ctrs[i];
+	return NULL;
+}
+
+static int ncounters(void)
+{
+	int i, n = 0;
+
+	for (i = 0; i < nctr; i++)
+		n += !SAMPLING(&ctrs[i]);
+	return n;
+}
+
 /*
  * One row: every counter's value since the previous row, or since the
  * start (cumulative).  final: the totals at the end, with the command's
@@ -265,6 +323,8 @@ static void print_row(FILE *out, int cumulative, int final, int status)
 	for (i = 0; i < nctr; i++) {
 		struct ctr *c = &ctrs[i];
 
+		if (SAMPLING(c))
+			continue;
 		if (pmc_read(c->id, &v) < 0)
 			v = c->last;
 		shown = cumulative ? v : v - c->last;
@@ -286,7 +346,7 @@ static void print_row(FILE *out, int cumulative, int final, int status)
 			fprintf(out, ",%ju\n", (uintmax_t)shown);
 			break;
 		case OUT_JSON:
-			fprintf(out, "%s{\"event\":", i ? "," : "");
+			fprintf(out, "%s{\"event\":", c > first_counter() ? "," : "");
 			json_string(out, c->spec);
 			fprintf(out, ",\"scope\":\"%s\",\"cpu\":",
 				c->mode == PMC_MODE_SC ? "system" : "process");
@@ -368,36 +428,274 @@ static void give_up(pid_t kid)
 	exit(1);
 }
 
+/*
+ * The log ioctls.  libhwpmc will have pmc_configure_logfile() and
+ * pmc_flush_logfile() (pmclog(3)); until then, a descriptor of our own
+ * on the device: the module knows a log's owner by its process.
+ */
+static int log_ioctl(unsigned long cmd, void *arg)
+{
+	const char *dev = getenv("HWPMC_DEVICE");
+
+	if (logdev < 0) {
+		logdev = open(dev && *dev ? dev : PMC_DEVICE_PATH,
+			      O_RDWR | O_CLOEXEC);
+		if (logdev < 0)
+			return -1;
+	}
+	while (ioctl(logdev, cmd, arg) < 0)
+		if (errno != EINTR)
+			return -1;
+	return 0;
+}
+
+static int configure_log(int fd)
+{
+	struct pmc_op_configurelog cl = { .pm_logfd = fd };
+
+	return log_ioctl(HWPMC_IOC_CONFIGURELOG, &cl);
+}
+
+static int flush_log(void)
+{
+	return log_ioctl(HWPMC_IOC_FLUSHLOG, NULL);
+}
+
+/* pmcstat's default rates, and sensible ones for Linux's soft events */
+static uint64_t default_rate(const char *spec)
+{
+	struct pmc_op_pmcallocate pa;
+	char err[256];
+
+	if (pmc_parse_spec(spec, &pa, err, sizeof(err)) < 0 ||
+	    pa.pm_class != PMC_CLASS_SOFT)
+		return RATE_PMU;
+	if (pa.pm_ev == PMC_EV_SOFT_FIRST + PERF_COUNT_SW_CPU_CLOCK ||
+	    pa.pm_ev == PMC_EV_SOFT_FIRST + PERF_COUNT_SW_TASK_CLOCK)
+		return RATE_CLOCK;
+	return RATE_SOFT;
+}
+
+static FILE *open_out(const char *path)
+{
+	FILE *f;
+
+	if (!strcmp(path, "-"))
+		return stdout;
+	f = fopen(path, "we");
+	if (!f) {
+		fprintf(stderr, "%s: %s: %s\n", prog, path, strerror(errno));
+		exit(1);
+	}
+	return f;
+}
+
+static int close_out(FILE *f, const char *path)
+{
+	if (f == stdout)
+		return fflush(f) ? -1 : 0;
+	if (fclose(f) != 0) {
+		fprintf(stderr, "%s: %s: %s\n", prog, path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+struct reports {
+	int		dump;
+	const char	*graph, *folded, *out;
+	struct report_opts ro;
+};
+
+/* The reports asked for, of the log in lb; the flat profile by default. */
+static int write_reports(const struct logbuf *lb, const struct reports *r,
+			 FILE *out, struct log_summary *sum)
+{
+	FILE *f;
+	int rc = 0;
+
+	if (r->dump)
+		report(lb, REPORT_DUMP, out, &r->ro, sum);
+	if (r->graph) {
+		f = open_out(r->graph);
+		report(lb, REPORT_GRAPH, f, &r->ro, sum);
+		rc |= close_out(f, r->graph);
+	}
+	if (r->folded) {
+		f = open_out(r->folded);
+		report(lb, REPORT_FOLDED, f, &r->ro, sum);
+		rc |= close_out(f, r->folded);
+	}
+	/* the flat profile, unless another report takes standard output */
+	if (!r->dump && !(r->graph && !strcmp(r->graph, "-")) &&
+	    !(r->folded && !strcmp(r->folded, "-")))
+		report(lb, REPORT_FLAT, out, &r->ro, sum);
+	if (sum->bad)
+		fprintf(stderr, "%s: warning: %ju bytes of the log were not records\n",
+			prog, (uintmax_t)sum->bad * 8);
+	return rc;
+}
+
+/* -R: reports from a log file ("-": standard input). */
+static int report_file(const char *path, const struct reports *r)
+{
+	struct logbuf lb = { 0 };
+	struct log_summary sum;
+	FILE *out = r->out ? open_out(r->out) : stdout;
+	int fd = strcmp(path, "-") ? open(path, O_RDONLY | O_CLOEXEC) : 0;
+	int rc;
+
+	if (fd < 0 || log_load(&lb, fd) < 0) {
+		fprintf(stderr, "%s: %s: %s\n", prog, path, strerror(errno));
+		return 1;
+	}
+	if (fd > 0)
+		close(fd);
+	rc = write_reports(&lb, r, out, &sum);
+	if (sum.dropped_records)
+		fprintf(stderr, "%s: warning: the log says %ju records were lost (DROPNOTIFY)\n",
+			prog, (uintmax_t)sum.dropped_records);
+	if (!sum.closed && !r->ro.quiet)
+		fprintf(stderr, "%s: note: the log has no CLOSELOG record (cut short?)\n",
+			prog);
+	rc |= out == stdout ? 0 : close_out(out, r->out);
+	log_free(&lb);
+	sym_free();
+	return rc ? 1 : 0;
+}
+
+static unsigned long tunable(const char *name)
+{
+	char path[128];
+	unsigned long v = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/module/hwpmc/parameters/%s", name);
+	f = fopen(path, "re");
+	if (f) {
+		if (fscanf(f, "%lu", &v) != 1)
+			v = 0;
+		fclose(f);
+	}
+	return v;
+}
+
+/*
+ * What the run lost, as pmcstat warns: samples (the per-CPU rings were
+ * full) and log records (the log buffers were), from the driver
+ * statistics (of every owner, as on FreeBSD) and the DROPNOTIFY records.
+ */
+static void warn_drops(const struct pmc_driverstats *a,
+		       const struct pmc_driverstats *b,
+		       const struct log_summary *sum)
+{
+	unsigned int full = b->pm_intr_bufferfull - a->pm_intr_bufferfull;
+	unsigned int recs = b->pm_log_records_dropped - a->pm_log_records_dropped;
+	unsigned int werr = b->pm_log_write_errors - a->pm_log_write_errors;
+
+	if (full)
+		fprintf(stderr, "%s: WARNING: %u samples were dropped (sample ring full): "
+			"raise the nsamples tunable (now %lu; modprobe hwpmc nsamples=N)\n",
+			prog, full, tunable("nsamples"));
+	if (recs || sum->dropped_records)
+		fprintf(stderr, "%s: WARNING: %ju log records were dropped (log buffers full): "
+			"raise the logbuffersize (now %lu KB) or nbuffers_pcpu (now %lu) tunables\n",
+			prog, (uintmax_t)(recs > sum->dropped_records ? recs :
+					  sum->dropped_records),
+			tunable("logbuffersize"), tunable("nbuffers_pcpu"));
+	if (werr)
+		fprintf(stderr, "%s: WARNING: %u log writes failed\n", prog, werr);
+}
+
+/* A temporary log file: its write and read descriptors, already unlinked. */
+static int temp_log(int *rfd)
+{
+	const char *dir = getenv("TMPDIR");
+	char path[PATH_MAX];
+	int wfd;
+
+	snprintf(path, sizeof(path), "%s/hwpmc-stat.XXXXXX",
+		 dir && *dir ? dir : "/tmp");
+	wfd = mkostemp(path, O_CLOEXEC);
+	if (wfd < 0)
+		return -1;
+	*rfd = open(path, O_RDONLY | O_CLOEXEC);
+	unlink(path);
+	if (*rfd < 0) {
+		close(wfd);
+		return -1;
+	}
+	return wfd;
+}
+
+static void parse_pids(const char *s, struct report_opts *ro)
+{
+	char *end;
+	long v;
+
+	for (;;) {
+		errno = 0;
+		v = strtol(s, &end, 10);
+		if (errno || end == s || v < 0 || v > INT32_MAX)
+			usage("bad pid list '%s'", s);
+		ro->pids = realloc(ro->pids, (size_t)(ro->npid + 1) * sizeof(pid_t));
+		if (!ro->pids)
+			exit(1);
+		ro->pids[ro->npid++] = (pid_t)v;
+		if (!*end)
+			return;
+		if (*end != ',')
+			usage("bad pid list '%s'", s);
+		s = end + 1;
+	}
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "csv", no_argument, NULL, 'X' },
 		{ "json", no_argument, NULL, 'J' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "comm", required_argument, NULL, 'K' },
+		{ "pid", required_argument, NULL, 'I' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const struct pmc_cpuinfo *ci;
-	const char *cpuarg = "*", *outfile = NULL;
+	const char *cpuarg = "*", *outfile = NULL, *logfile = NULL;
+	const char *rfile = NULL;
 	double interval = 0, next, left;
 	int opt, i, cpu, cumulative = 0, descendants = 0, status = 0;
 	int status_known = 0, go[2] = { -1, -1 }, ncpu, pidfd = -1;
+	int callchains = 1, procexit = 0, proccsw = 0, top = 0;
+	int nsampling = 0, logw = -1, logr = -1, rc = 0;
+	uint64_t rate = 0;
 	pid_t target = -1;
 	FILE *out = stderr;
 	char *end;
 	struct {
 		const char *spec;
-		int sys;
-		int desc;
+		enum pmc_mode mode;
+		uint32_t flags;
+		uint64_t rate;
 		const char *cpus;
 	} want[MAXSPEC];
 	int nwant = 0;
+	struct reports rep;
+	struct pmc_driverstats ds0, ds1;
+	struct logbuf lb = { 0 };
+	struct log_summary sum;
+	struct top *tp = NULL;
 	struct sigaction sa;
 	sigset_t block, orig;
 	struct pollfd pfd;
 	struct timespec ts;
 
-	while ((opt = getopt_long(argc, argv, "+Cc:dho:p:qs:t:vw:", longopts,
-				  NULL)) != -1) {
+	memset(&rep, 0, sizeof(rep));
+	memset(&ds0, 0, sizeof(ds0));
+	memset(&ds1, 0, sizeof(ds1));
+	memset(&sum, 0, sizeof(sum));
+	while ((opt = getopt_long(argc, argv, "+Cc:DdEF:G:hNn:O:o:P:p:qR:S:s:Tt:vWw:",
+				  longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'C':
 			cumulative = 1;
@@ -405,24 +703,75 @@ int main(int argc, char **argv)
 		case 'c':
 			cpuarg = optarg;
 			break;
+		case 'D':
+			rep.dump = 1;
+			break;
 		case 'd':
 			descendants = !descendants;	/* a toggle, as pmcstat's */
+			break;
+		case 'E':
+			procexit = !procexit;
+			break;
+		case 'F':
+			rep.folded = optarg;
+			break;
+		case 'G':
+			rep.graph = optarg;
+			break;
+		case 'N':
+			callchains = !callchains;
+			break;
+		case 'n':
+			errno = 0;
+			rate = strtoull(optarg, &end, 0);
+			if (errno || end == optarg || *end || !rate ||
+			    optarg[0] == '-')
+				usage("bad sampling rate '%s' (events per sample, > 0)",
+				      optarg);
+			break;
+		case 'O':
+			logfile = optarg;
 			break;
 		case 'o':
 			outfile = optarg;
 			break;
+		case 'P':
+		case 'S':
 		case 'p':
 		case 's':
 			if (nwant == MAXSPEC)
 				usage("too many events (at most %d)", MAXSPEC);
 			want[nwant].spec = optarg;
-			want[nwant].sys = opt == 's';
-			want[nwant].desc = descendants;
+			want[nwant].mode = opt == 'p' ? PMC_MODE_TC :
+					   opt == 's' ? PMC_MODE_SC :
+					   opt == 'P' ? PMC_MODE_TS : PMC_MODE_SS;
+			want[nwant].flags = 0;
+			if (opt == 'p' || opt == 'P') {
+				if (descendants)
+					want[nwant].flags |= PMC_F_DESCENDANTS;
+			}
+			if (opt == 'P') {
+				if (procexit)
+					want[nwant].flags |= PMC_F_LOG_PROCEXIT;
+				if (proccsw)
+					want[nwant].flags |= PMC_F_LOG_PROCCSW;
+			}
+			if ((opt == 'P' || opt == 'S') && callchains)
+				want[nwant].flags |= PMC_F_CALLCHAIN;
+			want[nwant].rate = rate;
 			want[nwant].cpus = cpuarg;
+			nsampling += opt == 'P' || opt == 'S';
 			nwant++;
 			break;
 		case 'q':
 			quiet = 1;
+			rep.ro.quiet = 1;
+			break;
+		case 'R':
+			rfile = optarg;
+			break;
+		case 'T':
+			top = 1;
 			break;
 		case 't':
 			errno = 0;
@@ -432,6 +781,9 @@ int main(int argc, char **argv)
 			break;
 		case 'v':
 			verbose = 1;
+			break;
+		case 'W':
+			proccsw = !proccsw;
 			break;
 		case 'w':
 			errno = 0;
@@ -447,6 +799,12 @@ int main(int argc, char **argv)
 		case 'J':
 			outfmt = OUT_JSON;
 			break;
+		case 'K':
+			rep.ro.comm = optarg;
+			break;
+		case 'I':
+			parse_pids(optarg, &rep.ro);
+			break;
 		case 'h':
 			usage(NULL);
 		default:
@@ -455,16 +813,38 @@ int main(int argc, char **argv)
 	}
 	argc -= optind;
 	argv += optind;
+	rep.out = outfile;
+	if (rfile) {
+		if (nwant || argc || target > 0 || logfile || top)
+			usage("-R reads a log: no events, command, -t, -O or -T with it");
+		rc = report_file(rfile, &rep);
+		free(rep.ro.pids);
+		return rc;
+	}
 	if (!nwant)
-		usage("no event: give -p or -s");
+		usage("no event: give -p, -s, -P or -S");
 	if (target > 0 && argc)
 		usage("-t and a command exclude each other");
 	for (i = 0; i < nwant; i++)
-		if (!want[i].sys && target < 0 && !argc)
-			usage("-p needs a command or -t pid");
+		if ((want[i].mode == PMC_MODE_TC || want[i].mode == PMC_MODE_TS) &&
+		    target < 0 && !argc)
+			usage("-%c needs a command or -t pid",
+			      want[i].mode == PMC_MODE_TC ? 'p' : 'P');
+	if (!nsampling && (logfile || top || rep.dump || rep.graph || rep.folded))
+		usage("-O, -T, -D, -G and -F need a sampling event (-P or -S)");
+	if (logfile && (rep.dump || rep.graph || rep.folded))
+		usage("-O writes the log, no report: use -R on it afterwards");
+	if (top && !isatty(STDOUT_FILENO))
+		usage("-T needs a terminal on standard output");
+#ifndef HWPMC_WITH_CURSES
+	if (top)
+		usage("-T is not available: built without ncurses");
+#endif
 	/* system counting with no end: print every 5 s, as pmcstat */
-	if (!argc && target < 0 && interval == 0)
+	if (!argc && target < 0 && interval == 0 && nwant > nsampling)
 		interval = DEFWAIT;
+	if (top && interval == 0)
+		interval = TOPWAIT;
 	/* the specifiers, before the module is asked (pure parse) */
 	for (i = 0; i < nwant; i++) {
 		struct pmc_op_pmcallocate pa;
@@ -486,13 +866,16 @@ int main(int argc, char **argv)
 
 		if (pmc_parse_spec(want[i].spec, &pa, err, sizeof(err)) < 0)
 			usage("%s", err);
+		if (PMC_IS_SAMPLING_MODE(want[i].mode) && !want[i].rate)
+			want[i].rate = default_rate(want[i].spec);
 	}
 	ncpu = (int)ci->pm_ncpu;
 	cpus = calloc((size_t)ncpu, 1);
 	if (!cpus)
 		return 1;
 	for (i = 0; i < nwant; i++)
-		if (want[i].sys && parse_cpus(want[i].cpus, cpus, ncpu) < 0)
+		if (PMC_IS_SYSTEM_MODE(want[i].mode) &&
+		    parse_cpus(want[i].cpus, cpus, ncpu) < 0)
 			usage("bad CPU list '%s' (CPUs 0-%d, or '*')",
 			      want[i].cpus, ncpu - 1);
 	if (outfile) {
@@ -502,16 +885,46 @@ int main(int argc, char **argv)
 				strerror(errno));
 			return 1;
 		}
+	} else if (nsampling) {
+		out = stdout;		/* reports; counts too, then */
+	}
+
+	/* the log, before the PMCs: their PMCALLOCATE records follow */
+	if (nsampling) {
+		if (logfile) {
+			logw = open(logfile, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+				    0644);
+			if (logw < 0) {
+				fprintf(stderr, "%s: %s: %s\n", prog, logfile,
+					strerror(errno));
+				return 1;
+			}
+			if (top)
+				logr = open(logfile, O_RDONLY | O_CLOEXEC);
+		} else {
+			logw = temp_log(&logr);
+		}
+		if (logw < 0 || (top && logr < 0)) {
+			fprintf(stderr, "%s: log file: %s\n", prog, strerror(errno));
+			return 1;
+		}
+		if (configure_log(logw) < 0) {
+			fprintf(stderr, "%s: cannot configure the log: %s\n", prog,
+				strerror(errno));
+			return 1;
+		}
+		pmc_get_driver_stats(&ds0);
 	}
 
 	for (i = 0; i < nwant; i++) {
 		struct ctr *c;
 
-		if (!want[i].sys) {
+		if (!PMC_IS_SYSTEM_MODE(want[i].mode)) {
 			c = new_ctr();
 			c->spec = want[i].spec;
-			c->mode = PMC_MODE_TC;
-			c->flags = want[i].desc ? PMC_F_DESCENDANTS : 0;
+			c->mode = want[i].mode;
+			c->flags = want[i].flags;
+			c->count = PMC_IS_SAMPLING_MODE(c->mode) ? want[i].rate : 0;
 			c->cpu = (int)PMC_CPU_ANY;
 			if (allocate(c) < 0)
 				return 1;
@@ -523,9 +936,12 @@ int main(int argc, char **argv)
 				continue;
 			c = new_ctr();
 			c->spec = want[i].spec;
-			c->mode = PMC_MODE_SC;
+			c->mode = want[i].mode;
+			c->flags = want[i].flags;
+			c->count = PMC_IS_SAMPLING_MODE(c->mode) ? want[i].rate : 0;
 			c->cpu = cpu;
-			if (!pmc_allocate(c->spec, PMC_MODE_SC, 0, cpu, &c->id, 0))
+			if (!pmc_allocate(c->spec, c->mode, c->flags, cpu, &c->id,
+					  c->count))
 				continue;
 			if (errno == ENXIO && !strcmp(want[i].cpus, "*")) {
 				nctr--;		/* offline: skipped */
@@ -581,7 +997,7 @@ int main(int argc, char **argv)
 		target = child;
 	}
 	for (i = 0; i < nctr; i++) {
-		if (ctrs[i].mode == PMC_MODE_TC &&
+		if (!PMC_IS_SYSTEM_MODE(ctrs[i].mode) &&
 		    pmc_attach(ctrs[i].id, target) < 0) {
 			fprintf(stderr, "%s: cannot attach to pid %d: %s%s\n",
 				prog, (int)target, strerror(errno),
@@ -596,9 +1012,18 @@ int main(int argc, char **argv)
 			fprintf(stderr, "%s: no pidfd (%s): polling pid %d\n",
 				prog, strerror(errno), (int)target);
 	}
+	if (top) {
+		tp = top_open(&rep.ro, interval);
+		if (!tp) {
+			fprintf(stderr, "%s: -T: cannot start curses (TERM?)\n",
+				prog);
+			give_up(child);
+		}
+	}
 	t0 = now();
 	for (i = 0; i < nctr; i++)
 		if (pmc_start(ctrs[i].id) < 0) {
+			top_close(tp);
 			fprintf(stderr, "%s: cannot start '%s': %s\n", prog,
 				ctrs[i].spec, strerror(errno));
 			give_up(child);
@@ -609,7 +1034,7 @@ int main(int argc, char **argv)
 		close(go[1]);
 	}
 
-	if (interval > 0)
+	if (interval > 0 && !top && ncounters())
 		print_header(out);
 	next = t0 + interval;
 	for (;;) {
@@ -619,6 +1044,8 @@ int main(int argc, char **argv)
 			left = 0;
 		if (pidfd < 0 && target > 0 && (left < 0 || left > 0.1))
 			left = 0.1;		/* no pidfd: poll the pid */
+		if (top && (left < 0 || left > 0.1))
+			left = 0.1;		/* keys */
 		pfd.fd = pidfd;
 		pfd.events = POLLIN;
 		if (left >= 0) {
@@ -644,8 +1071,29 @@ int main(int argc, char **argv)
 		}
 		if (interrupted && child <= 0)
 			break;
+		if (top && top_draw(tp, -1) == 'q') {
+			/* q: as Ctrl-C */
+			interrupted = 1;
+			if (child > 0)
+				kill(child, SIGINT);
+			else
+				break;
+		}
 		if (interval > 0 && now() >= next) {
-			print_row(out, cumulative, 0, -1);
+			if (top) {
+				flush_log();
+				if (log_load(&lb, logr) == 0)
+					top_feed(tp, &lb);
+				if (top_draw(tp, now() - t0) == 'q') {
+					interrupted = 1;
+					if (child > 0)
+						kill(child, SIGINT);
+					else
+						break;
+				}
+			} else if (ncounters()) {
+				print_row(out, cumulative, 0, -1);
+			}
 			next += interval;
 			if (next < now())	/* we were stopped: skip */
 				next = now() + interval;
@@ -653,19 +1101,50 @@ int main(int argc, char **argv)
 	}
 	for (i = 0; i < nctr; i++)
 		pmc_stop(ctrs[i].id);
-	if (!(interval > 0 && outfmt != OUT_TEXT))
-		print_header(out);
-	print_row(out, 1, 1, !status_known ? -1 : WIFEXITED(status) ?
-		  WEXITSTATUS(status) : 128 + WTERMSIG(status));
+	top_close(tp);
+	if (ncounters()) {
+		if (!(interval > 0 && outfmt != OUT_TEXT && !top))
+			print_header(out);
+		print_row(out, 1, 1, !status_known ? -1 : WIFEXITED(status) ?
+			  WEXITSTATUS(status) : 128 + WTERMSIG(status));
+	}
+	if (nsampling) {
+		/* the samples still in the rings, CLOSELOG, all written */
+		if (configure_log(-1) < 0)
+			fprintf(stderr, "%s: closing the log: %s\n", prog,
+				strerror(errno));
+		pmc_get_driver_stats(&ds1);
+		close(logw);
+		if (!logfile) {
+			if (log_load(&lb, logr) < 0) {
+				fprintf(stderr, "%s: reading the log: %s\n",
+					prog, strerror(errno));
+				rc = 1;
+			} else if (write_reports(&lb, &rep, out, &sum)) {
+				rc = 1;
+			}
+		}
+		if (logr >= 0)
+			close(logr);
+		warn_drops(&ds0, &ds1, &sum);
+	}
 	for (i = 0; i < nctr; i++)
 		pmc_release(ctrs[i].id);
-	if (out != stderr && fclose(out) != 0) {
+	if (out != stderr && out != stdout && fclose(out) != 0) {
 		fprintf(stderr, "%s: %s: %s\n", prog, outfile, strerror(errno));
 		return 1;
 	}
+	fflush(stdout);
+	log_free(&lb);
+	sym_free();
+	free(rep.ro.pids);
 	free(cpus);
 	free(ctrs);
+	if (logdev >= 0)
+		close(logdev);
 	pmc_fini();
+	if (rc)
+		return rc;
 	if (!status_known)
 		return 0;
 	if (WIFSIGNALED(status))

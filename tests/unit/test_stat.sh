@@ -41,8 +41,8 @@ usage_case() { # expected-message args...
 	run 64 fake "$STAT" "$@" && has err "$msg" && has err "usage:"
 	ok $? "usage error for '$*': $msg"
 }
-usage_case "no event: give -p or -s"
-usage_case "no event: give -p or -s" true
+usage_case "no event: give -p, -s, -P or -S"
+usage_case "no event: give -p, -s, -P or -S" true
 usage_case "unknown option" -x -p cpu-clock true
 usage_case "unknown option or missing argument" -p
 usage_case "needs a command or -t pid" -p cpu-clock

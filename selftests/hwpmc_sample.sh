@@ -1,0 +1,145 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# hwpmc for Linux: hwpmc-stat(8) sampling runs and reports against the
+# real module: a known hot function (in a shared library, or linked in
+# when the userland is static) and its caller, process and system
+# sampling, the log (-O, -R, -D, -F), LOG_PROCEXIT/LOG_PROCCSW, call
+# chains off, descendants, and a counted soft event for an exact check.
+#
+# cpu-clock samples are not checked against run time / period: under
+# TCG, late hrtimer periods are forwarded, not replayed, so a run gets
+# fewer samples than its length says.  page-faults are counted exactly:
+# samples = faults / rate.
+. ./ksft_lib.sh
+
+T=$(mktemp -d)
+mc=/sys/module/hwpmc/parameters/mincount
+mc0=$(cat $mc 2>/dev/null)
+trap 'rm -rf "$T"; [ -n "$mc0" ] && echo "$mc0" > $mc' EXIT
+if [ -e ./libhwpmc_hot.so ]; then obj=libhwpmc_hot.so; else obj=hwpmc_hot; fi
+diag "hot function's object: $obj"
+
+# first data row of a flat profile: "pct samples function object"
+top_row() {	# FILE
+	awk '/^ +%SAMP/ { getline; print $1, $3, $4, $5; exit }' "$1"
+}
+# samples of a profile's header
+samples_of() {	# FILE
+	sed -n 's/^# flat profile: .*, \([0-9]*\) samples .*/\1/p' "$1" | head -n 1
+}
+pct_ge() {	# PCT MIN: PCT >= MIN (decimals)
+	awk -v p="$1" -v m="$2" 'BEGIN { exit !(p + 0 >= m + 0) }'
+}
+hot_ok() {	# NAME FILE FUNCTION OBJECT: >= 90% of samples in FUNCTION
+	set -- "$1" "$2" "$3" "$4" $(top_row "$2")
+	if [ "$7" = "$3" ] && [ "$8" = "$4" ] && pct_ge "$5" 90; then
+		ok "$1 ($5% of $(samples_of "$2") samples in $7 [$8])"
+	else
+		fail "$1 (top: ${7:-none} [${8:-}] ${5:-0}%)"
+		sed 's/^/# /' "$2" | head -n 12
+	fi
+}
+
+# -- process sampling: the flat profile and the call graph ------------------
+hwpmc-stat -P cpu-clock -G "$T/graph" ./hwpmc_hot 2 > "$T/flat" 2> "$T/err"
+rc=$?
+check "-P cpu-clock run: exit 0 (got $rc)" test "$rc" -eq 0
+hot_ok "-P cpu-clock: >= 90% in the hot function" "$T/flat" hwpmc_hot_spin $obj
+grep -A1 -E "^ *[0-9.]+% +[0-9.]+% +[0-9]+ +[0-9]+  hwpmc_hot_spin  $obj\$" "$T/graph" > "$T/g1"
+if grep -q -E '<- +[0-9]+ +(100\.00|9[0-9]\.[0-9][0-9])%  hwpmc_hot_caller  hwpmc_hot$' "$T/g1"; then
+	ok "-G: the hot function's caller is hwpmc_hot_caller"
+else
+	fail "-G: the hot function's caller is hwpmc_hot_caller"
+	sed 's/^/# /' "$T/graph" | head -n 12
+fi
+if grep -q 'WARNING' "$T/err"; then
+	fail "-P cpu-clock: no drop warnings"; sed 's/^/# /' "$T/err"
+else
+	ok "-P cpu-clock: no drop warnings"
+fi
+
+# -- system sampling, filtered to the program ---------------------------------
+hwpmc-stat -S cpu-clock --comm hwpmc_hot ./hwpmc_hot 2 > "$T/sflat" 2> "$T/err"
+check "-S cpu-clock run: exit 0" test $? -eq 0
+hot_ok "-S cpu-clock --comm hwpmc_hot: >= 90% in the hot function" "$T/sflat" hwpmc_hot_spin $obj
+
+# -- the log: -O, then reports with -R --------------------------------------------
+hwpmc-stat -E -W -P cpu-clock -O "$T/log" ./hwpmc_hot 1 > "$T/out" 2> "$T/err"
+check "-O: writes the log, no report" sh -c "test -s '$T/log' && ! grep -q 'flat profile' '$T/out'"
+hwpmc-stat -R "$T/log" > "$T/rflat" 2> "$T/err"
+hot_ok "-R: >= 90% in the hot function" "$T/rflat" hwpmc_hot_spin $obj
+hwpmc-stat -R "$T/log" -D > "$T/dump"
+n=$(samples_of "$T/rflat")
+cc=$(grep -c ' callchain ' "$T/dump")
+check "-D: one callchain line per sample ($cc = ${n:-?})" test "$cc" = "${n:-x}"
+check "-D: MAP_IN of the program" grep -q ' map-in [0-9]* 0x[0-9a-f]* 0x[0-9a-f]* 0x[0-9a-f]* r-x ".*/hwpmc_hot"$' "$T/dump"
+check "-E: LOG_PROCEXIT record (exitval)" grep -q ' exitval 0x[0-9a-f]* [0-9]* [0-9]' "$T/dump"
+check "-W: LOG_PROCCSW records (cswval)" grep -q ' cswval 0x[0-9a-f]* [0-9]* [0-9]* [0-9]' "$T/dump"
+check "-D: the log ends with closelog" sh -c "tail -n 1 '$T/dump' | grep -q ' closelog$'"
+hwpmc-stat -R "$T/log" -F "$T/folded" > /dev/null
+check "-F: folded stack through the caller" grep -q -E '^hwpmc_hot;(.*;)?hwpmc_hot_caller;hwpmc_hot_spin [0-9]+$' "$T/folded"
+
+# -- -N: no call chains ------------------------------------------------------------------
+hwpmc-stat -N -P cpu-clock -O "$T/log" ./hwpmc_hot 0.5 > /dev/null 2>&1
+hwpmc-stat -R "$T/log" -D > "$T/dump"
+long=$(awk '$2 == "callchain" && $6 == "u" && $7 != 1' "$T/dump" | wc -l)
+user=$(awk '$2 == "callchain" && $6 == "u"' "$T/dump" | wc -l)
+check "-N: user samples have one PC ($user samples, $long longer)" sh -c "test $user -gt 0 && test $long -eq 0"
+
+# -- -t pid ------------------------------------------------------------------------
+./hwpmc_hot 2 &
+hp=$!
+sleep 0.3
+hwpmc-stat -P cpu-clock -t $hp > "$T/tflat" 2> "$T/err"
+wait $hp
+hot_ok "-t pid: >= 90% in the hot function" "$T/tflat" hwpmc_hot_spin $obj
+
+# -- -d: descendants --------------------------------------------------------------
+hwpmc-stat -d -P cpu-clock sh -c './hwpmc_hot 1; true' > "$T/dflat" 2> "$T/err"
+hot_ok "-d: a child's samples are the parent's" "$T/dflat" hwpmc_hot_spin $obj
+
+# -- page faults: counted, so exact; kernel frames resolved ----------------------------
+if [ -n "$mc0" ] && echo 1 > $mc; then
+	hwpmc-stat -p page-faults -n 10 -P page-faults -G "$T/pgraph" ./hwpmc_hot -f 3000 > "$T/pflat" 2> "$T/err"
+	cnt=$(awk '/^# *p\/page-faults/ { getline; print $1; exit }' "$T/pflat")
+	n=$(samples_of "$T/pflat")
+	diag "page faults counted: ${cnt:-?}, samples at rate 10: ${n:-?}"
+	if [ -n "$cnt" ] && [ -n "$n" ] && [ $((cnt / 10 - n)) -le 1 ] && [ $((n - cnt / 10)) -le 1 ]; then
+		ok "page-faults: samples = faults / rate ($n = $cnt / 10)"
+	else
+		fail "page-faults: samples = faults / rate (${n:-?} vs ${cnt:-?} / 10)"
+	fi
+	check "page-faults: >= 3000 faults counted (${cnt:-?})" test "${cnt:-0}" -ge 3000
+	tot=$(awk -v o="$obj" '$5 == "hwpmc_hot_touch" && $6 == o { print $2; exit }' "$T/pgraph" | tr -d %)
+	if [ -n "$tot" ] && pct_ge "$tot" 90; then
+		ok "page-faults: hwpmc_hot_touch in >= 90% of the chains ($tot%)"
+	else
+		fail "page-faults: hwpmc_hot_touch in >= 90% of the chains (${tot:-none})"
+		sed 's/^/# /' "$T/pgraph" | head -n 20
+	fi
+	set -- $(top_row "$T/pflat")
+	if [ "$4" = "[kernel]" ] && [ "$3" != "[unknown]" ]; then
+		ok "page-faults: the leaf is a kernel function, named ($3)"
+	else
+		fail "page-faults: the leaf is a kernel function, named (${3:-} [${4:-}])"
+	fi
+	echo "$mc0" > $mc
+else
+	skip "page-faults: samples = faults / rate" "cannot set mincount"
+fi
+
+# -- perf agrees on the top function ----------------------------------------------------
+if command -v perf >/dev/null 2>&1; then
+	perf record -q -e cpu-clock -o "$T/perf.data" ./hwpmc_hot 1 > /dev/null 2>&1
+	ptop=$(perf report -i "$T/perf.data" --stdio --sort sym 2>/dev/null |
+		awk '/^ +[0-9.]+%/ { print $NF; exit }')
+	diag "perf report's top symbol: ${ptop:-none}"
+	check "perf record's top function is hwpmc_hot_spin too" test "$ptop" = hwpmc_hot_spin
+else
+	skip "perf record's top function is hwpmc_hot_spin too" "no perf in this guest"
+fi
+
+expect_exit "-O to a directory that does not exist" 1 "nosuch" \
+	hwpmc-stat -P cpu-clock -O /nosuch/log true
+ksft_done

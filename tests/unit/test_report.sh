@@ -1,0 +1,127 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# hwpmc-stat's reports (-R) of a synthetic log written by mklog: symbols
+# of a PIE program and of a shared library (and of a stripped copy of it:
+# .dynsym only) at their run-time addresses, call chains, filters, a
+# DROPNOTIFY record, bytes that are no record, a log cut short.
+#   test_report.sh <hwpmc-stat> <mklog>
+set -u
+STAT=$1; MKLOG=$2
+T=$(mktemp -d "${TMPDIR:-/tmp}/hwpmc-report.XXXXXX")
+trap 'rm -rf "$T"' EXIT
+n=0
+ok() { n=$((n + 1)); if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fi; }
+has() { grep -q -E -e "$2" "$T/$1" || { echo "# $1 lacks: $2"; sed "s/^/# $1: /" "$T/$1" | head -30; return 1; }; }
+hasnt() { ! grep -q -E -e "$2" "$T/$1" || { echo "# $1 has: $2"; return 1; }; }
+# run EXPECTED-STATUS ARGS...: hwpmc-stat, output in $T/out and $T/err
+run() {
+	want=$1; shift
+	"$STAT" "$@" > "$T/out" 2> "$T/err"
+	rc=$?
+	if [ "$rc" != "$want" ]; then
+		echo "# hwpmc-stat $*: status $rc, expected $want"
+		sed 's/^/# err: /' "$T/err" | head -20
+		return 1
+	fi
+	! grep -q -e 'Sanitizer' -e 'runtime error' "$T/err" || {
+		sed 's/^/# err: /' "$T/err" | head -40; return 1; }
+}
+
+pid=$("$MKLOG" "$T/log" | sed -n 's/^pid //p')
+[ -n "$pid" ] && [ -s "$T/log" ]
+ok $? "mklog wrote a log (pid ${pid:-?})"
+
+# flat profile
+run 0 -R "$T/log" &&
+	has out '^# flat profile: event cpu-clock, pmc 0x20000100, rate 1000000, 100 samples \(1 unresolved\)' &&
+	has out '^ +%SAMP +CUM% +SAMPLES +FUNCTION +OBJECT$'
+ok $? "flat: header names the event, rate, samples, unresolved"
+row1=$(sed -n 3p "$T/out" | tr -s ' ' | sed 's/^ //')
+[ "$row1" = "90.00 90.00 90 ut_hot_leaf libut_symlib.so" ]
+ok $? "flat: shared library function first, 90% (row: $row1)"
+has out '^ +6\.00 +96\.00 +6 +ut_static_helper +libut_symlib\.so$'
+ok $? "flat: static function of the library (.symtab)"
+has out '^ +3\.00 +99\.00 +3 +ut_main_leaf +mklog$'
+ok $? "flat: function of the PIE program"
+has out '^ +1\.00 +100\.00 +1 +\[unknown\] +\[unknown\]$'
+ok $? "flat: an address outside every mapping is [unknown]"
+has err 'the log says 5 records were lost \(DROPNOTIFY\)' &&
+	has err '8 bytes of the log were not records'
+ok $? "flat: warns of DROPNOTIFY and of bytes that are no record"
+
+# call graph
+run 0 -R "$T/log" -G - &&
+	grep -A1 -E '^ *90\.00% +90\.00% +90 +90  ut_hot_leaf  libut_symlib\.so$' "$T/out" > "$T/hot" &&
+	has hot '<- +90 100\.00%  ut_lib_caller  libut_symlib\.so$'
+ok $? "-G: the hot function's caller, 100%"
+grep -A3 -E '  ut_lib_caller  libut_symlib\.so$' "$T/out" | grep -v '^ ' > "$T/lc" 2>/dev/null
+has lc '<- +96 100\.00%  ut_main_caller  mklog$' &&
+	has lc '-> +90  93\.75%  ut_hot_leaf' && has lc '-> +6   6\.25%  ut_static_helper'
+ok $? "-G: callers and callees of a middle function"
+has out '^ *0\.00% +99\.00% +0 +99  main  mklog$'
+ok $? "-G: main is in 99 chains (inclusive count)"
+
+# folded stacks
+run 0 -R "$T/log" -F "$T/folded" && cp "$T/folded" "$T/f" &&
+	has f '^mklog;main;ut_main_caller;ut_lib_caller;ut_hot_leaf 90$' &&
+	has f '^mklog;main;ut_main_leaf 3$' && has f '^mklog;\[unknown\] 1$'
+ok $? "-F: folded stacks, root first, named by the process"
+sum=$(awk '{ s += $NF } END { print s }' "$T/folded")
+[ "$sum" = 100 ]
+ok $? "-F: counts add up to the samples ($sum)"
+
+# dump
+run 0 -R "$T/log" -D &&
+	[ "$(grep -c ' callchain ' "$T/out")" = 100 ] &&
+	has out " map-in $pid 0x[0-9a-f]+ 0x[0-9a-f]+ 0x[0-9a-f]+ r-x \".*/libut_symlib\.so\"$" &&
+	has out ' allocate 0x20000100 "cpu-clock" 0x0 1000000$' &&
+	has out ' drop 5$' && has out ' closelog$' && has out " attach 0x20000100 $pid \".*/mklog\"$" &&
+	has out "^ +[0-9.]+ callchain $pid $pid 0x20000100 1 u 4 0x"
+ok $? "-D: every record, as text"
+
+# a stripped copy of the library: .dynsym only
+if command -v strip > /dev/null 2>&1; then
+	lib=$(dirname "$MKLOG")/libut_symlib.so
+	strip -o "$T/libut_stripped.so" "$lib"
+	"$MKLOG" "$T/log2" "$T/libut_stripped.so" > /dev/null
+	run 0 -R "$T/log2" &&
+		has out '^ +90\.00 +90\.00 +90 +ut_hot_leaf +libut_stripped\.so$' &&
+		has out '^ +6\.00 +96\.00 +6 +\[unknown\] +libut_stripped\.so$'
+	ok $? "stripped library: exported functions from .dynsym, static ones unknown"
+else
+	echo "ok $((n = n + 1)) - stripped library # SKIP no strip(1)"
+fi
+
+# filters
+run 0 -R "$T/log" --pid "$pid" && has out ', 100 samples'
+ok $? "--pid PID: its samples"
+run 0 -R "$T/log" --pid 1,2 && has out ', 0 samples' && hasnt out ut_hot_leaf
+ok $? "--pid other pids: no samples"
+run 0 -R "$T/log" --comm mklog && has out ', 100 samples'
+ok $? "--comm: samples of the processes so named"
+run 0 -R "$T/log" --comm nosuch && has out ', 0 samples' && hasnt out ut_hot_leaf
+ok $? "--comm another name: no samples"
+
+# -o, standard input, a log cut short
+run 0 -R - -o "$T/prof" < "$T/log" && cp "$T/prof" "$T/p" && has p 'ut_hot_leaf'
+ok $? "-R - reads standard input; -o writes the report to a file"
+head -c 2000 "$T/log" > "$T/short"
+run 0 -R "$T/short" && has err 'no CLOSELOG record'
+ok $? "a log cut short: what it holds, and a note"
+
+# errors
+run 1 -R "$T/nosuch" && has err "nosuch: No such file"
+ok $? "-R of a missing file: exit 1, named"
+run 64 -R "$T/log" -P cpu-clock true && has err '-R reads a log'
+ok $? "-R with events: usage error"
+run 64 -O "$T/x" -p cpu-clock true && has err 'need a sampling event'
+ok $? "-O without -P/-S: usage error"
+run 64 -n 0 -P cpu-clock true && has err "bad sampling rate '0'"
+ok $? "-n 0: usage error"
+run 64 -T -P cpu-clock true < /dev/null > /dev/null && has err '-T needs a terminal'
+ok $? "-T without a terminal: usage error"
+run 64 -P cpu-clock && has err '-P needs a command or -t pid'
+ok $? "-P without a target: usage error"
+
+echo "1..$n"

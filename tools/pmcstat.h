@@ -1,0 +1,109 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * hwpmc-stat: what its files share.  pmcstat_sym.c resolves addresses
+ * (ELF images of mappings, kernel symbols); pmcstat_report.c reads a log
+ * and writes the reports (dump, flat profile, call graph, folded stacks,
+ * live top).
+ */
+#ifndef _HWPMC_PMCSTAT_H_
+#define _HWPMC_PMCSTAT_H_
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+/* -- symbols ---------------------------------------------------------------- */
+
+struct image;
+
+/* A resolved function: what reports aggregate on. */
+struct func {
+	const char	*name;		/* symbol, or "[unknown]" */
+	const char	*obj;		/* basename of its file, "[kernel]" */
+	uint64_t	self;		/* samples with it as the leaf */
+	uint64_t	total;		/* samples with it in the chain */
+	uint64_t	shown;		/* top mode: self at the last refresh */
+	uint32_t	stamp;		/* last sample that counted it */
+};
+
+/* One executable mapping of a process. */
+struct map {
+	uint64_t	start, end, pgoff;
+	struct image	*img;
+};
+
+struct proc {
+	pid_t		pid;
+	char		*comm;		/* basename of its executable, or NULL */
+	struct map	*maps;
+	size_t		nmap, room;
+	struct proc	*next;		/* hash chain */
+};
+
+/* The function of address pc in process pid; never NULL. */
+int	sym_resolve(pid_t pid, uint64_t pc);	/* index into sym_funcs */
+extern struct func *sym_funcs;
+extern size_t sym_nfunc;
+
+struct proc *sym_proc(pid_t pid, int create);
+void	sym_map_in(pid_t pid, uint64_t start, uint64_t end, uint64_t pgoff,
+		   const char *path);
+void	sym_exec(pid_t pid, const char *path);
+void	sym_fork(pid_t parent, pid_t child);
+void	sym_reset_procs(void);		/* forget processes and mappings */
+void	sym_reset_counts(void);		/* zero every function's counts */
+void	sym_free(void);
+/* kernel symbols: 1 loaded, 0 none (the reason in *why) */
+int	sym_kernel_load(const char **why);
+int	sym_is_kernel(uint64_t pc);
+/* Prefix prepended to paths of MAP_IN records (for logs of another root). */
+extern const char *sym_root;
+
+/* -- reports ---------------------------------------------------------------- */
+
+enum report_kind {
+	REPORT_FLAT,
+	REPORT_DUMP,
+	REPORT_GRAPH,
+	REPORT_FOLDED,
+};
+
+struct report_opts {
+	int		 ntop;		/* flat: rows (0: all) */
+	const char	*comm;		/* only samples of processes so named */
+	pid_t		*pids;		/* only samples of these (npid > 0) */
+	int		 npid;
+	int		 quiet;
+};
+
+/* A log in memory. */
+struct logbuf {
+	unsigned char	*data;
+	size_t		len, room;
+};
+
+int	log_load(struct logbuf *lb, int fd);	/* append the rest of fd */
+void	log_free(struct logbuf *lb);
+
+/* What a log said about losses, and about itself. */
+struct log_summary {
+	uint64_t	records, samples, dropped_records, bad;
+	int		closed;			/* CLOSELOG seen */
+};
+
+int	report(const struct logbuf *lb, enum report_kind kind, FILE *out,
+	       const struct report_opts *o, struct log_summary *sum);
+
+/*
+ * Live top: feed a growing log, redraw every call; the log's processing
+ * state lives in struct top.  top_draw() returns 'q' when the user asked
+ * to quit, else 0.
+ */
+struct top;
+struct top *top_open(const struct report_opts *o, double interval);
+void	top_feed(struct top *t, const struct logbuf *lb);
+int	top_draw(struct top *t, double elapsed);
+void	top_close(struct top *t);
+
+#endif /* _HWPMC_PMCSTAT_H_ */

@@ -9,20 +9,26 @@
 
 volatile unsigned long hwpmc_hot_sink;
 
-/* spin: about n iterations of integer work */
+/*
+ * spin: about n iterations of integer work.  The volatile local gives it
+ * a stack frame: GCC 12 sets up no frame pointer in a leaf that needs no
+ * stack, -mno-omit-leaf-frame-pointer or not, and a frame-pointer walk
+ * from such a leaf skips its caller.
+ */
 __attribute__((noinline)) unsigned long hwpmc_hot_spin(unsigned long n)
 {
-	unsigned long i, s = hwpmc_hot_sink;
+	volatile unsigned long acc = hwpmc_hot_sink;
+	unsigned long i;
 
 	for (i = 0; i < n; i++)
-		s = s * 2862933555777941757UL + 3037000493UL + hwpmc_hot_sink;
-	return s;
+		acc = acc * 2862933555777941757UL + 3037000493UL + hwpmc_hot_sink;
+	return acc;
 }
 
 /* touch one byte of each of n pages at p: one page fault each */
 __attribute__((noinline)) void hwpmc_hot_touch(char *p, size_t n, size_t pg)
 {
-	size_t i;
+	volatile size_t i;	/* a frame, as above */
 
 	for (i = 0; i < n; i++)
 		p[i * pg] = 1;

@@ -83,8 +83,8 @@ check "-F: folded stack through the caller" grep -q -E '^hwpmc_hot;(.*;)?hwpmc_h
 # -- -N: no call chains ------------------------------------------------------------------
 hwpmc-stat -N -P cpu-clock -O "$T/log" ./hwpmc_hot 0.5 > /dev/null 2>&1
 hwpmc-stat -R "$T/log" -D > "$T/dump"
-long=$(awk '$2 == "callchain" && $6 == "u" && $7 != 1' "$T/dump" | wc -l)
-user=$(awk '$2 == "callchain" && $6 == "u"' "$T/dump" | wc -l)
+long=$(awk '$2 == "callchain" && $7 == "u" && $8 != 1' "$T/dump" | wc -l)
+user=$(awk '$2 == "callchain" && $7 == "u"' "$T/dump" | wc -l)
 check "-N: user samples have one PC ($user samples, $long longer)" sh -c "test $user -gt 0 && test $long -eq 0"
 
 # -- -t pid ------------------------------------------------------------------------
@@ -118,16 +118,25 @@ if [ -n "$mc0" ] && echo 1 > $mc; then
 		fail "page-faults: hwpmc_hot_touch in >= 90% of the chains (${tot:-none})"
 		sed 's/^/# /' "$T/pgraph" | head -n 20
 	fi
-	set -- $(top_row "$T/pflat")
-	if [ "$4" = "[kernel]" ] && [ "$3" != "[unknown]" ]; then
-		ok "page-faults: the leaf is a kernel function, named ($3)"
-	else
-		fail "page-faults: the leaf is a kernel function, named (${3:-} [${4:-}])"
-	fi
+	# perf's page-fault samples carry the faulting user instruction
+	hot_ok "page-faults: >= 90% at the touching function" "$T/pflat" hwpmc_hot_touch $obj
 	echo "$mc0" > $mc
 else
 	skip "page-faults: samples = faults / rate" "cannot set mincount"
 fi
+
+# -- kernel functions: /proc/kallsyms -------------------------------------------------------
+# dd copies from /dev/zero to /dev/null: its time is spent in the kernel
+hwpmc-stat -P cpu-clock dd if=/dev/zero of=/dev/null bs=64k count=20000 > "$T/kflat" 2> "$T/err"
+set -- $(top_row "$T/kflat")
+if [ "${4:-}" = "[kernel]" ] && [ "${3:-}" != "[unknown]" ] && [ -n "${3:-}" ]; then
+	ok "a kernel-bound command: its top function is a named kernel function ($3, $1%)"
+else
+	fail "a kernel-bound command: its top function is a named kernel function (${3:-} ${4:-})"
+	sed 's/^/# /' "$T/kflat" | head -n 8
+fi
+kun=$(awk '$4 == "[unknown]" && $5 == "[kernel]" { print $3 }' "$T/kflat")
+check "kernel samples resolved (${kun:-0} unresolved)" test "${kun:-0}" -eq 0
 
 # -- perf agrees on the top function ----------------------------------------------------
 if command -v perf >/dev/null 2>&1; then

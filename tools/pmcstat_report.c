@@ -129,8 +129,8 @@ struct folded {
 
 struct ctx {
 	const struct report_opts *o;
-	int		all_pmcs;	/* else only pmcid's samples */
-	uint32_t	pmcid;
+	int		all_pmcs;	/* else only the samples of evname's PMCs */
+	const char	*evname;
 	int		want_edges, want_folded;
 	uint64_t	samples;	/* aggregated */
 	uint64_t	unresolved;	/* with an unknown leaf */
@@ -415,7 +415,7 @@ static void process(struct ctx *c, const struct rec *r)
 		c->sum->samples++;
 		d = pmc_desc(c, cc->pl_pmcid, 1);
 		d->samples++;
-		if (c->all_pmcs || cc->pl_pmcid == c->pmcid)
+		if (c->all_pmcs || (c->evname && !strcmp(d->name, c->evname)))
 			sample(c, cc, (r->len - sizeof(*cc)) / sizeof(uint64_t));
 		break;
 	}
@@ -678,9 +678,17 @@ static double pct(uint64_t a, uint64_t b)
 static void header(const struct ctx *c, const struct pmcdesc *d, FILE *out,
 		   const char *what)
 {
-	fprintf(out, "# %s: event %s, pmc 0x%x, rate %" PRIu64 ", %" PRIu64
-		" samples (%" PRIu64 " unresolved)\n", what, d->name, d->id,
-		d->rate, c->samples, c->unresolved);
+	size_t i, n = 0;
+
+	for (i = 0; i < c->npmc; i++)
+		n += !strcmp(c->pmcs[i].name, d->name);
+	fprintf(out, "# %s: event %s, ", what, d->name);
+	if (n > 1)
+		fprintf(out, "%zu PMCs", n);
+	else
+		fprintf(out, "pmc 0x%x", d->id);
+	fprintf(out, ", rate %" PRIu64 ", %" PRIu64 " samples (%" PRIu64
+		" unresolved)\n", d->rate, c->samples, c->unresolved);
 }
 
 static void flat(const struct ctx *c, const struct pmcdesc *d, FILE *out)
@@ -838,16 +846,28 @@ int report(const struct logbuf *lb, enum report_kind kind, FILE *out,
 	c.o = o;
 	c.want_edges = kind == REPORT_GRAPH;
 	c.want_folded = kind == REPORT_FOLDED;
-	/* which PMCs took samples: one report each (folded: the first) */
+	/*
+	 * which events took samples: one report each (folded: the first),
+	 * the PMCs of one event (one per CPU in system sampling) together
+	 */
 	c.sum = sum;
-	c.pmcid = 0;
+	c.evname = NULL;
 	c.all_pmcs = 0;
 	off = 0;
 	sym_reset_procs();
 	process_log(&c, lb, &off);
 	for (i = 0; i < c.npmc; i++) {
 		struct pmcdesc d = c.pmcs[i];
+		size_t j;
 
+		for (j = 0; j < i; j++)
+			if (!strcmp(c.pmcs[j].name, d.name))
+				break;
+		if (j < i)
+			continue;	/* reported with an earlier PMC */
+		for (j = i; j < c.npmc && !d.samples; j++)
+			if (!strcmp(c.pmcs[j].name, d.name))
+				d.samples += c.pmcs[j].samples;
 		if (!d.samples)
 			continue;
 		if (kind == REPORT_FOLDED && shown)
@@ -855,7 +875,7 @@ int report(const struct logbuf *lb, enum report_kind kind, FILE *out,
 		sym_reset_procs();
 		sym_reset_counts();
 		ctx_clear(&c);
-		c.pmcid = d.id;
+		c.evname = d.name;
 		c.sum = &scan;
 		memset(&scan, 0, sizeof(scan));
 		off = 0;

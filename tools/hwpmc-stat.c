@@ -21,7 +21,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -62,7 +61,6 @@ static pid_t child = -1;
 static const char *prog = "hwpmc-stat";
 static int verbose, quiet;
 static enum { OUT_TEXT, OUT_CSV, OUT_JSON } outfmt = OUT_TEXT;
-static int logdev = -1;			/* /dev/hwpmc, for the log ioctls */
 
 #define SAMPLING(c)	PMC_IS_SAMPLING_MODE((c)->mode)
 
@@ -428,39 +426,6 @@ static void give_up(pid_t kid)
 	exit(1);
 }
 
-/*
- * The log ioctls.  libhwpmc will have pmc_configure_logfile() and
- * pmc_flush_logfile() (pmclog(3)); until then, a descriptor of our own
- * on the device: the module knows a log's owner by its process.
- */
-static int log_ioctl(unsigned long cmd, void *arg)
-{
-	const char *dev = getenv("HWPMC_DEVICE");
-
-	if (logdev < 0) {
-		logdev = open(dev && *dev ? dev : PMC_DEVICE_PATH,
-			      O_RDWR | O_CLOEXEC);
-		if (logdev < 0)
-			return -1;
-	}
-	while (ioctl(logdev, cmd, arg) < 0)
-		if (errno != EINTR)
-			return -1;
-	return 0;
-}
-
-static int configure_log(int fd)
-{
-	struct pmc_op_configurelog cl = { .pm_logfd = fd };
-
-	return log_ioctl(HWPMC_IOC_CONFIGURELOG, &cl);
-}
-
-static int flush_log(void)
-{
-	return log_ioctl(HWPMC_IOC_FLUSHLOG, NULL);
-}
-
 /* pmcstat's default rates, and sensible ones for Linux's soft events */
 static uint64_t default_rate(const char *spec)
 {
@@ -531,8 +496,9 @@ static int write_reports(const struct logbuf *lb, const struct reports *r,
 	    !(r->folded && !strcmp(r->folded, "-")))
 		report(lb, REPORT_FLAT, out, &r->ro, sum);
 	if (sum->bad)
-		fprintf(stderr, "%s: warning: %ju bytes of the log were not records\n",
-			prog, (uintmax_t)sum->bad * 8);
+		fprintf(stderr, "%s: warning: the log is malformed after byte %ju (%s): "
+			"the rest is ignored\n", prog, (uintmax_t)sum->bad_offset,
+			strerror(sum->bad_errno));
 	return rc;
 }
 
@@ -908,7 +874,7 @@ int main(int argc, char **argv)
 			fprintf(stderr, "%s: log file: %s\n", prog, strerror(errno));
 			return 1;
 		}
-		if (configure_log(logw) < 0) {
+		if (pmc_configure_logfile(logw) < 0) {
 			fprintf(stderr, "%s: cannot configure the log: %s\n", prog,
 				strerror(errno));
 			return 1;
@@ -1081,7 +1047,7 @@ int main(int argc, char **argv)
 		}
 		if (interval > 0 && now() >= next) {
 			if (top) {
-				flush_log();
+				pmc_flush_logfile();
 				if (log_load(&lb, logr) == 0)
 					top_feed(tp, &lb);
 				if (top_draw(tp, now() - t0) == 'q') {
@@ -1110,7 +1076,7 @@ int main(int argc, char **argv)
 	}
 	if (nsampling) {
 		/* the samples still in the rings, CLOSELOG, all written */
-		if (configure_log(-1) < 0)
+		if (pmc_configure_logfile(-1) < 0)
 			fprintf(stderr, "%s: closing the log: %s\n", prog,
 				strerror(errno));
 		pmc_get_driver_stats(&ds1);
@@ -1140,8 +1106,6 @@ int main(int argc, char **argv)
 	free(rep.ro.pids);
 	free(cpus);
 	free(ctrs);
-	if (logdev >= 0)
-		close(logdev);
 	pmc_fini();
 	if (rc)
 		return rc;

@@ -88,8 +88,11 @@ void	log_free(struct logbuf *lb);
 
 /* What a log said about losses, and about itself. */
 struct log_summary {
-	uint64_t	records, samples, dropped_records, bad;
+	uint64_t	records, samples, dropped_records;
 	int		closed;			/* CLOSELOG seen */
+	int		bad;			/* malformed: reading stopped */
+	uint64_t	bad_offset;		/* after the last good record */
+	int		bad_errno;		/* pmclog(3)'s errno */
 };
 
 int	report(const struct logbuf *lb, enum report_kind kind, FILE *out,

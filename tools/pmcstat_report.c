@@ -4,11 +4,11 @@
  * records, a flat profile, a call graph, folded stacks for flame graphs,
  * and the live top display.
  *
- * The log is read record by record with the structures of
- * <linux/hwpmclog.h>.  Each sample (CALLCHAIN record) is resolved when
- * it is read, against the mappings the log announced before it: MAP_IN
- * records come when a mapping is made, samples when the module drains
- * its rings, so a sample never precedes the mapping it falls in.
+ * The log is read with pmclog(3).  Each sample (CALLCHAIN record) is
+ * resolved when it is read, against the mappings the log announced
+ * before it: MAP_IN records come when a mapping is made, samples when
+ * the module drains its rings, so a sample never precedes the mapping it
+ * falls in.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -17,8 +17,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <linux/hwpmc.h>
-#include <linux/hwpmclog.h>
+#include <limits.h>
+#include <pmclog.h>
 
 #include "pmcstat.h"
 
@@ -56,56 +56,10 @@ void log_free(struct logbuf *lb)
 	memset(lb, 0, sizeof(*lb));
 }
 
-struct rec {
-	unsigned	type;
-	size_t		len;
-	uint64_t	time;
-	const unsigned char *p;		/* the whole record */
-};
-
-/*
- * The record at *off: 1, and *off moves past it; 0 when the log ends
- * (or ends in a partial record: more may come); -1 for bytes that are
- * no record (*off moves 8 bytes on, to resynchronise).
- */
-static int next_rec(const struct logbuf *lb, size_t *off, struct rec *r)
+/* ns of a pmclog timestamp */
+static uint64_t ts_ns(const struct timespec *ts)
 {
-	struct pmclog_header h;
-	size_t len;
-
-	if (lb->len - *off < sizeof(h))
-		return 0;
-	memcpy(&h, lb->data + *off, sizeof(h));
-	len = PMCLOG_HEADER_TO_LENGTH(h.pl_header);
-	if (PMCLOG_HEADER_TO_MAGIC(h.pl_header) != PMCLOG_HEADER_MAGIC ||
-	    len < sizeof(h) || len % PMCLOG_ALIGN) {
-		*off += PMCLOG_ALIGN;
-		return -1;
-	}
-	if (lb->len - *off < len)
-		return 0;
-	r->type = PMCLOG_HEADER_TO_TYPE(h.pl_header);
-	r->len = len;
-	r->time = h.pl_time;
-	r->p = lb->data + *off;
-	*off += len;
-	return 1;
-}
-
-/* Record r as struct T, when it is long enough; else NULL. */
-#define REC(T, r) ((r)->len >= sizeof(T) ? (const T *)(const void *)(r)->p : NULL)
-
-/* The NUL-terminated path after a fixed part of size fixed. */
-static const char *rec_path(const struct rec *r, size_t fixed, char *buf,
-			    size_t len)
-{
-	size_t n = r->len > fixed ? r->len - fixed : 0;
-
-	if (n >= len)
-		n = len - 1;
-	memcpy(buf, r->p + fixed, n);
-	buf[n] = 0;
-	return buf;
+	return (uint64_t)ts->tv_sec * 1000000000ULL + (uint64_t)ts->tv_nsec;
 }
 
 /* -- processing ------------------------------------------------------------------ */
@@ -142,6 +96,7 @@ struct ctx {
 	struct folded	*folds;
 	size_t		nfold, foldroom;
 	struct log_summary *sum;
+	void		*parser;	/* pmclog(3), fed from a logbuf */
 };
 
 static void *xrealloc(void *p, size_t n)
@@ -297,12 +252,12 @@ static int wanted(const struct ctx *c, pid_t pid)
 	return 1;
 }
 
-static void sample(struct ctx *c, const struct pmclog_callchain *cc, size_t n)
+static void sample(struct ctx *c, const struct pmclog_ev_callchain *cc)
 {
 	static int fids[MAXCHAIN];
 	static char stack[MAXCHAIN * 64];
 	pid_t pid = (pid_t)cc->pl_pid;
-	size_t i, len;
+	size_t i, len, n = cc->pl_npc;
 	uint64_t pc;
 	struct func *f;
 	const struct proc *p;
@@ -314,7 +269,7 @@ static void sample(struct ctx *c, const struct pmclog_callchain *cc, size_t n)
 	c->samples++;
 	c->stamp++;
 	for (i = 0; i < n; i++) {
-		memcpy(&pc, (const char *)cc->pl_pc + i * sizeof(pc), sizeof(pc));
+		pc = cc->pl_pc[i];
 		/* return addresses: the call instruction is before them */
 		fids[i] = sym_resolve(pid, i ? pc - 1 : pc);
 		f = &sym_funcs[fids[i]];
@@ -351,81 +306,61 @@ static void sample(struct ctx *c, const struct pmclog_callchain *cc, size_t n)
 	}
 }
 
-static void process(struct ctx *c, const struct rec *r)
+static void set_comm(pid_t pid, const char *path)
 {
-	char path[PMCLOG_PATH_MAX];
+	struct proc *p = sym_proc(pid, 1);
+	const char *b = strrchr(path, '/');
+
+	if (!*path)
+		return;
+	free(p->comm);
+	p->comm = strdup(b ? b + 1 : path);
+}
+
+static void process(struct ctx *c, const struct pmclog_ev *ev)
+{
 	struct pmcdesc *d;
 
-	switch (r->type) {
+	switch (ev->pl_type) {
 	case PMCLOG_TYPE_PMCALLOCATE: {
-		const struct pmclog_pmcallocate *a = REC(struct pmclog_pmcallocate, r);
+		const struct pmclog_ev_pmcallocate *a = &ev->pl_u.pl_a;
 
-		if (!a)
-			break;
 		d = pmc_desc(c, a->pl_pmcid, 1);
 		d->rate = a->pl_rate;
-		memcpy(d->name, a->pl_evname, PMC_NAME_MAX);
-		d->name[PMC_NAME_MAX] = 0;
+		snprintf(d->name, sizeof(d->name), "%s",
+			 a->pl_evname ? a->pl_evname : "?");
 		break;
 	}
-	case PMCLOG_TYPE_PMCATTACH: {
-		const struct pmclog_pmcattach *a = REC(struct pmclog_pmcattach, r);
-		struct proc *p;
-		const char *b;
-
-		if (!a)
-			break;
-		rec_path(r, sizeof(*a), path, sizeof(path));
-		p = sym_proc((pid_t)a->pl_pid, 1);
-		if (*path) {
-			b = strrchr(path, '/');
-			free(p->comm);
-			p->comm = strdup(b ? b + 1 : path);
-		}
+	case PMCLOG_TYPE_PMCATTACH:
+		set_comm(ev->pl_u.pl_t.pl_pid, ev->pl_u.pl_t.pl_pathname);
 		break;
-	}
-	case PMCLOG_TYPE_PROCEXEC: {
-		const struct pmclog_procexec *e = REC(struct pmclog_procexec, r);
-
-		if (e)
-			sym_exec((pid_t)e->pl_pid,
-				 rec_path(r, sizeof(*e), path, sizeof(path)));
+	case PMCLOG_TYPE_PROCEXEC:
+		sym_exec(ev->pl_u.pl_x.pl_pid, ev->pl_u.pl_x.pl_pathname);
 		break;
-	}
-	case PMCLOG_TYPE_PROCFORK: {
-		const struct pmclog_procfork *f = REC(struct pmclog_procfork, r);
-
-		if (f)
-			sym_fork((pid_t)f->pl_oldpid, (pid_t)f->pl_newpid);
+	case PMCLOG_TYPE_PROCFORK:
+		sym_fork(ev->pl_u.pl_f.pl_oldpid, ev->pl_u.pl_f.pl_newpid);
 		break;
-	}
 	case PMCLOG_TYPE_MAP_IN: {
-		const struct pmclog_map_in *m = REC(struct pmclog_map_in, r);
+		const struct pmclog_ev_map_in *m = &ev->pl_u.pl_mi;
 
-		if (m && m->pl_pid >= 0 && m->pl_end > m->pl_start)
+		if (m->pl_pid >= 0 && m->pl_end > m->pl_start)
 			sym_map_in(m->pl_pid, m->pl_start, m->pl_end, m->pl_pgoff,
-				   rec_path(r, sizeof(*m), path, sizeof(path)));
+				   m->pl_pathname);
 		break;
 	}
 	case PMCLOG_TYPE_CALLCHAIN: {
-		const struct pmclog_callchain *cc = REC(struct pmclog_callchain, r);
+		const struct pmclog_ev_callchain *cc = &ev->pl_u.pl_cc;
 
-		if (!cc)
-			break;
 		c->sum->samples++;
 		d = pmc_desc(c, cc->pl_pmcid, 1);
 		d->samples++;
 		if (c->all_pmcs || (c->evname && !strcmp(d->name, c->evname)))
-			sample(c, cc, (r->len - sizeof(*cc)) / sizeof(uint64_t));
+			sample(c, cc);
 		break;
 	}
-	case PMCLOG_TYPE_DROPNOTIFY: {
-		const struct pmclog_dropnotify *dn = REC(struct pmclog_dropnotify, r);
-
-		if (dn)
-			c->sum->dropped_records += dn->pl_dropped;
+	case PMCLOG_TYPE_DROPNOTIFY:
+		c->sum->dropped_records += ev->pl_u.pl_dn.pl_dropped;
 		break;
-	}
 	case PMCLOG_TYPE_CLOSELOG:
 		c->sum->closed = 1;
 		break;
@@ -434,212 +369,191 @@ static void process(struct ctx *c, const struct rec *r)
 	}
 }
 
-/* Every record of lb from *off on; the summary is counted afresh. */
+/*
+ * Hand the bytes of lb from *off on to the parser; fn(arg, ev) for each
+ * record they complete.  A malformed log ends the reading (pmclog(3)
+ * stays in error): counted in the summary, with its offset.
+ */
+static void feed(void **parser, const struct logbuf *lb, size_t *off,
+		 struct log_summary *sum,
+		 void (*fn)(void *arg, const struct pmclog_ev *ev), void *arg)
+{
+	static struct pmclog_ev ev;
+	size_t n;
+
+	if (!*parser) {
+		*parser = pmclog_open(PMCLOG_FD_NONE);
+		if (!*parser) {
+			fprintf(stderr, "hwpmc-stat: out of memory\n");
+			exit(1);
+		}
+	}
+	while (*off < lb->len && !sum->bad) {
+		n = lb->len - *off;
+		if (n > INT_MAX / 2)
+			n = INT_MAX / 2;
+		if (pmclog_feed(*parser, (char *)lb->data + *off, (int)n) < 0)
+			break;
+		*off += n;
+		while (pmclog_read(*parser, &ev) == 0) {
+			sum->records++;
+			fn(arg, &ev);
+		}
+		if (ev.pl_state == PMCLOG_ERROR) {
+			sum->bad = 1;
+			sum->bad_offset = ev.pl_offset;
+			sum->bad_errno = errno;
+		}
+	}
+}
+
+static void process_fn(void *arg, const struct pmclog_ev *ev)
+{
+	process(arg, ev);
+}
+
+/* Every record of lb from *off on. */
 static void process_log(struct ctx *c, const struct logbuf *lb, size_t *off)
 {
-	struct rec r;
-	int k;
+	feed(&c->parser, lb, off, c->sum, process_fn, c);
+}
 
-	while ((k = next_rec(lb, off, &r)) != 0) {
-		if (k < 0) {
-			c->sum->bad++;
-			continue;
-		}
-		c->sum->records++;
-		process(c, &r);
-	}
+static void ctx_parser_close(struct ctx *c)
+{
+	pmclog_close(c->parser);
+	c->parser = NULL;
 }
 
 /* -- dump ---------------------------------------------------------------------- */
 
+struct dumpctx {
+	FILE		*out;
+	struct log_summary *sum;
+	uint64_t	t0;
+};
+
+static void dump_fn(void *arg, const struct pmclog_ev *ev)
+{
+	struct dumpctx *d = arg;
+	FILE *out = d->out;
+	uint64_t t = ts_ns(&ev->pl_ts);
+	uint32_t i;
+
+	if (!d->t0)
+		d->t0 = t;
+	fprintf(out, "%12.6f ", (double)(t - d->t0) / 1e9);
+	switch (ev->pl_type) {
+	case PMCLOG_TYPE_INITIALIZE:
+		fprintf(out, "initlog 0x%x %u %u \"%.*s\"\n",
+			ev->pl_u.pl_i.pl_version, ev->pl_u.pl_i.pl_arch,
+			ev->pl_u.pl_i.pl_ncpu, PMC_NAME_MAX, ev->pl_u.pl_i.pl_cpuid);
+		break;
+	case PMCLOG_TYPE_CLOSELOG:
+		d->sum->closed = 1;
+		fprintf(out, "closelog\n");
+		break;
+	case PMCLOG_TYPE_DROPNOTIFY:
+		d->sum->dropped_records += ev->pl_u.pl_dn.pl_dropped;
+		fprintf(out, "drop %" PRIu64 "\n", ev->pl_u.pl_dn.pl_dropped);
+		break;
+	case PMCLOG_TYPE_PMCALLOCATE:
+		fprintf(out, "allocate 0x%x \"%s\" 0x%x %" PRIu64 "\n",
+			ev->pl_u.pl_a.pl_pmcid,
+			ev->pl_u.pl_a.pl_evname ? ev->pl_u.pl_a.pl_evname : "",
+			ev->pl_u.pl_a.pl_flags, ev->pl_u.pl_a.pl_rate);
+		break;
+	case PMCLOG_TYPE_PMCATTACH:
+		fprintf(out, "attach 0x%x %d \"%s\"\n", ev->pl_u.pl_t.pl_pmcid,
+			(int)ev->pl_u.pl_t.pl_pid, ev->pl_u.pl_t.pl_pathname);
+		break;
+	case PMCLOG_TYPE_PMCDETACH:
+		fprintf(out, "detach 0x%x %d\n", ev->pl_u.pl_d.pl_pmcid,
+			(int)ev->pl_u.pl_d.pl_pid);
+		break;
+	case PMCLOG_TYPE_PROCCSW:
+		fprintf(out, "cswval 0x%x %d %d %" PRIu64 "\n",
+			ev->pl_u.pl_c.pl_pmcid, (int)ev->pl_u.pl_c.pl_pid,
+			(int)ev->pl_u.pl_c.pl_tid, (uint64_t)ev->pl_u.pl_c.pl_value);
+		break;
+	case PMCLOG_TYPE_PROCEXEC:
+		fprintf(out, "exec 0x%x %d 0x%" PRIx64 " 0x%" PRIx64 " \"%s\"\n",
+			ev->pl_u.pl_x.pl_pmcid, (int)ev->pl_u.pl_x.pl_pid,
+			ev->pl_u.pl_x.pl_baseaddr, ev->pl_u.pl_x.pl_dynaddr,
+			ev->pl_u.pl_x.pl_pathname);
+		break;
+	case PMCLOG_TYPE_PROCEXIT:
+		fprintf(out, "exitval 0x%x %u %" PRIu64 "\n",
+			ev->pl_u.pl_e.pl_pmcid, ev->pl_u.pl_e.pl_pid,
+			(uint64_t)ev->pl_u.pl_e.pl_value);
+		break;
+	case PMCLOG_TYPE_PROCFORK:
+		fprintf(out, "fork %d %d\n", (int)ev->pl_u.pl_f.pl_oldpid,
+			(int)ev->pl_u.pl_f.pl_newpid);
+		break;
+	case PMCLOG_TYPE_SYSEXIT:
+		fprintf(out, "sysexit %d\n", (int)ev->pl_u.pl_se.pl_pid);
+		break;
+	case PMCLOG_TYPE_USERDATA:
+		fprintf(out, "userdata 0x%x %d\n", ev->pl_u.pl_u.pl_userdata,
+			(int)ev->pl_u.pl_u.pl_pid);
+		break;
+	case PMCLOG_TYPE_MAP_IN: {
+		const struct pmclog_ev_map_in *m = &ev->pl_u.pl_mi;
+
+		fprintf(out, "map-in %d 0x%" PRIx64 " 0x%" PRIx64 " 0x%" PRIx64 " %c%c%c \"%s\"\n",
+			(int)m->pl_pid, m->pl_start, m->pl_end, m->pl_pgoff,
+			m->pl_prot & 1 ? 'r' : '-', m->pl_prot & 2 ? 'w' : '-',
+			m->pl_prot & 4 ? 'x' : '-', m->pl_pathname);
+		break;
+	}
+	case PMCLOG_TYPE_MAP_OUT:
+		fprintf(out, "map-out %d 0x%" PRIx64 " 0x%" PRIx64 "\n",
+			(int)ev->pl_u.pl_mo.pl_pid, ev->pl_u.pl_mo.pl_start,
+			ev->pl_u.pl_mo.pl_end);
+		break;
+	case PMCLOG_TYPE_CALLCHAIN: {
+		const struct pmclog_ev_callchain *x = &ev->pl_u.pl_cc;
+
+		d->sum->samples++;
+		fprintf(out, "callchain %u %u 0x%x %u %s %u", x->pl_pid,
+			x->pl_tid, x->pl_pmcid,
+			PMC_CALLCHAIN_CPUFLAGS_TO_CPU(x->pl_cpuflags),
+			x->pl_cpuflags & PMC_CC_F_USERSPACE ? "u" :
+			x->pl_cpuflags & PMC_CC_F_KERNEL_USER ? "ku" : "k",
+			x->pl_npc);
+		for (i = 0; i < x->pl_npc; i++)
+			fprintf(out, " 0x%" PRIx64, x->pl_pc[i]);
+		fputc('\n', out);
+		break;
+	}
+	case PMCLOG_TYPE_THR_CREATE:
+		fprintf(out, "thr-create %d %d 0x%x \"%s\"\n",
+			(int)ev->pl_u.pl_tc.pl_tid, (int)ev->pl_u.pl_tc.pl_pid,
+			ev->pl_u.pl_tc.pl_flags, ev->pl_u.pl_tc.pl_tdname);
+		break;
+	case PMCLOG_TYPE_THR_EXIT:
+		fprintf(out, "thr-exit %d\n", (int)ev->pl_u.pl_te.pl_tid);
+		break;
+	case PMCLOG_TYPE_PROC_CREATE:
+		fprintf(out, "proc-create %d 0x%x \"%s\"\n",
+			(int)ev->pl_u.pl_pc.pl_pid, ev->pl_u.pl_pc.pl_flags,
+			ev->pl_u.pl_pc.pl_pcomm);
+		break;
+	default:
+		fprintf(out, "unknown-type %u %d\n", (unsigned)ev->pl_type,
+			ev->pl_len);
+		break;
+	}
+}
+
 static void dump(const struct logbuf *lb, FILE *out, struct log_summary *sum)
 {
-	char path[PMCLOG_PATH_MAX];
-	size_t off = 0, i, n;
-	struct rec r;
-	uint64_t t0 = 0, pc;
-	int k;
+	struct dumpctx d = { .out = out, .sum = sum };
+	void *parser = NULL;
+	size_t off = 0;
 
-	while ((k = next_rec(lb, &off, &r)) != 0) {
-		if (k < 0) {
-			if (!sum->bad++)
-				fprintf(out, "# bad record at offset %zu\n",
-					off - PMCLOG_ALIGN);
-			continue;
-		}
-		sum->records++;
-		if (!t0)
-			t0 = r.time;
-		fprintf(out, "%12.6f ", (double)(r.time - t0) / 1e9);
-		switch (r.type) {
-		case PMCLOG_TYPE_INITIALIZE: {
-			const struct pmclog_initialize *x = REC(struct pmclog_initialize, &r);
-
-			if (x)
-				fprintf(out, "initlog 0x%x %u %u \"%.*s\"\n",
-					x->pl_version, x->pl_cpu, x->pl_ncpu,
-					PMC_NAME_MAX, x->pl_cpuid);
-			break;
-		}
-		case PMCLOG_TYPE_CLOSELOG:
-			sum->closed = 1;
-			fprintf(out, "closelog\n");
-			break;
-		case PMCLOG_TYPE_DROPNOTIFY: {
-			const struct pmclog_dropnotify *x = REC(struct pmclog_dropnotify, &r);
-
-			if (x) {
-				sum->dropped_records += x->pl_dropped;
-				fprintf(out, "drop %" PRIu64 "\n",
-					(uint64_t)x->pl_dropped);
-			}
-			break;
-		}
-		case PMCLOG_TYPE_PMCALLOCATE: {
-			const struct pmclog_pmcallocate *x = REC(struct pmclog_pmcallocate, &r);
-
-			if (x)
-				fprintf(out, "allocate 0x%x \"%.*s\" 0x%x %" PRIu64 "\n",
-					x->pl_pmcid, PMC_NAME_MAX, x->pl_evname,
-					x->pl_flags, (uint64_t)x->pl_rate);
-			break;
-		}
-		case PMCLOG_TYPE_PMCATTACH: {
-			const struct pmclog_pmcattach *x = REC(struct pmclog_pmcattach, &r);
-
-			if (x)
-				fprintf(out, "attach 0x%x %u \"%s\"\n", x->pl_pmcid,
-					x->pl_pid, rec_path(&r, sizeof(*x), path,
-							    sizeof(path)));
-			break;
-		}
-		case PMCLOG_TYPE_PMCDETACH: {
-			const struct pmclog_pmcdetach *x = REC(struct pmclog_pmcdetach, &r);
-
-			if (x)
-				fprintf(out, "detach 0x%x %u\n", x->pl_pmcid, x->pl_pid);
-			break;
-		}
-		case PMCLOG_TYPE_PROCCSW: {
-			const struct pmclog_proccsw *x = REC(struct pmclog_proccsw, &r);
-
-			if (x)
-				fprintf(out, "cswval 0x%x %u %u %" PRIu64 "\n",
-					x->pl_pmcid, x->pl_pid, x->pl_tid,
-					(uint64_t)x->pl_value);
-			break;
-		}
-		case PMCLOG_TYPE_PROCEXEC: {
-			const struct pmclog_procexec *x = REC(struct pmclog_procexec, &r);
-
-			if (x)
-				fprintf(out, "exec 0x%x %u 0x%" PRIx64 " 0x%" PRIx64 " \"%s\"\n",
-					x->pl_pmcid, x->pl_pid, (uint64_t)x->pl_base,
-					(uint64_t)x->pl_dynaddr,
-					rec_path(&r, sizeof(*x), path, sizeof(path)));
-			break;
-		}
-		case PMCLOG_TYPE_PROCEXIT: {
-			const struct pmclog_procexit *x = REC(struct pmclog_procexit, &r);
-
-			if (x)
-				fprintf(out, "exitval 0x%x %u %" PRIu64 "\n",
-					x->pl_pmcid, x->pl_pid, (uint64_t)x->pl_value);
-			break;
-		}
-		case PMCLOG_TYPE_PROCFORK: {
-			const struct pmclog_procfork *x = REC(struct pmclog_procfork, &r);
-
-			if (x)
-				fprintf(out, "fork %u %u\n", x->pl_oldpid, x->pl_newpid);
-			break;
-		}
-		case PMCLOG_TYPE_SYSEXIT: {
-			const struct pmclog_sysexit *x = REC(struct pmclog_sysexit, &r);
-
-			if (x)
-				fprintf(out, "sysexit %u\n", x->pl_pid);
-			break;
-		}
-		case PMCLOG_TYPE_USERDATA: {
-			const struct pmclog_userdata *x = REC(struct pmclog_userdata, &r);
-
-			if (x)
-				fprintf(out, "userdata 0x%x %u\n", x->pl_userdata,
-					x->pl_pid);
-			break;
-		}
-		case PMCLOG_TYPE_MAP_IN: {
-			const struct pmclog_map_in *x = REC(struct pmclog_map_in, &r);
-
-			if (x)
-				fprintf(out, "map-in %d 0x%" PRIx64 " 0x%" PRIx64 " 0x%" PRIx64 " %c%c%c \"%s\"\n",
-					x->pl_pid, (uint64_t)x->pl_start,
-					(uint64_t)x->pl_end, (uint64_t)x->pl_pgoff,
-					x->pl_prot & 1 ? 'r' : '-',
-					x->pl_prot & 2 ? 'w' : '-',
-					x->pl_prot & 4 ? 'x' : '-',
-					rec_path(&r, sizeof(*x), path, sizeof(path)));
-			break;
-		}
-		case PMCLOG_TYPE_MAP_OUT: {
-			const struct pmclog_map_out *x = REC(struct pmclog_map_out, &r);
-
-			if (x)
-				fprintf(out, "map-out %u 0x%" PRIx64 " 0x%" PRIx64 "\n",
-					x->pl_pid, (uint64_t)x->pl_start,
-					(uint64_t)x->pl_end);
-			break;
-		}
-		case PMCLOG_TYPE_CALLCHAIN: {
-			const struct pmclog_callchain *x = REC(struct pmclog_callchain, &r);
-
-			if (!x)
-				break;
-			sum->samples++;
-			n = (r.len - sizeof(*x)) / sizeof(uint64_t);
-			fprintf(out, "callchain %u %u 0x%x %u %s %zu",
-				x->pl_pid, x->pl_tid, x->pl_pmcid,
-				PMC_CALLCHAIN_CPUFLAGS_TO_CPU(x->pl_cpuflags),
-				x->pl_cpuflags & PMC_CC_F_USERSPACE ? "u" :
-				x->pl_cpuflags & PMC_CC_F_KERNEL_USER ? "ku" : "k", n);
-			for (i = 0; i < n; i++) {
-				memcpy(&pc, (const char *)x->pl_pc + i * 8, 8);
-				fprintf(out, " 0x%" PRIx64, pc);
-			}
-			fputc('\n', out);
-			break;
-		}
-		case PMCLOG_TYPE_THR_CREATE: {
-			const struct pmclog_thr_create *x = REC(struct pmclog_thr_create, &r);
-
-			if (x)
-				fprintf(out, "thr-create %u %u 0x%x \"%.*s\"\n",
-					x->pl_tid, x->pl_pid, x->pl_flags,
-					PMCLOG_COMM_LEN, x->pl_tdname);
-			break;
-		}
-		case PMCLOG_TYPE_THR_EXIT: {
-			const struct pmclog_thr_exit *x = REC(struct pmclog_thr_exit, &r);
-
-			if (x)
-				fprintf(out, "thr-exit %u\n", x->pl_tid);
-			break;
-		}
-		case PMCLOG_TYPE_PROC_CREATE: {
-			const struct pmclog_proc_create *x = REC(struct pmclog_proc_create, &r);
-
-			if (x)
-				fprintf(out, "proc-create %u 0x%x \"%.*s\"\n",
-					x->pl_pid, x->pl_flags, PMCLOG_COMM_LEN,
-					x->pl_pcomm);
-			break;
-		}
-		default:
-			fprintf(out, "unknown-type %u %zu\n", r.type, r.len);
-			break;
-		}
-	}
+	feed(&parser, lb, &off, sum, dump_fn, &d);
+	pmclog_close(parser);
 }
 
 /* -- flat profile, call graph, folded stacks ---------------------------------------------------- */
@@ -856,6 +770,7 @@ int report(const struct logbuf *lb, enum report_kind kind, FILE *out,
 	off = 0;
 	sym_reset_procs();
 	process_log(&c, lb, &off);
+	ctx_parser_close(&c);
 	for (i = 0; i < c.npmc; i++) {
 		struct pmcdesc d = c.pmcs[i];
 		size_t j;
@@ -880,6 +795,7 @@ int report(const struct logbuf *lb, enum report_kind kind, FILE *out,
 		memset(&scan, 0, sizeof(scan));
 		off = 0;
 		process_log(&c, lb, &off);
+		ctx_parser_close(&c);
 		if (shown++ && kind != REPORT_FOLDED)
 			fputc('\n', out);
 		switch (kind) {
@@ -1007,6 +923,7 @@ void top_close(struct top *t)
 	if (!t)
 		return;
 	endwin();
+	ctx_parser_close(&t->c);
 	ctx_clear(&t->c);
 	free(t->c.pmcs);
 	free(t);

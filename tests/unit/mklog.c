@@ -14,8 +14,7 @@
  *    3 samples  ut_main_leaf <- main
  *    1 sample   an address mapped by nothing
  *
- * then a DROPNOTIFY record (5 lost), 8 bytes that are no record, and
- * CLOSELOG.  LIBPATH replaces the library's path in the MAP_IN records
+ * with a DROPNOTIFY record (5 lost) among them, then CLOSELOG.  LIBPATH replaces the library's path in the MAP_IN records
  * (a stripped copy).  Prints "pid PID" on standard output.
  */
 #include <stdint.h>
@@ -151,7 +150,6 @@ int main(int argc, char **argv)
 	}
 	pc[0] = 0x1000;		/* below any mapping */
 	chain(pc, 1);
-	fwrite("garbage!", 8, 1, out);
 	rec(PMCLOG_TYPE_CLOSELOG, &cl, sizeof(cl), NULL, 0);
 	printf("pid %d\n", (int)getpid());
 	return fclose(out) ? 1 : 0;

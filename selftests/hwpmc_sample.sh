@@ -138,6 +138,21 @@ fi
 kun=$(awk '$4 == "[unknown]" && $5 == "[kernel]" { print $3 }' "$T/kflat")
 check "kernel samples resolved (${kun:-0} unresolved)" test "${kun:-0}" -eq 0
 
+# -- -T: live top on a pseudo-terminal, q quits ---------------------------------------------
+t0=$(date +%s)
+TERMINFO=$PWD/terminfo TERM=vt100 ./hwpmc_pty 4 q hwpmc-stat -T -P cpu-clock ./hwpmc_hot 60 > "$T/top" 2>&1
+rc=$?
+t1=$(date +%s)
+if grep -q 'built without ncurses' "$T/top"; then
+	skip "-T: live top, q quits" "hwpmc-stat built without ncurses (static cross build)"
+elif [ "$rc" -eq 130 ] && [ $((t1 - t0)) -lt 30 ] && grep -q 'hwpmc-stat top' "$T/top" &&
+     grep -q 'hwpmc_hot_spin' "$T/top"; then
+	ok "-T: live top shows the hot function; q ends the run (SIGINT: 130, $((t1 - t0)) s)"
+else
+	fail "-T: live top shows the hot function; q ends the run (exit $rc, $((t1 - t0)) s)"
+	tr -c '[:print:]\n' ' ' < "$T/top" | tr -s ' ' | head -c 600 | sed 's/^/# /'
+fi
+
 # -- perf agrees on the top function ----------------------------------------------------
 if command -v perf >/dev/null 2>&1; then
 	perf record -q -e cpu-clock -o "$T/perf.data" ./hwpmc_hot 1 > /dev/null 2>&1

@@ -831,6 +831,7 @@ struct top {
 	int		accumulate;
 	double		interval;
 	uint64_t	last_samples;
+	SCREEN		*screen;
 };
 
 struct top *top_open(const struct report_opts *o, double interval)
@@ -844,10 +845,13 @@ struct top *top_open(const struct report_opts *o, double interval)
 	t->c.sum = &t->sum;
 	t->interval = interval;
 	sym_kernel_load(&why);
-	if (!initscr()) {
+	/* newterm, not initscr: an unknown terminal is an error, not exit() */
+	t->screen = newterm(NULL, stdout, stdin);
+	if (!t->screen) {
 		free(t);
 		return NULL;
 	}
+	set_term(t->screen);
 	cbreak();
 	noecho();
 	nodelay(stdscr, TRUE);
@@ -923,6 +927,7 @@ void top_close(struct top *t)
 	if (!t)
 		return;
 	endwin();
+	delscreen(t->screen);
 	ctx_parser_close(&t->c);
 	ctx_clear(&t->c);
 	free(t->c.pmcs);

@@ -5,9 +5,9 @@
 # of a PIE program and of a shared library (and of a stripped copy of it:
 # .dynsym only) at their run-time addresses, call chains, filters, a
 # DROPNOTIFY record, bytes that are no record, a log cut short.
-#   test_report.sh <hwpmc-stat> <mklog>
+#   test_report.sh <hwpmc-stat> <mklog> <fake_hwpmc.so>
 set -u
-STAT=$1; MKLOG=$2
+STAT=$1; MKLOG=$2; FAKE=$3
 T=$(mktemp -d "${TMPDIR:-/tmp}/hwpmc-report.XXXXXX")
 trap 'rm -rf "$T"' EXIT
 n=0
@@ -128,5 +128,14 @@ run 64 -T -P cpu-clock true < /dev/null > /dev/null && has err '-T needs a termi
 ok $? "-T without a terminal: usage error"
 run 64 -P cpu-clock && has err '-P needs a command or -t pid'
 ok $? "-P without a target: usage error"
+
+# a sampling run against the fake module, which refuses sampling PMCs:
+# the module's reason, exit 1, no temporary log left behind
+mkdir "$T/tmp"
+TMPDIR=$T/tmp HWPMC_DEVICE=/dev/null LD_PRELOAD="$FAKE" \
+	ASAN_OPTIONS="verify_asan_link_order=0:${ASAN_OPTIONS:-}" \
+	run 1 -P cpu-clock true && has err 'cannot allocate cpu-clock: ' &&
+	[ -z "$(ls -A "$T/tmp")" ]
+ok $? "sampling refused by the module: its reason, exit 1, no temporary file left"
 
 echo "1..$n"

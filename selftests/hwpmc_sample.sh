@@ -59,6 +59,16 @@ else
 	ok "-P cpu-clock: no drop warnings"
 fi
 
+# -- a hardware event, where there is a PMU (arm64 guest), at pmcstat's rate -----------------
+hwpmc-stat -P instructions ./hwpmc_hot 1 > "$T/iflat" 2> "$T/err"
+rc=$?
+if [ "$rc" -eq 64 ] && grep -q 'not available' "$T/err"; then
+	skip "-P instructions: >= 90% in the hot function" "no hardware PMU in this guest"
+else
+	hot_ok "-P instructions: >= 90% in the hot function" "$T/iflat" hwpmc_hot_spin $obj
+	check "-P instructions: the default rate is 65536" grep -q ', rate 65536, ' "$T/iflat"
+fi
+
 # -- system sampling, filtered to the program ---------------------------------
 hwpmc-stat -S cpu-clock --comm hwpmc_hot ./hwpmc_hot 2 > "$T/sflat" 2> "$T/err"
 check "-S cpu-clock run: exit 0" test $? -eq 0

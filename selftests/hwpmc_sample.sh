@@ -98,11 +98,13 @@ user=$(awk '$2 == "callchain" && $7 == "u"' "$T/dump" | wc -l)
 check "-N: user samples have one PC ($user samples, $long longer)" sh -c "test $user -gt 0 && test $long -eq 0"
 
 # -- -t pid ------------------------------------------------------------------------
-./hwpmc_hot 2 &
+# (long enough for hwpmc-stat to start and attach on the slow guests)
+./hwpmc_hot 4 &
 hp=$!
-sleep 0.3
+sleep 1
 hwpmc-stat -P cpu-clock -t $hp > "$T/tflat" 2> "$T/err"
 wait $hp
+diag "-t: $(head -c 300 "$T/err")"
 hot_ok "-t pid: >= 90% in the hot function" "$T/tflat" hwpmc_hot_spin $obj
 
 # -- -d: descendants --------------------------------------------------------------

@@ -1372,7 +1372,8 @@ TEST_F_TIMEOUT(log, stress_counts_conserved_across_short_lived_processes,
 	       (unsigned long long)(full1 - full0),
 	       (unsigned long long)dropped);
 	EXPECT_EQ(0, lg.bad);
-	EXPECT_LE(200, exits);
+	/* the debug kernel forks far more slowly: fewer processes there */
+	EXPECT_LE(getenv("HWPMC_SLOW_GUEST") ? 50 : 200, exits);
 	EXPECT_LT(0, samples);
 	/* conserved, unless records were dropped (and announced) */
 	if (!dropped)

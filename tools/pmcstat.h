@@ -109,4 +109,7 @@ void	top_feed(struct top *t, const struct logbuf *lb);
 int	top_draw(struct top *t, double elapsed);
 void	top_close(struct top *t);
 
+/* realloc() that exits with a message when memory runs out */
+void *xrealloc(void *p, size_t n);
+
 #endif /* _HWPMC_PMCSTAT_H_ */

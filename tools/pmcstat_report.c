@@ -99,16 +99,6 @@ struct ctx {
 	void		*parser;	/* pmclog(3), fed from a logbuf */
 };
 
-static void *xrealloc(void *p, size_t n)
-{
-	p = realloc(p, n ? n : 1);
-	if (!p) {
-		fprintf(stderr, "hwpmc-stat: out of memory\n");
-		exit(1);
-	}
-	return p;
-}
-
 static uint64_t hash64(uint64_t x)
 {
 	x ^= x >> 33;

@@ -63,7 +63,8 @@ static char *kstrs;
 static int kloaded;		/* 1 loaded, -1 could not */
 static int kernel_unknown = -1, unknown = -1;
 
-static void *xrealloc(void *p, size_t n)
+/* realloc() or exit; shared with pmcstat_report.c (pmcstat.h) */
+void *xrealloc(void *p, size_t n)
 {
 	p = realloc(p, n ? n : 1);
 	if (!p) {

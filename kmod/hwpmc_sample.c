@@ -9,11 +9,16 @@
  * other software events.  The handler takes the sample (PC, pid, tid,
  * CPU, and with PMC_F_CALLCHAIN the kernel frames by the kernel's
  * unwinder and the user frames by a frame-pointer walk) into this CPU's
- * ring of `nsamples` entries and raises an irq_work; a full ring drops
- * the sample and counts it (driver statistic pm_intr_bufferfull).  A
- * work item drains the rings in process context into the owners' logs
- * as CALLCHAIN records.  A handler interrupting another on the same CPU
- * (an NMI in a timer sample) drops its sample the same way.
+ * ring of `nsamples` entries; a full ring drops the sample and counts it
+ * (driver statistic pm_intr_bufferfull).  A work item drains the rings in
+ * process context into the owners' logs as CALLCHAIN records.  It is not
+ * woken per sample (FreeBSD drains at the clock tick, perf wakes its
+ * reader at a watermark): the first sample of an empty ring raises an
+ * irq_work that queues the drain HWPMC_DRAIN_DELAY later, and a ring
+ * half full has it run at once, so at any rate the drain runs at most
+ * every few milliseconds per burst, not per sample.  FLUSHLOG, CLOSELOG
+ * and the release of a PMC drain synchronously.  A handler interrupting
+ * another on the same CPU (an NMI in a timer sample) drops its sample.
  */
 #define pr_fmt(fmt) "hwpmc: " fmt
 
@@ -49,6 +54,7 @@ struct hwpmc_ring {
 	unsigned int		head;		/* written by the handler */
 	unsigned int		tail;		/* by the drain */
 	local_t			nest;
+	int			armed;		/* a drain is due */
 	char			*slots;
 	struct irq_work		kick;
 };
@@ -58,8 +64,11 @@ static size_t hwpmc_slot_size;
 static unsigned int hwpmc_ring_mask;
 static DEFINE_MUTEX(hwpmc_drain_lock);
 
+/* How long the first sample of an empty ring waits for the drain. */
+#define HWPMC_DRAIN_DELAY	msecs_to_jiffies(5)
+
 static void hwpmc_drain_fn(struct work_struct *work);
-static DECLARE_WORK(hwpmc_drain_work, hwpmc_drain_fn);
+static DECLARE_DELAYED_WORK(hwpmc_drain_work, hwpmc_drain_fn);
 
 static struct hwpmc_sample *hwpmc_slot(struct hwpmc_ring *r, unsigned int i)
 {
@@ -225,7 +234,16 @@ void hwpmc_sample_take(struct hwpmc_pmc *pm, bool callchain,
 	/* publish the slot to the drain: pairs with its acquire of head */
 	smp_store_release(&r->head, head + 1);
 	hwpmc_stat_inc(intr_processed);
-	irq_work_queue(&r->kick);
+	/*
+	 * Arm the drain unless it is armed: xchg() orders the store of
+	 * head before the load of armed, against the drain's xchg() of
+	 * armed before its load of head, so that either the drain sees
+	 * this sample or this sees the drain disarmed.  At half full, at
+	 * once.
+	 */
+	if (!xchg(&r->armed, 1) ||
+	    head + 1 - READ_ONCE(r->tail) == (hwpmc_ring_mask + 1) / 2)
+		irq_work_queue(&r->kick);
 out:
 	local_dec(&r->nest);
 }
@@ -234,7 +252,13 @@ out:
 
 static void hwpmc_ring_kick(struct irq_work *w)
 {
-	queue_work(system_unbound_wq, &hwpmc_drain_work);
+	struct hwpmc_ring *r = container_of(w, struct hwpmc_ring, kick);
+
+	if (READ_ONCE(r->head) - READ_ONCE(r->tail) >= (hwpmc_ring_mask + 1) / 2)
+		mod_delayed_work(system_unbound_wq, &hwpmc_drain_work, 0);
+	else
+		queue_delayed_work(system_unbound_wq, &hwpmc_drain_work,
+				   HWPMC_DRAIN_DELAY);
 }
 
 /*
@@ -256,6 +280,8 @@ void hwpmc_sample_drain(void)
 		r = per_cpu_ptr(&hwpmc_rings, cpu);
 		if (!r->slots)
 			continue;
+		/* a sample published after this arms the drain again */
+		xchg(&r->armed, 0);
 		/* the handler's release of the slots it filled */
 		head = smp_load_acquire(&r->head);
 		for (tail = r->tail; tail != head; tail++) {
@@ -316,7 +342,7 @@ void hwpmc_sample_fini(void)
 
 	for_each_possible_cpu(cpu)
 		irq_work_sync(&per_cpu_ptr(&hwpmc_rings, cpu)->kick);
-	flush_work(&hwpmc_drain_work);
+	flush_delayed_work(&hwpmc_drain_work);
 	for_each_possible_cpu(cpu) {
 		r = per_cpu_ptr(&hwpmc_rings, cpu);
 		vfree(r->slots);

@@ -437,10 +437,64 @@ void hwpmc_md_stop(struct perf_event *ev)
 	perf_event_disable(ev);
 }
 
+/*
+ * A counter of the current task, or of this CPU, read here: what perf's
+ * perf_event_read_local() does (not exported to modules), with IRQs off
+ * so that the counter is not scheduled in or out meanwhile; no context
+ * mutex, no child_mutex, no cross-call.  Only without inherited copies,
+ * which may be read in no atomic context (none can appear meanwhile:
+ * copies are made when the counter's task forks, and it is in here).
+ * Exited copies have folded their counts into child_count already.
+ * False: not local, the caller takes the full read.
+ */
+static bool hwpmc_md_read_here(struct perf_event *ev, u64 *value)
+{
+	unsigned long flags;
+	bool here;
+
+	if (!list_empty(&ev->child_list) ||
+	    (ev->event_caps & PERF_EV_CAP_READ_ACTIVE_PKG))
+		return false;
+	local_irq_save(flags);
+	if (ev->attach_state & PERF_ATTACH_TASK)
+		here = ev->hw.target == current;
+	else
+		here = ev->cpu == smp_processor_id();
+	if (here) {
+		/* on this CPU means active; otherwise the count stands */
+		if (READ_ONCE(ev->oncpu) == smp_processor_id())
+			ev->pmu->read(ev);
+		*value = local64_read(&ev->count) +
+			 atomic64_read(&ev->child_count);
+	}
+	local_irq_restore(flags);
+	return here;
+}
+
 /* The count, children (inherited by new threads and processes) included. */
 u64 hwpmc_md_read(struct perf_event *ev)
 {
-	u64 enabled, running;
+	u64 enabled, running, value;
 
+	if (hwpmc_md_read_here(ev, &value))
+		return value;
 	return perf_event_read_value(ev, &enabled, &running);
+}
+
+/*
+ * The same for a counter that the caller has disabled (or not enabled
+ * yet): one that is off and has no inherited copies does not move, and
+ * its value is what perf_event_read_value() would add up (perf's
+ * perf_event_count(): its count plus what exited copies folded into it),
+ * so it is read without that function's context and child mutexes.  A
+ * copy inherited meanwhile starts from zero, so missing it is exact too.
+ * Otherwise (copies, or perf put the counter in error) the full read.
+ */
+u64 hwpmc_md_read_off(struct perf_event *ev)
+{
+	if (READ_ONCE(ev->state) == PERF_EVENT_STATE_OFF &&
+	    list_empty(&ev->child_list))
+		return local64_read(&ev->count) +
+		       atomic64_read(&ev->child_count);
+	return hwpmc_md_read(ev);
 }

@@ -390,6 +390,65 @@ static long hwpmc_ioctl(struct file *file, unsigned int cmd,
 	return error;
 }
 
+/*
+ * pread(2) and pwrite(2) at the offset of a PMC id: PMCRW with
+ * PMC_F_OLDVALUE, and with PMC_F_NEWVALUE, of one 8-byte value, without
+ * the ioctl's argument copies and generic checks (pmc_read(3) and
+ * pmc_write(3) take this way; hwpmc.4).  The file offset itself is never
+ * moved: read(2) and write(2) are at offset 0, which no PMC id has.
+ */
+static int hwpmc_rw_id(size_t count, loff_t pos, u32 *id)
+{
+	hwpmc_stat_inc(syscalls);
+	if (count != sizeof(u64) || pos < 0 || pos > U32_MAX) {
+		hwpmc_stat_inc(syscall_errors);
+		return -EINVAL;
+	}
+	*id = pos;
+	return 0;
+}
+
+static ssize_t hwpmc_read(struct file *file, char __user *buf, size_t count,
+			  loff_t *ppos)
+{
+	u64 value;
+	u32 id;
+	int error;
+
+	error = hwpmc_rw_id(count, *ppos, &id);
+	if (error)
+		return error;
+	error = hwpmc_pmc_rw(id, PMC_F_OLDVALUE, &value);
+	if (!error && put_user(value, (u64 __user *)buf))
+		error = -EFAULT;
+	if (error) {
+		hwpmc_stat_inc(syscall_errors);
+		return error;
+	}
+	return sizeof(value);
+}
+
+static ssize_t hwpmc_write(struct file *file, const char __user *buf,
+			   size_t count, loff_t *ppos)
+{
+	u64 value;
+	u32 id;
+	int error;
+
+	error = hwpmc_rw_id(count, *ppos, &id);
+	if (error)
+		return error;
+	if (get_user(value, (const u64 __user *)buf))
+		error = -EFAULT;
+	else
+		error = hwpmc_pmc_rw(id, PMC_F_NEWVALUE, &value);
+	if (error) {
+		hwpmc_stat_inc(syscall_errors);
+		return error;
+	}
+	return sizeof(value);
+}
+
 static int hwpmc_open(struct inode *inode, struct file *file)
 {
 	struct hwpmc_file *pf = kzalloc(sizeof(*pf), GFP_KERNEL);
@@ -397,7 +456,7 @@ static int hwpmc_open(struct inode *inode, struct file *file)
 	if (!pf)
 		return -ENOMEM;
 	file->private_data = pf;
-	return nonseekable_open(inode, file);
+	return 0;
 }
 
 /* The last close: PMCs allocated through this file go with it. */
@@ -428,6 +487,8 @@ static const struct file_operations hwpmc_fops = {
 	.open		= hwpmc_open,
 	.release	= hwpmc_release,
 	.fasync		= hwpmc_fasync,
+	.read		= hwpmc_read,
+	.write		= hwpmc_write,
 	.unlocked_ioctl	= hwpmc_ioctl,
 	.compat_ioctl	= compat_ptr_ioctl,
 	.llseek		= noop_llseek,

@@ -97,6 +97,7 @@ void hwpmc_md_release(struct perf_event *ev);
 void hwpmc_md_start(struct perf_event *ev);
 void hwpmc_md_stop(struct perf_event *ev);
 u64 hwpmc_md_read(struct perf_event *ev);
+u64 hwpmc_md_read_off(struct perf_event *ev);
 
 /* Core: rows, dispositions, per-CPU slots (hwpmc_mod.c). */
 extern struct rw_semaphore hwpmc_sx;

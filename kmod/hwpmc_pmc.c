@@ -288,11 +288,22 @@ static u64 hwpmc_pmc_value(const struct hwpmc_pmc *pm)
 	return v;
 }
 
+/* The sum of a stopped target's counters (hwpmc_md_read_off()). */
+static u64 hwpmc_target_read_off(const struct hwpmc_target *pt)
+{
+	u64 sum = 0;
+	u32 i;
+
+	for (i = 0; i < pt->nev; i++)
+		sum += hwpmc_md_read_off(pt->ev[i]);
+	return sum;
+}
+
 static void hwpmc_target_start(struct hwpmc_target *pt)
 {
 	u32 i;
 
-	pt->base = hwpmc_target_read(pt);
+	pt->base = hwpmc_target_read_off(pt);
 	for (i = 0; i < pt->nev; i++)
 		hwpmc_md_start(pt->ev[i]);
 }
@@ -304,7 +315,7 @@ static u64 hwpmc_target_stop(struct hwpmc_target *pt)
 
 	for (i = 0; i < pt->nev; i++)
 		hwpmc_md_stop(pt->ev[i]);
-	return hwpmc_target_read(pt) - pt->base;
+	return hwpmc_target_read_off(pt) - pt->base;
 }
 
 /* -- targets ------------------------------------------------------------- */
@@ -947,7 +958,7 @@ int hwpmc_pmc_start(u32 id)
 			hwpmc_log_all_processes(pm->owner->log);
 			list_add_tail_rcu(&pm->sslink, &hwpmc_ss_pmcs);
 		}
-		pm->sysbase = hwpmc_md_read(pm->sysev);
+		pm->sysbase = hwpmc_md_read_off(pm->sysev);
 		hwpmc_md_start(pm->sysev);
 	} else {
 		if (list_empty(&pm->targets)) {
@@ -978,7 +989,7 @@ static void hwpmc_pmc_halt(struct hwpmc_pmc *pm)
 		return;
 	if (pm->sysev) {
 		hwpmc_md_stop(pm->sysev);
-		pm->value += hwpmc_md_read(pm->sysev) - pm->sysbase;
+		pm->value += hwpmc_md_read_off(pm->sysev) - pm->sysbase;
 	}
 	if (pm->mode == PMC_MODE_SS) {
 		list_del_rcu(&pm->sslink);
@@ -1004,6 +1015,27 @@ int hwpmc_pmc_stop(u32 id)
 	return error;
 }
 
+/*
+ * A read only looks: hwpmc_sx for reading, so that reads of different
+ * owners (and threads of one) do not serialise, unless a system PMC's
+ * counter must first be given back to its CPU (hwpmc_sys_refresh()).
+ */
+static int hwpmc_pmc_read(u32 id, u64 *value)
+{
+	struct hwpmc_pmc *pm;
+	int error;
+
+	down_read(&hwpmc_sx);
+	error = hwpmc_pmc_find(id, &pm);
+	if (!error && pm->sysev &&
+	    atomic_read(&hwpmc_cpu_gen[pm->cpu]) != pm->sysgen)
+		error = -EAGAIN;
+	else if (!error)
+		*value = hwpmc_pmc_value(pm);
+	up_read(&hwpmc_sx);
+	return error;
+}
+
 int hwpmc_pmc_rw(u32 id, u32 flags, u64 *value)
 {
 	struct hwpmc_pmc *pm;
@@ -1012,6 +1044,11 @@ int hwpmc_pmc_rw(u32 id, u32 flags, u64 *value)
 
 	if (!flags || (flags & ~(PMC_F_OLDVALUE | PMC_F_NEWVALUE)))
 		return -EINVAL;
+	if (flags == PMC_F_OLDVALUE) {
+		error = hwpmc_pmc_read(id, value);
+		if (error != -EAGAIN)
+			return error;
+	}
 	down_write(&hwpmc_sx);
 	error = hwpmc_pmc_find(id, &pm);
 	if (error)

@@ -2,8 +2,10 @@
 /*
  * libhwpmc: pmc(3)'s PMC operations, FreeBSD's signatures and errno.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "libpmc_internal.h"
 
@@ -158,14 +160,46 @@ static int pmc_rw_op(pmc_id_t pmc, uint32_t flags, pmc_value_t newvalue,
 	return 0;
 }
 
+/*
+ * pmc_read() and pmc_write() are PMCRW through pread(2) and pwrite(2) at
+ * the offset of the PMC id (hwpmc(4), ABI 0x01010000): no argument
+ * structure to copy in and out, and no ioctl dispatch.
+ */
 int pmc_read(pmc_id_t pmc, pmc_value_t *value)
 {
-	return pmc_rw_op(pmc, PMC_F_OLDVALUE, 0, value);
+	uint64_t v;
+	ssize_t n;
+
+	if (pmc_lib_ready() < 0)
+		return -1;
+	do {
+		n = pread64(pmc_lib.fd, &v, sizeof(v), (off64_t)pmc);
+	} while (n < 0 && errno == EINTR);
+	if (n != (ssize_t)sizeof(v)) {
+		if (n >= 0)
+			errno = EIO;
+		return -1;
+	}
+	*value = v;
+	return 0;
 }
 
 int pmc_write(pmc_id_t pmc, pmc_value_t value)
 {
-	return pmc_rw_op(pmc, PMC_F_NEWVALUE, value, NULL);
+	uint64_t v = value;
+	ssize_t n;
+
+	if (pmc_lib_ready() < 0)
+		return -1;
+	do {
+		n = pwrite64(pmc_lib.fd, &v, sizeof(v), (off64_t)pmc);
+	} while (n < 0 && errno == EINTR);
+	if (n != (ssize_t)sizeof(v)) {
+		if (n >= 0)
+			errno = EIO;
+		return -1;
+	}
+	return 0;
 }
 
 int pmc_rw(pmc_id_t pmc, pmc_value_t newvalue, pmc_value_t *oldvaluep)

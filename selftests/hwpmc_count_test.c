@@ -4,6 +4,8 @@
  * root: allocation rules and errors, rows, attach/detach, start/stop,
  * read/write, release, permissions, lifecycle, accuracy.
  */
+/* 64-bit file offsets in the i386 build too: PMC ids go above 2^31 (pread) */
+#define _FILE_OFFSET_BITS 64
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -437,6 +439,63 @@ TEST_F(count, self_task_clock_start_stop_rw)
 	}
 	EXPECT_EQ(0, simple(self->fd, HWPMC_IOC_PMCRELEASE, id));
 	EXPECT_EQ(ESRCH, simple(self->fd, HWPMC_IOC_PMCRELEASE, id));
+}
+
+/* pread(2)/pwrite(2) at the PMC id: PMCRW's OLDVALUE and NEWVALUE (hwpmc.4) */
+static int prw(int fd, int wr, __u32 id, __u64 *v, size_t len)
+{
+	ssize_t n = wr ? pwrite(fd, v, len, (off_t)id) :
+			 pread(fd, v, len, (off_t)id);
+
+	return n == (ssize_t)len ? 0 : n < 0 ? errno : EIO;
+}
+
+TEST_F(count, pread_pwrite_are_pmcrw)
+{
+	__u64 *volatile bad = BAD_PTR;	/* unknown to the compiler's checks */
+	__u64 v, w, buf[2] = { 0 };
+	__u32 id;
+
+	ASSERT_EQ(sizeof(off_t), 8);	/* ids above 2^31 */
+	ASSERT_EQ(0, alloc_tc(self->fd, EV_SOFT(TASK_CLOCK), 0, &id));
+	EXPECT_EQ(0, prw(self->fd, 0, id, &v, 8));
+	EXPECT_EQ(0, v);
+	v = 12345;
+	EXPECT_EQ(0, prw(self->fd, 1, id, &v, 8));
+	EXPECT_EQ(12345, value(self->fd, id));
+	ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTART, id));
+	spin(0.05);
+	/* running: the read moves on, a write is EBUSY */
+	EXPECT_EQ(0, prw(self->fd, 0, id, &v, 8));
+	EXPECT_LT(12345 + 10000000ULL, v);
+	EXPECT_EQ(0, prw(self->fd, 0, id, &w, 8));
+	EXPECT_LE(v, w);
+	EXPECT_EQ(EBUSY, prw(self->fd, 1, id, &v, 8));
+	ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTOP, id));
+	/* stopped: pread, ioctl PMCRW and pread again agree */
+	EXPECT_EQ(0, prw(self->fd, 0, id, &v, 8));
+	EXPECT_EQ(v, value(self->fd, id));
+	EXPECT_EQ(0, prw(self->fd, 0, id, &w, 8));
+	EXPECT_EQ(v, w);
+	/* sizes other than 8, ids that are not ours, offsets past 32 bits */
+	EXPECT_EQ(EINVAL, prw(self->fd, 0, id, buf, 4));
+	EXPECT_EQ(EINVAL, prw(self->fd, 0, id, buf, 16));
+	EXPECT_EQ(EINVAL, prw(self->fd, 1, id, buf, 16));
+	EXPECT_EQ(EINVAL, prw(self->fd, 0, id + 1, &v, 8));
+	EXPECT_EQ(-1, pread(self->fd, &v, 8, (off_t)1 << 32));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(-1, pread(self->fd, &v, 8, -1));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(EFAULT, prw(self->fd, 0, id, bad, 8));
+	EXPECT_EQ(EFAULT, prw(self->fd, 1, id, bad, 8));
+	/* plain read(2) and write(2) are at offset 0: no PMC has id 0 */
+	EXPECT_EQ(-1, read(self->fd, &v, 8));
+	EXPECT_EQ(EINVAL, errno);
+	/* the file offset does not move */
+	EXPECT_EQ(0, lseek(self->fd, 0, SEEK_CUR));
+	EXPECT_EQ(0, simple(self->fd, HWPMC_IOC_PMCRELEASE, id));
+	EXPECT_EQ(ESRCH, prw(self->fd, 0, id, &v, 8));
+	EXPECT_EQ(ESRCH, prw(self->fd, 1, id, &v, 8));
 }
 
 TEST_F(count, needs_log_start_is_edestaddrreq)

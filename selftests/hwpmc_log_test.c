@@ -317,7 +317,7 @@ TEST_F(log, configurelog_bad_arguments)
 	EXPECT_EQ(EBADF, configure(self->fd, 12345));		/* not open */
 	EXPECT_EQ(EBADF, configure(self->fd, ro));		/* read-only */
 	EXPECT_EQ(EBADF, configure(self->fd, op));		/* O_PATH */
-	EXPECT_EQ(EBADF, configure(self->fd, self->fd));	/* no write */
+	EXPECT_EQ(EINVAL, configure(self->fd, self->fd));	/* ourselves */
 	EXPECT_EQ(EFAULT, xioctl(self->fd, HWPMC_IOC_CONFIGURELOG,
 				 (void *)8));
 	close(ro);

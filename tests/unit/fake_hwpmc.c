@@ -652,3 +652,42 @@ int ioctl(int fd, unsigned long cmd, ...)
 	}
 	return (int)syscall(SYS_ioctl, fd, cmd, arg);
 }
+
+/* pmc_read(3) and pmc_write(3): PMCRW by pread(2) and pwrite(2) at the id. */
+static ssize_t fake_rw(int fd, void *buf, size_t count, off64_t pos,
+		       uint32_t flags)
+{
+	struct pmc_op_pmcrw rw = { .pm_flags = flags };
+	int r;
+
+	if (count != sizeof(uint64_t) || pos < 0 || pos > UINT32_MAX) {
+		errno = EINVAL;
+		return -1;
+	}
+	rw.pm_pmcid = (uint32_t)pos;
+	if (flags & PMC_F_NEWVALUE)
+		memcpy(&rw.pm_value, buf, sizeof(uint64_t));
+	r = do_pmcrw(&rw);
+	if (r < 0) {
+		errno = -r;
+		return -1;
+	}
+	if (flags & PMC_F_OLDVALUE)
+		memcpy(buf, &rw.pm_value, sizeof(uint64_t));
+	(void)fd;
+	return sizeof(uint64_t);
+}
+
+ssize_t pread64(int fd, void *buf, size_t count, off64_t pos)
+{
+	if (is_fake_fd(fd))
+		return fake_rw(fd, buf, count, pos, PMC_F_OLDVALUE);
+	return syscall(SYS_pread64, fd, buf, count, pos);
+}
+
+ssize_t pwrite64(int fd, const void *buf, size_t count, off64_t pos)
+{
+	if (is_fake_fd(fd))
+		return fake_rw(fd, (void *)buf, count, pos, PMC_F_NEWVALUE);
+	return syscall(SYS_pwrite64, fd, buf, count, pos);
+}

@@ -487,6 +487,27 @@ static void op_rw(void)
 	call(dev(), HWPMC_IOC_PMCRW, hostile(&rw, sizeof(rw)));
 }
 
+/*
+ * pread(2)/pwrite(2) at a PMC id (PMCRW's other way in).  Counted only
+ * when it succeeds: a failure may come from the VFS before the module
+ * (a kernel buffer address, a negative offset), which it does not count.
+ */
+static void op_prw(void)
+{
+	static const size_t sizes[] = { 8, 8, 8, 8, 1, 4, 7, 9, 16, 4096 };
+	size_t n = sizes[rn(10)];
+	uint64_t v = wild64();
+	off64_t pos = chance(80) ? (off64_t)my_id() : (off64_t)wild64();
+	void *buf = n == 8 ? hostile(&v, 8) : pg_rw;
+	ssize_t r = chance(50) ? pread64(dev(), buf, n, pos) :
+				 pwrite64(dev(), buf, n, pos);
+
+	if (r == 8) {
+		__atomic_fetch_add(&sh->calls[PMC_OP_PMCRW], 1, __ATOMIC_RELAXED);
+		__atomic_fetch_add(&sh->ok[PMC_OP_PMCRW], 1, __ATOMIC_RELAXED);
+	}
+}
+
 static void op_setcount(void)
 {
 	struct pmc_op_pmcsetcount sc = { .pm_pmcid = my_id() };
@@ -773,7 +794,12 @@ static void *worker_thread(void *arg)
 		case 16: op_log(); break;
 		case 17: op_raw(); break;
 		case 18: if (chance(10)) op_reopen(); break;
-		default: if (chance(5)) sched_yield(); break;
+		default:
+			if (chance(50))
+				op_prw();
+			else if (chance(5))
+				sched_yield();
+			break;
 		}
 	}
 	return NULL;

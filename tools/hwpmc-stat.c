@@ -472,29 +472,38 @@ struct reports {
 	struct report_opts ro;
 };
 
-/* The reports asked for, of the log in lb; the flat profile by default. */
-static int write_reports(const struct logbuf *lb, const struct reports *r,
+/*
+ * The reports asked for, of the log read from fd (one pass); the flat
+ * profile by default.  A progress line on stderr when it is a terminal
+ * (and the dump does not go there).
+ */
+static int write_reports(int fd, const char *name, const struct reports *r,
 			 FILE *out, struct log_summary *sum)
 {
-	FILE *f;
+	struct report_outs ro = { 0 };
+	struct report_opts o = r->ro;
 	int rc = 0;
 
 	if (r->dump)
-		report(lb, REPORT_DUMP, out, &r->ro, sum);
-	if (r->graph) {
-		f = open_out(r->graph);
-		report(lb, REPORT_GRAPH, f, &r->ro, sum);
-		rc |= close_out(f, r->graph);
-	}
-	if (r->folded) {
-		f = open_out(r->folded);
-		report(lb, REPORT_FOLDED, f, &r->ro, sum);
-		rc |= close_out(f, r->folded);
-	}
+		ro.dump = out;
+	if (r->graph)
+		ro.graph = open_out(r->graph);
+	if (r->folded)
+		ro.folded = open_out(r->folded);
 	/* the flat profile, unless another report takes standard output */
 	if (!r->dump && !(r->graph && !strcmp(r->graph, "-")) &&
 	    !(r->folded && !strcmp(r->folded, "-")))
-		report(lb, REPORT_FLAT, out, &r->ro, sum);
+		ro.flat = out;
+	o.progress = !o.quiet && isatty(STDERR_FILENO) &&
+		     !(r->dump && isatty(fileno(out)));
+	if (report_log(fd, &ro, &o, sum) < 0) {
+		fprintf(stderr, "%s: %s: %s\n", prog, name, strerror(errno));
+		rc = -1;
+	}
+	if (ro.graph)
+		rc |= close_out(ro.graph, r->graph);
+	if (ro.folded)
+		rc |= close_out(ro.folded, r->folded);
 	if (sum->bad)
 		fprintf(stderr, "%s: warning: the log is malformed after byte %ju (%s): "
 			"the rest is ignored\n", prog, (uintmax_t)sum->bad_offset,
@@ -505,19 +514,19 @@ static int write_reports(const struct logbuf *lb, const struct reports *r,
 /* -R: reports from a log file ("-": standard input). */
 static int report_file(const char *path, const struct reports *r)
 {
-	struct logbuf lb = { 0 };
 	struct log_summary sum;
-	FILE *out = r->out ? open_out(r->out) : stdout;
+	FILE *out;
 	int fd = strcmp(path, "-") ? open(path, O_RDONLY | O_CLOEXEC) : 0;
 	int rc;
 
-	if (fd < 0 || log_load(&lb, fd) < 0) {
+	if (fd < 0) {
 		fprintf(stderr, "%s: %s: %s\n", prog, path, strerror(errno));
 		return 1;
 	}
+	out = r->out ? open_out(r->out) : stdout;
+	rc = write_reports(fd, path, r, out, &sum);
 	if (fd > 0)
 		close(fd);
-	rc = write_reports(&lb, r, out, &sum);
 	if (sum.dropped_records)
 		fprintf(stderr, "%s: warning: the log says %ju records were lost (DROPNOTIFY)\n",
 			prog, (uintmax_t)sum.dropped_records);
@@ -525,7 +534,6 @@ static int report_file(const char *path, const struct reports *r)
 		fprintf(stderr, "%s: note: the log has no CLOSELOG record (cut short?)\n",
 			prog);
 	rc |= out == stdout ? 0 : close_out(out, r->out);
-	log_free(&lb);
 	sym_free();
 	return rc ? 1 : 0;
 }
@@ -1082,13 +1090,10 @@ int main(int argc, char **argv)
 		pmc_get_driver_stats(&ds1);
 		close(logw);
 		if (!logfile) {
-			if (log_load(&lb, logr) < 0) {
-				fprintf(stderr, "%s: reading the log: %s\n",
-					prog, strerror(errno));
+			log_free(&lb);		/* -T's copy: read again */
+			if (lseek(logr, 0, SEEK_SET) < 0 ||
+			    write_reports(logr, "reading the log", &rep, out, &sum))
 				rc = 1;
-			} else if (write_reports(&lb, &rep, out, &sum)) {
-				rc = 1;
-			}
 		}
 		if (logr >= 0)
 			close(logr);

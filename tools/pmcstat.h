@@ -17,14 +17,12 @@
 
 struct image;
 
-/* A resolved function: what reports aggregate on. */
+/* A resolved function: what reports aggregate on (their counts are theirs). */
 struct func {
 	const char	*name;		/* symbol, or "[unknown]" */
 	const char	*obj;		/* basename of its file, "[kernel]" */
-	uint64_t	self;		/* samples with it as the leaf */
-	uint64_t	total;		/* samples with it in the chain */
+	int		unknown;	/* name is "[unknown]" */
 	uint64_t	shown;		/* top mode: self at the last refresh */
-	uint32_t	stamp;		/* last sample that counted it */
 };
 
 /* One executable mapping of a process. */
@@ -38,11 +36,14 @@ struct proc {
 	char		*comm;		/* basename of its executable, or NULL */
 	struct map	*maps;
 	size_t		nmap, room;
+	size_t		hint;		/* the mapping found last */
 	struct proc	*next;		/* hash chain */
 };
 
-/* The function of address pc in process pid; never NULL. */
-int	sym_resolve(pid_t pid, uint64_t pc);	/* index into sym_funcs */
+/* The function of address pc in process pid: an index into sym_funcs. */
+int	sym_resolve(pid_t pid, uint64_t pc);
+/* The same in process p (sym_proc(pid, 0); NULL: no mappings known). */
+int	sym_resolve_proc(struct proc *p, uint64_t pc);
 extern struct func *sym_funcs;
 extern size_t sym_nfunc;
 
@@ -52,10 +53,13 @@ void	sym_map_in(pid_t pid, uint64_t start, uint64_t end, uint64_t pgoff,
 void	sym_exec(pid_t pid, const char *path);
 void	sym_fork(pid_t parent, pid_t child);
 void	sym_reset_procs(void);		/* forget processes and mappings */
-void	sym_reset_counts(void);		/* zero every function's counts */
 void	sym_free(void);
-/* kernel symbols: 1 loaded, 0 none (the reason in *why) */
+/*
+ * kernel symbols: 1 loaded, 0 none (the reason in *why); read from
+ * /proc/kallsyms once, when the first kernel address is resolved
+ */
 int	sym_kernel_load(const char **why);
+int	sym_kernel_used(void);		/* a kernel address was resolved */
 int	sym_is_kernel(uint64_t pc);
 /* Prefix prepended to paths of MAP_IN records (for logs of another root). */
 extern const char *sym_root;
@@ -75,9 +79,16 @@ struct report_opts {
 	pid_t		*pids;		/* only samples of these (npid > 0) */
 	int		 npid;
 	int		 quiet;
+	int		 progress;	/* a progress line on stderr (a terminal) */
 };
 
-/* A log in memory. */
+/* Where each report goes; NULL: not wanted. */
+struct report_outs {
+	FILE		*dump;		/* the records as text, while reading */
+	FILE		*flat, *graph, *folded;
+};
+
+/* A log in memory (live top). */
 struct logbuf {
 	unsigned char	*data;
 	size_t		len, room;
@@ -95,8 +106,12 @@ struct log_summary {
 	int		bad_errno;		/* pmclog(3)'s errno */
 };
 
-int	report(const struct logbuf *lb, enum report_kind kind, FILE *out,
-	       const struct report_opts *o, struct log_summary *sum);
+/*
+ * Read the log from fd to its end, in one pass, and write the reports of
+ * outs; 0, or -1 with errno when reading failed (no report written).
+ */
+int	report_log(int fd, const struct report_outs *outs,
+		   const struct report_opts *o, struct log_summary *sum);
 
 /*
  * Live top: feed a growing log, redraw every call; the log's processing

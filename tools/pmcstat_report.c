@@ -4,17 +4,24 @@
  * records, a flat profile, a call graph, folded stacks for flame graphs,
  * and the live top display.
  *
- * The log is read with pmclog(3).  Each sample (CALLCHAIN record) is
- * resolved when it is read, against the mappings the log announced
- * before it: MAP_IN records come when a mapping is made, samples when
- * the module drains its rings, so a sample never precedes the mapping it
- * falls in.
+ * The log is read with pmclog(3), once, a chunk at a time (a log of a
+ * million samples is a hundred megabytes: it is not kept in memory), and
+ * every report asked for is made in that one pass: the samples of each
+ * event are added up per function as they are read.  Each sample
+ * (CALLCHAIN record) is resolved when it is read, against the mappings
+ * the log announced before it: MAP_IN records come when a mapping is
+ * made, samples when the module drains its rings, so a sample never
+ * precedes the mapping it falls in.  A flat profile needs only the
+ * sampled PC of each chain; the call graph and folded stacks resolve
+ * the whole chain.
  */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <limits.h>
@@ -23,6 +30,7 @@
 #include "pmcstat.h"
 
 #define MAXCHAIN	1024
+#define REPORT_CHUNK	(1 << 16)	/* bytes read at a time */
 
 /* -- the log ------------------------------------------------------------------- */
 
@@ -67,7 +75,8 @@ static uint64_t ts_ns(const struct timespec *ts)
 struct pmcdesc {
 	uint32_t	id;
 	uint64_t	rate;
-	uint64_t	samples;
+	uint64_t	samples;	/* in the log */
+	int		ev;		/* its event's index in ctx.evs, or -1 */
 	char		name[PMC_NAME_MAX + 1];
 };
 
@@ -81,22 +90,39 @@ struct folded {
 	uint64_t	count;
 };
 
-struct ctx {
-	const struct report_opts *o;
-	int		all_pmcs;	/* else only the samples of evname's PMCs */
-	const char	*evname;
-	int		want_edges, want_folded;
-	uint64_t	samples;	/* aggregated */
+/*
+ * What the samples of one event (its PMCs together: one per CPU in
+ * system sampling) add up to; counts indexed by function (sym_funcs).
+ */
+struct evrep {
+	char		name[PMC_NAME_MAX + 1];
+	uint64_t	samples;	/* aggregated (the filters passed) */
 	uint64_t	unresolved;	/* with an unknown leaf */
-	uint32_t	stamp;
-	struct pmcdesc	*pmcs;
-	size_t		npmc;
+	uint64_t	*self;		/* samples with the function as leaf */
+	uint64_t	*total;		/* samples with it in the chain */
+	uint32_t	*stamp;		/* the last sample that counted it */
+	uint32_t	cur;		/* this sample's stamp */
+	size_t		room;		/* entries of self, total, stamp */
 	struct edge	*edges;		/* open addressing */
 	size_t		nedge, edgeroom;
 	struct folded	*folds;
 	size_t		nfold, foldroom;
+};
+
+struct ctx {
+	const struct report_opts *o;
+	int		all_pmcs;	/* top: every sample in evs[0] */
+	int		aggregate;	/* any report but the dump */
+	int		want_chain;	/* resolve whole chains (else the leaf) */
+	int		want_edges, want_folded;
+	FILE		*dump;		/* -D: the records as text */
+	uint64_t	t0;		/* dump: first record's time */
+	struct pmcdesc	*pmcs;
+	size_t		npmc;
+	struct evrep	*evs;
+	size_t		nev;
 	struct log_summary *sum;
-	void		*parser;	/* pmclog(3), fed from a logbuf */
+	void		*parser;	/* pmclog(3), fed by feed() */
 };
 
 static uint64_t hash64(uint64_t x)
@@ -116,93 +142,138 @@ static uint64_t hash_str(const char *s)
 	return h;
 }
 
-static void edge_add(struct ctx *c, uint32_t caller, uint32_t callee)
+static void edge_add(struct evrep *e, uint32_t caller, uint32_t callee)
 {
 	uint64_t key = (uint64_t)caller << 32 | callee;
 	size_t i, mask;
 
-	if (c->nedge * 2 >= c->edgeroom) {
-		struct edge *old = c->edges;
-		size_t oroom = c->edgeroom;
+	if (e->nedge * 2 >= e->edgeroom) {
+		struct edge *old = e->edges;
+		size_t oroom = e->edgeroom;
 
-		c->edgeroom = oroom ? oroom * 2 : 1024;
-		c->edges = xrealloc(NULL, c->edgeroom * sizeof(*c->edges));
-		memset(c->edges, 0, c->edgeroom * sizeof(*c->edges));
-		c->nedge = 0;
+		e->edgeroom = oroom ? oroom * 2 : 1024;
+		e->edges = xrealloc(NULL, e->edgeroom * sizeof(*e->edges));
+		memset(e->edges, 0, e->edgeroom * sizeof(*e->edges));
+		e->nedge = 0;
 		for (i = 0; i < oroom; i++)
 			if (old[i].count) {
-				size_t j, m = c->edgeroom - 1;
+				size_t j, m = e->edgeroom - 1;
 
-				for (j = hash64(old[i].key) & m; c->edges[j].count;
+				for (j = hash64(old[i].key) & m; e->edges[j].count;
 				     j = (j + 1) & m)
 					;
-				c->edges[j] = old[i];
-				c->nedge++;
+				e->edges[j] = old[i];
+				e->nedge++;
 			}
 		free(old);
 	}
-	mask = c->edgeroom - 1;
-	for (i = hash64(key) & mask; c->edges[i].count; i = (i + 1) & mask)
-		if (c->edges[i].key == key) {
-			c->edges[i].count++;
+	mask = e->edgeroom - 1;
+	for (i = hash64(key) & mask; e->edges[i].count; i = (i + 1) & mask)
+		if (e->edges[i].key == key) {
+			e->edges[i].count++;
 			return;
 		}
-	c->edges[i].key = key;
-	c->edges[i].count = 1;
-	c->nedge++;
+	e->edges[i].key = key;
+	e->edges[i].count = 1;
+	e->nedge++;
 }
 
-static void fold_add(struct ctx *c, const char *stack)
+static void fold_add(struct evrep *e, const char *stack)
 {
 	size_t i, mask;
 
-	if (c->nfold * 2 >= c->foldroom) {
-		struct folded *old = c->folds;
-		size_t oroom = c->foldroom;
+	if (e->nfold * 2 >= e->foldroom) {
+		struct folded *old = e->folds;
+		size_t oroom = e->foldroom;
 
-		c->foldroom = oroom ? oroom * 2 : 1024;
-		c->folds = xrealloc(NULL, c->foldroom * sizeof(*c->folds));
-		memset(c->folds, 0, c->foldroom * sizeof(*c->folds));
-		c->nfold = 0;
+		e->foldroom = oroom ? oroom * 2 : 1024;
+		e->folds = xrealloc(NULL, e->foldroom * sizeof(*e->folds));
+		memset(e->folds, 0, e->foldroom * sizeof(*e->folds));
+		e->nfold = 0;
 		for (i = 0; i < oroom; i++)
 			if (old[i].stack) {
-				size_t j, m = c->foldroom - 1;
+				size_t j, m = e->foldroom - 1;
 
 				for (j = hash_str(old[i].stack) & m;
-				     c->folds[j].stack; j = (j + 1) & m)
+				     e->folds[j].stack; j = (j + 1) & m)
 					;
-				c->folds[j] = old[i];
-				c->nfold++;
+				e->folds[j] = old[i];
+				e->nfold++;
 			}
 		free(old);
 	}
-	mask = c->foldroom - 1;
-	for (i = hash_str(stack) & mask; c->folds[i].stack; i = (i + 1) & mask)
-		if (!strcmp(c->folds[i].stack, stack)) {
-			c->folds[i].count++;
+	mask = e->foldroom - 1;
+	for (i = hash_str(stack) & mask; e->folds[i].stack; i = (i + 1) & mask)
+		if (!strcmp(e->folds[i].stack, stack)) {
+			e->folds[i].count++;
 			return;
 		}
-	c->folds[i].stack = strdup(stack);
-	if (!c->folds[i].stack) {
+	e->folds[i].stack = strdup(stack);
+	if (!e->folds[i].stack) {
 		fprintf(stderr, "hwpmc-stat: out of memory\n");
 		exit(1);
 	}
-	c->folds[i].count = 1;
-	c->nfold++;
+	e->folds[i].count = 1;
+	e->nfold++;
+}
+
+/* room in e's counts for every function known */
+static void ev_grow(struct evrep *e)
+{
+	size_t room = e->room;
+
+	if (room >= sym_nfunc)
+		return;
+	while (room < sym_nfunc)
+		room = room ? room * 2 : 256;
+	e->self = xrealloc(e->self, room * sizeof(*e->self));
+	e->total = xrealloc(e->total, room * sizeof(*e->total));
+	e->stamp = xrealloc(e->stamp, room * sizeof(*e->stamp));
+	memset(e->self + e->room, 0, (room - e->room) * sizeof(*e->self));
+	memset(e->total + e->room, 0, (room - e->room) * sizeof(*e->total));
+	memset(e->stamp + e->room, 0, (room - e->room) * sizeof(*e->stamp));
+	e->room = room;
+}
+
+static void ev_free(struct evrep *e)
+{
+	size_t i;
+
+	for (i = 0; i < e->foldroom; i++)
+		free(e->folds[i].stack);
+	free(e->folds);
+	free(e->edges);
+	free(e->self);
+	free(e->total);
+	free(e->stamp);
+	memset(e, 0, sizeof(*e));
+}
+
+/* The event named name, created when new; its index. */
+static int ev_get(struct ctx *c, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < c->nev; i++)
+		if (!strcmp(c->evs[i].name, name))
+			return (int)i;
+	c->evs = xrealloc(c->evs, (c->nev + 1) * sizeof(*c->evs));
+	memset(&c->evs[c->nev], 0, sizeof(*c->evs));
+	snprintf(c->evs[c->nev].name, sizeof(c->evs[0].name), "%s", name);
+	return (int)c->nev++;
 }
 
 static void ctx_clear(struct ctx *c)
 {
 	size_t i;
 
-	for (i = 0; i < c->foldroom; i++)
-		free(c->folds[i].stack);
-	free(c->folds);
-	free(c->edges);
-	c->folds = NULL;
-	c->edges = NULL;
-	c->nfold = c->foldroom = c->nedge = c->edgeroom = 0;
-	c->samples = c->unresolved = 0;
+	for (i = 0; i < c->nev; i++)
+		ev_free(&c->evs[i]);
+	free(c->evs);
+	free(c->pmcs);
+	c->evs = NULL;
+	c->pmcs = NULL;
+	c->nev = c->npmc = 0;
 }
 
 static struct pmcdesc *pmc_desc(struct ctx *c, uint32_t id, int create)
@@ -217,14 +288,14 @@ static struct pmcdesc *pmc_desc(struct ctx *c, uint32_t id, int create)
 	c->pmcs = xrealloc(c->pmcs, (c->npmc + 1) * sizeof(*c->pmcs));
 	memset(&c->pmcs[c->npmc], 0, sizeof(*c->pmcs));
 	c->pmcs[c->npmc].id = id;
+	c->pmcs[c->npmc].ev = -1;
 	snprintf(c->pmcs[c->npmc].name, sizeof(c->pmcs[0].name), "pmc-0x%x", id);
 	return &c->pmcs[c->npmc++];
 }
 
-static int wanted(const struct ctx *c, pid_t pid)
+static int wanted(const struct ctx *c, const struct proc *p, pid_t pid)
 {
 	const struct report_opts *o = c->o;
-	const struct proc *p;
 	int i;
 
 	if (o->npid) {
@@ -234,56 +305,59 @@ static int wanted(const struct ctx *c, pid_t pid)
 		if (i == o->npid)
 			return 0;
 	}
-	if (o->comm) {
-		p = sym_proc(pid, 0);
-		if (!p || !p->comm || strcmp(p->comm, o->comm))
-			return 0;
-	}
+	if (o->comm && (!p || !p->comm || strcmp(p->comm, o->comm)))
+		return 0;
 	return 1;
 }
 
-static void sample(struct ctx *c, const struct pmclog_ev_callchain *cc)
+static void sample(struct ctx *c, struct evrep *e,
+		   const struct pmclog_ev_callchain *cc)
 {
 	static int fids[MAXCHAIN];
 	static char stack[MAXCHAIN * 64];
 	pid_t pid = (pid_t)cc->pl_pid;
 	size_t i, len, n = cc->pl_npc;
-	uint64_t pc;
 	struct func *f;
-	const struct proc *p;
+	struct proc *p;
+	int fid;
 
-	if (!n || !wanted(c, pid))
+	if (!n)
+		return;
+	p = sym_proc(pid, 0);
+	if (!wanted(c, p, pid))
 		return;
 	if (n > MAXCHAIN)
 		n = MAXCHAIN;
-	c->samples++;
-	c->stamp++;
+	if (!c->want_chain)
+		n = 1;		/* the flat profile needs the leaf only */
+	/* return addresses: the call instruction is before them */
+	for (i = 0; i < n; i++)
+		fids[i] = sym_resolve_proc(p, i ? cc->pl_pc[i] - 1 : cc->pl_pc[i]);
+	ev_grow(e);
+	e->samples++;
+	e->cur++;
+	e->self[fids[0]]++;
+	if (sym_funcs[fids[0]].unknown)
+		e->unresolved++;
 	for (i = 0; i < n; i++) {
-		pc = cc->pl_pc[i];
-		/* return addresses: the call instruction is before them */
-		fids[i] = sym_resolve(pid, i ? pc - 1 : pc);
-		f = &sym_funcs[fids[i]];
-		if (f->stamp != c->stamp) {
-			f->stamp = c->stamp;
-			f->total++;
+		fid = fids[i];
+		if (e->stamp[fid] != e->cur) {
+			e->stamp[fid] = e->cur;
+			e->total[fid]++;
 		}
 	}
-	sym_funcs[fids[0]].self++;
-	if (!strcmp(sym_funcs[fids[0]].name, "[unknown]"))
-		c->unresolved++;
 	if (c->want_edges)
 		for (i = 0; i + 1 < n; i++)
 			if (fids[i + 1] != fids[i])
-				edge_add(c, (uint32_t)fids[i + 1], (uint32_t)fids[i]);
+				edge_add(e, (uint32_t)fids[i + 1], (uint32_t)fids[i]);
 	if (c->want_folded) {
-		p = sym_proc(pid, 0);
 		if (p && p->comm)
 			len = (size_t)snprintf(stack, sizeof(stack), "%s", p->comm);
 		else
 			len = (size_t)snprintf(stack, sizeof(stack), "pid-%d", (int)pid);
 		for (i = n; i-- > 0 && len + 300 < sizeof(stack);) {
 			f = &sym_funcs[fids[i]];
-			if (!strcmp(f->name, "[unknown]"))
+			if (f->unknown)
 				len += (size_t)snprintf(stack + len, 300,
 							f->obj[0] == '[' ? ";%s" : ";[%s]",
 							f->obj);
@@ -292,7 +366,7 @@ static void sample(struct ctx *c, const struct pmclog_ev_callchain *cc)
 							f->name, strcmp(f->obj, "[kernel]") ?
 							"" : "_[k]");
 		}
-		fold_add(c, stack);
+		fold_add(e, stack);
 	}
 }
 
@@ -344,8 +418,10 @@ static void process(struct ctx *c, const struct pmclog_ev *ev)
 		c->sum->samples++;
 		d = pmc_desc(c, cc->pl_pmcid, 1);
 		d->samples++;
-		if (c->all_pmcs || (c->evname && !strcmp(d->name, c->evname)))
-			sample(c, cc);
+		if (d->ev < 0)	/* one report per event, its PMCs together */
+			d->ev = ev_get(c, c->all_pmcs ? "" : d->name);
+		if (c->aggregate)
+			sample(c, &c->evs[d->ev], cc);
 		break;
 	}
 	case PMCLOG_TYPE_DROPNOTIFY:
@@ -359,35 +435,37 @@ static void process(struct ctx *c, const struct pmclog_ev *ev)
 	}
 }
 
+static void dump_rec(struct ctx *c, const struct pmclog_ev *ev);
+
 /*
- * Hand the bytes of lb from *off on to the parser; fn(arg, ev) for each
- * record they complete.  A malformed log ends the reading (pmclog(3)
- * stays in error): counted in the summary, with its offset.
+ * Hand len bytes of the log to the parser and process the records they
+ * complete.  A malformed log ends the reading (pmclog(3) stays in error):
+ * counted in the summary, with its offset.
  */
-static void feed(void **parser, const struct logbuf *lb, size_t *off,
-		 struct log_summary *sum,
-		 void (*fn)(void *arg, const struct pmclog_ev *ev), void *arg)
+static void feed(struct ctx *c, const unsigned char *data, size_t len)
 {
 	static struct pmclog_ev ev;
+	struct log_summary *sum = c->sum;
 	size_t n;
 
-	if (!*parser) {
-		*parser = pmclog_open(PMCLOG_FD_NONE);
-		if (!*parser) {
+	if (!c->parser) {
+		c->parser = pmclog_open(PMCLOG_FD_NONE);
+		if (!c->parser) {
 			fprintf(stderr, "hwpmc-stat: out of memory\n");
 			exit(1);
 		}
 	}
-	while (*off < lb->len && !sum->bad) {
-		n = lb->len - *off;
-		if (n > INT_MAX / 2)
-			n = INT_MAX / 2;
-		if (pmclog_feed(*parser, (char *)lb->data + *off, (int)n) < 0)
+	while (len && !sum->bad) {
+		n = len < INT_MAX / 2 ? len : INT_MAX / 2;
+		if (pmclog_feed(c->parser, (char *)data, (int)n) < 0)
 			break;
-		*off += n;
-		while (pmclog_read(*parser, &ev) == 0) {
+		data += n;
+		len -= n;
+		while (pmclog_read(c->parser, &ev) == 0) {
 			sum->records++;
-			fn(arg, &ev);
+			if (c->dump)
+				dump_rec(c, &ev);
+			process(c, &ev);
 		}
 		if (ev.pl_state == PMCLOG_ERROR) {
 			sum->bad = 1;
@@ -395,17 +473,6 @@ static void feed(void **parser, const struct logbuf *lb, size_t *off,
 			sum->bad_errno = errno;
 		}
 	}
-}
-
-static void process_fn(void *arg, const struct pmclog_ev *ev)
-{
-	process(arg, ev);
-}
-
-/* Every record of lb from *off on. */
-static void process_log(struct ctx *c, const struct logbuf *lb, size_t *off)
-{
-	feed(&c->parser, lb, off, c->sum, process_fn, c);
 }
 
 static void ctx_parser_close(struct ctx *c)
@@ -416,22 +483,16 @@ static void ctx_parser_close(struct ctx *c)
 
 /* -- dump ---------------------------------------------------------------------- */
 
-struct dumpctx {
-	FILE		*out;
-	struct log_summary *sum;
-	uint64_t	t0;
-};
-
-static void dump_fn(void *arg, const struct pmclog_ev *ev)
+/* One record as a line of text (process() counts it in the summary). */
+static void dump_rec(struct ctx *c, const struct pmclog_ev *ev)
 {
-	struct dumpctx *d = arg;
-	FILE *out = d->out;
+	FILE *out = c->dump;
 	uint64_t t = ts_ns(&ev->pl_ts);
 	uint32_t i;
 
-	if (!d->t0)
-		d->t0 = t;
-	fprintf(out, "%12.6f ", (double)(t - d->t0) / 1e9);
+	if (!c->t0)
+		c->t0 = t;
+	fprintf(out, "%12.6f ", (double)(t - c->t0) / 1e9);
 	switch (ev->pl_type) {
 	case PMCLOG_TYPE_INITIALIZE:
 		fprintf(out, "initlog 0x%x %u %u \"%.*s\"\n",
@@ -439,11 +500,9 @@ static void dump_fn(void *arg, const struct pmclog_ev *ev)
 			ev->pl_u.pl_i.pl_ncpu, PMC_NAME_MAX, ev->pl_u.pl_i.pl_cpuid);
 		break;
 	case PMCLOG_TYPE_CLOSELOG:
-		d->sum->closed = 1;
 		fprintf(out, "closelog\n");
 		break;
 	case PMCLOG_TYPE_DROPNOTIFY:
-		d->sum->dropped_records += ev->pl_u.pl_dn.pl_dropped;
 		fprintf(out, "drop %" PRIu64 "\n", ev->pl_u.pl_dn.pl_dropped);
 		break;
 	case PMCLOG_TYPE_PMCALLOCATE:
@@ -504,7 +563,6 @@ static void dump_fn(void *arg, const struct pmclog_ev *ev)
 	case PMCLOG_TYPE_CALLCHAIN: {
 		const struct pmclog_ev_callchain *x = &ev->pl_u.pl_cc;
 
-		d->sum->samples++;
 		fprintf(out, "callchain %u %u 0x%x %u %s %u", x->pl_pid,
 			x->pl_tid, x->pl_pmcid,
 			PMC_CALLCHAIN_CPUFLAGS_TO_CPU(x->pl_cpuflags),
@@ -536,41 +594,48 @@ static void dump_fn(void *arg, const struct pmclog_ev *ev)
 	}
 }
 
-static void dump(const struct logbuf *lb, FILE *out, struct log_summary *sum)
-{
-	struct dumpctx d = { .out = out, .sum = sum };
-	void *parser = NULL;
-	size_t off = 0;
-
-	feed(&parser, lb, &off, sum, dump_fn, &d);
-	pmclog_close(parser);
-}
-
 /* -- flat profile, call graph, folded stacks ---------------------------------------------------- */
 
+static const struct evrep *rank_ev;	/* the event ranked by qsort() */
+
+/* by self samples, then name (the flat profile has no totals) */
 static int cmp_self(const void *a, const void *b)
 {
-	const struct func *x = &sym_funcs[*(const int *)a];
-	const struct func *y = &sym_funcs[*(const int *)b];
+	int i = *(const int *)a, j = *(const int *)b;
+	const struct evrep *e = rank_ev;
+	int r;
 
-	if (x->self != y->self)
-		return x->self < y->self ? 1 : -1;
-	if (x->total != y->total)
-		return x->total < y->total ? 1 : -1;
-	return strcmp(x->name, y->name);
+	if (e->self[i] != e->self[j])
+		return e->self[i] < e->self[j] ? 1 : -1;
+	r = strcmp(sym_funcs[i].name, sym_funcs[j].name);
+	return r ? r : strcmp(sym_funcs[i].obj, sym_funcs[j].obj);
 }
 
-/* Functions with samples, by self samples, then total. */
-static int *ranked(size_t *n, int by_total)
+/* by self samples, then total samples, then name */
+static int cmp_self_total(const void *a, const void *b)
 {
-	int *v = xrealloc(NULL, (sym_nfunc ? sym_nfunc : 1) * sizeof(int));
+	int i = *(const int *)a, j = *(const int *)b;
+	const struct evrep *e = rank_ev;
+
+	if (e->self[i] != e->self[j])
+		return e->self[i] < e->self[j] ? 1 : -1;
+	if (e->total[i] != e->total[j])
+		return e->total[i] < e->total[j] ? 1 : -1;
+	return strcmp(sym_funcs[i].name, sym_funcs[j].name);
+}
+
+/* Functions with samples (by_total: in chains too), ranked. */
+static int *ranked(const struct evrep *e, size_t *n, int by_total)
+{
+	int *v = xrealloc(NULL, (e->room ? e->room : 1) * sizeof(int));
 	size_t i;
 
 	*n = 0;
-	for (i = 0; i < sym_nfunc; i++)
-		if (sym_funcs[i].self || (by_total && sym_funcs[i].total))
+	for (i = 0; i < e->room && i < sym_nfunc; i++)
+		if (e->self[i] || (by_total && e->total[i]))
 			v[(*n)++] = (int)i;
-	qsort(v, *n, sizeof(int), cmp_self);
+	rank_ev = e;
+	qsort(v, *n, sizeof(int), by_total ? cmp_self_total : cmp_self);
 	return v;
 }
 
@@ -579,8 +644,8 @@ static double pct(uint64_t a, uint64_t b)
 	return b ? 100.0 * (double)a / (double)b : 0.0;
 }
 
-static void header(const struct ctx *c, const struct pmcdesc *d, FILE *out,
-		   const char *what)
+static void header(const struct ctx *c, const struct pmcdesc *d,
+		   const struct evrep *e, FILE *out, const char *what)
 {
 	size_t i, n = 0;
 
@@ -592,17 +657,18 @@ static void header(const struct ctx *c, const struct pmcdesc *d, FILE *out,
 	else
 		fprintf(out, "pmc 0x%x", d->id);
 	fprintf(out, ", rate %" PRIu64 ", %" PRIu64 " samples (%" PRIu64
-		" unresolved)\n", d->rate, c->samples, c->unresolved);
+		" unresolved)\n", d->rate, e->samples, e->unresolved);
 }
 
-static void flat(const struct ctx *c, const struct pmcdesc *d, FILE *out)
+static void flat(const struct ctx *c, const struct pmcdesc *d,
+		 const struct evrep *e, FILE *out)
 {
 	size_t n, i, w = 8;
-	int *v = ranked(&n, 0);
+	int *v = ranked(e, &n, 0);
 	double cum = 0;
 
 	if (!c->o->quiet)
-		header(c, d, out, "flat profile");
+		header(c, d, e, out, "flat profile");
 	if (c->o->ntop > 0 && n > (size_t)c->o->ntop)
 		n = (size_t)c->o->ntop;
 	for (i = 0; i < n; i++)
@@ -614,10 +680,11 @@ static void flat(const struct ctx *c, const struct pmcdesc *d, FILE *out)
 		(int)w, "FUNCTION", "OBJECT");
 	for (i = 0; i < n; i++) {
 		const struct func *f = &sym_funcs[v[i]];
+		uint64_t self = e->self[v[i]];
 
-		cum += pct(f->self, c->samples);
+		cum += pct(self, e->samples);
 		fprintf(out, "%7.2f %7.2f %9" PRIu64 "  %-*s %s\n",
-			pct(f->self, c->samples), cum, f->self, (int)w, f->name,
+			pct(self, e->samples), cum, self, (int)w, f->name,
 			f->obj);
 	}
 	free(v);
@@ -660,22 +727,23 @@ static size_t edge_find(const struct edge *e, size_t n, uint32_t f, int high)
 	return lo;
 }
 
-static void graph(const struct ctx *c, const struct pmcdesc *d, FILE *out)
+static void graph(const struct ctx *c, const struct pmcdesc *d,
+		  const struct evrep *e, FILE *out)
 {
 	struct edge *by_callee, *by_caller;
 	size_t n, i, j, ne = 0;
-	int *v = ranked(&n, 1);
+	int *v = ranked(e, &n, 1);
 
-	by_callee = xrealloc(NULL, (c->nedge ? c->nedge : 1) * sizeof(*by_callee));
-	for (i = 0; i < c->edgeroom; i++)
-		if (c->edges[i].count)
-			by_callee[ne++] = c->edges[i];
+	by_callee = xrealloc(NULL, (e->nedge ? e->nedge : 1) * sizeof(*by_callee));
+	for (i = 0; i < e->edgeroom; i++)
+		if (e->edges[i].count)
+			by_callee[ne++] = e->edges[i];
 	by_caller = xrealloc(NULL, (ne ? ne : 1) * sizeof(*by_caller));
 	memcpy(by_caller, by_callee, ne * sizeof(*by_caller));
 	qsort(by_callee, ne, sizeof(*by_callee), cmp_edge_callee);
 	qsort(by_caller, ne, sizeof(*by_caller), cmp_edge_caller);
 	if (!c->o->quiet) {
-		header(c, d, out, "call graph");
+		header(c, d, e, out, "call graph");
 		fprintf(out, "# function lines: %%self, %%total, self and total samples, function, object;\n"
 			"# under each, its callers (<-) and callees (->) with the samples of\n"
 			"# the chains through that call and their %% of the function's total\n");
@@ -684,16 +752,17 @@ static void graph(const struct ctx *c, const struct pmcdesc *d, FILE *out)
 		n = (size_t)c->o->ntop;
 	for (i = 0; i < n; i++) {
 		const struct func *f = &sym_funcs[v[i]];
+		uint64_t total = e->total[v[i]];
 
 		fprintf(out, "%6.2f%% %6.2f%% %9" PRIu64 " %9" PRIu64 "  %s  %s\n",
-			pct(f->self, c->samples), pct(f->total, c->samples),
-			f->self, f->total, f->name, f->obj);
+			pct(e->self[v[i]], e->samples), pct(total, e->samples),
+			e->self[v[i]], total, f->name, f->obj);
 		for (j = edge_find(by_callee, ne, (uint32_t)v[i], 0);
 		     j < ne && (uint32_t)by_callee[j].key == (uint32_t)v[i]; j++) {
 			const struct func *g = &sym_funcs[by_callee[j].key >> 32];
 
 			fprintf(out, "\t<- %9" PRIu64 " %6.2f%%  %s  %s\n",
-				by_callee[j].count, pct(by_callee[j].count, f->total),
+				by_callee[j].count, pct(by_callee[j].count, total),
 				g->name, g->obj);
 		}
 		for (j = edge_find(by_caller, ne, (uint32_t)v[i], 1);
@@ -702,7 +771,7 @@ static void graph(const struct ctx *c, const struct pmcdesc *d, FILE *out)
 			const struct func *g = &sym_funcs[(uint32_t)by_caller[j].key];
 
 			fprintf(out, "\t-> %9" PRIu64 " %6.2f%%  %s  %s\n",
-				by_caller[j].count, pct(by_caller[j].count, f->total),
+				by_caller[j].count, pct(by_caller[j].count, total),
 				g->name, g->obj);
 		}
 	}
@@ -717,96 +786,182 @@ static int cmp_fold(const void *a, const void *b)
 		      ((const struct folded *)b)->stack);
 }
 
-static void folded(const struct ctx *c, FILE *out)
+static void folded(const struct evrep *e, FILE *out)
 {
-	struct folded *v = xrealloc(NULL, (c->nfold ? c->nfold : 1) * sizeof(*v));
+	struct folded *v = xrealloc(NULL, (e->nfold ? e->nfold : 1) * sizeof(*v));
 	size_t i, n = 0;
 
-	for (i = 0; i < c->foldroom; i++)
-		if (c->folds[i].stack)
-			v[n++] = c->folds[i];
+	for (i = 0; i < e->foldroom; i++)
+		if (e->folds[i].stack)
+			v[n++] = e->folds[i];
 	qsort(v, n, sizeof(*v), cmp_fold);
 	for (i = 0; i < n; i++)
 		fprintf(out, "%s %" PRIu64 "\n", v[i].stack, v[i].count);
 	free(v);
 }
 
-int report(const struct logbuf *lb, enum report_kind kind, FILE *out,
-	   const struct report_opts *o, struct log_summary *sum)
+/*
+ * One report per event that took samples, in the order of their first
+ * PMCALLOCATE (the PMCs of one event together); folded stacks: the first
+ * event only.
+ */
+static void write_kind(const struct ctx *c, enum report_kind kind, FILE *out)
 {
-	struct log_summary scan;
-	struct ctx c;
-	size_t off, i, shown = 0;
-	const char *why;
+	size_t i, j, shown = 0;
 
-	memset(sum, 0, sizeof(*sum));
-	if (kind == REPORT_DUMP) {
-		dump(lb, out, sum);
-		return 0;
-	}
-	if (!sym_kernel_load(&why) && !o->quiet)
-		fprintf(stderr, "hwpmc-stat: note: %s\n", why);
-	memset(&c, 0, sizeof(c));
-	c.o = o;
-	c.want_edges = kind == REPORT_GRAPH;
-	c.want_folded = kind == REPORT_FOLDED;
-	/*
-	 * which events took samples: one report each (folded: the first),
-	 * the PMCs of one event (one per CPU in system sampling) together
-	 */
-	c.sum = sum;
-	c.evname = NULL;
-	c.all_pmcs = 0;
-	off = 0;
-	sym_reset_procs();
-	process_log(&c, lb, &off);
-	ctx_parser_close(&c);
-	for (i = 0; i < c.npmc; i++) {
-		struct pmcdesc d = c.pmcs[i];
-		size_t j;
+	for (i = 0; i < c->npmc; i++) {
+		const struct pmcdesc *d = &c->pmcs[i];
+		const struct evrep *e = NULL;
 
 		for (j = 0; j < i; j++)
-			if (!strcmp(c.pmcs[j].name, d.name))
+			if (!strcmp(c->pmcs[j].name, d->name))
 				break;
 		if (j < i)
 			continue;	/* reported with an earlier PMC */
-		for (j = i; j < c.npmc && !d.samples; j++)
-			if (!strcmp(c.pmcs[j].name, d.name))
-				d.samples += c.pmcs[j].samples;
-		if (!d.samples)
-			continue;
+		for (j = 0; j < c->nev && !e; j++)
+			if (!strcmp(c->evs[j].name, d->name))
+				e = &c->evs[j];
+		if (!e)
+			continue;	/* no samples */
 		if (kind == REPORT_FOLDED && shown)
 			break;
-		sym_reset_procs();
-		sym_reset_counts();
-		ctx_clear(&c);
-		c.evname = d.name;
-		c.sum = &scan;
-		memset(&scan, 0, sizeof(scan));
-		off = 0;
-		process_log(&c, lb, &off);
-		ctx_parser_close(&c);
 		if (shown++ && kind != REPORT_FOLDED)
 			fputc('\n', out);
 		switch (kind) {
 		case REPORT_FLAT:
-			flat(&c, &d, out);
+			flat(c, d, e, out);
 			break;
 		case REPORT_GRAPH:
-			graph(&c, &d, out);
+			graph(c, d, e, out);
 			break;
 		case REPORT_FOLDED:
-			folded(&c, out);
+			folded(e, out);
 			break;
 		default:
 			break;
 		}
 	}
-	if (!shown && !o->quiet)
+	if (!shown && !c->o->quiet)
 		fprintf(out, "# no samples\n");
+}
+
+/* -- progress: a line on stderr for long jobs ---------------------------------------------------- */
+
+#define PROGRESS_DELAY	0.5	/* s before the first line */
+#define PROGRESS_EVERY	0.25	/* s between updates: 4 a second at most */
+
+struct progress {
+	int		on;
+	double		start, last;
+	uint64_t	total;		/* bytes, 0: unknown (a pipe) */
+	int		width;		/* of the line on the terminal */
+};
+
+static double mono(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void progress_show(struct progress *pg, uint64_t done, uint64_t samples)
+{
+	double t;
+	int n;
+
+	if (!pg->on)
+		return;
+	t = mono();
+	if (t - pg->start < PROGRESS_DELAY || t - pg->last < PROGRESS_EVERY)
+		return;
+	pg->last = t;
+	if (pg->total)
+		n = fprintf(stderr, "\rhwpmc-stat: reading log: %d%% (%" PRIu64 " samples)",
+			    (int)(100.0 * (double)done / (double)pg->total), samples);
+	else
+		n = fprintf(stderr, "\rhwpmc-stat: reading log: %.1f MB (%" PRIu64 " samples)",
+			    (double)done / 1e6, samples);
+	if (n - 1 > pg->width)
+		pg->width = n - 1;
+	fflush(stderr);
+}
+
+/* erase the line, if one was shown */
+static void progress_end(struct progress *pg)
+{
+	if (pg->width)
+		fprintf(stderr, "\r%*s\r", pg->width, "");
+	fflush(stderr);
+	pg->width = 0;
+}
+
+/* -- reading a log, writing the reports ------------------------------------------------------------ */
+
+int report_log(int fd, const struct report_outs *ro, const struct report_opts *o,
+	       struct log_summary *sum)
+{
+	struct progress pg = { 0 };
+	unsigned char *buf = xrealloc(NULL, REPORT_CHUNK);
+	uint64_t done = 0;
+	struct stat st;
+	struct ctx c;
+	ssize_t n;
+	off_t at;
+	int rc = 0, err = 0;
+
+	memset(sum, 0, sizeof(*sum));
+	memset(&c, 0, sizeof(c));
+	c.o = o;
+	c.sum = sum;
+	c.dump = ro->dump;
+	c.aggregate = ro->flat || ro->graph || ro->folded;
+	c.want_edges = ro->graph != NULL;
+	c.want_folded = ro->folded != NULL;
+	c.want_chain = c.want_edges || c.want_folded;
+	pg.on = o->progress;
+	pg.start = pg.last = mono();
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+		at = lseek(fd, 0, SEEK_CUR);
+		if (at >= 0 && st.st_size > at)
+			pg.total = (uint64_t)(st.st_size - at);
+	}
+	sym_reset_procs();
+	for (;;) {
+		n = read(fd, buf, REPORT_CHUNK);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			rc = -1;
+			err = errno;
+			break;
+		}
+		if (!n)
+			break;
+		feed(&c, buf, (size_t)n);
+		done += (uint64_t)n;
+		progress_show(&pg, done, sum->samples);
+		if (sum->bad)
+			break;
+	}
+	progress_end(&pg);
+	free(buf);
+	ctx_parser_close(&c);
+	if (rc == 0) {
+		const char *why;
+
+		if (sym_kernel_used() && !sym_kernel_load(&why) && !o->quiet)
+			fprintf(stderr, "hwpmc-stat: note: %s\n", why);
+		if (ro->graph)
+			write_kind(&c, REPORT_GRAPH, ro->graph);
+		if (ro->folded)
+			write_kind(&c, REPORT_FOLDED, ro->folded);
+		if (ro->flat)
+			write_kind(&c, REPORT_FLAT, ro->flat);
+	}
 	ctx_clear(&c);
-	free(c.pmcs);
-	return 0;
+	errno = err;
+	return rc;
 }
 
 /* -- live top ---------------------------------------------------------------------- */
@@ -832,6 +987,7 @@ struct top *top_open(const struct report_opts *o, double interval)
 	memset(t, 0, sizeof(*t));
 	t->c.o = o;
 	t->c.all_pmcs = 1;
+	t->c.aggregate = 1;
 	t->c.sum = &t->sum;
 	t->interval = interval;
 	sym_kernel_load(&why);
@@ -852,14 +1008,17 @@ struct top *top_open(const struct report_opts *o, double interval)
 
 void top_feed(struct top *t, const struct logbuf *lb)
 {
-	process_log(&t->c, lb, &t->off);
+	if (lb->len > t->off)
+		feed(&t->c, lb->data + t->off, lb->len - t->off);
+	t->off = lb->len;
 }
 
 int top_draw(struct top *t, double elapsed)
 {
 	size_t n, i;
 	int *v, ch, row, rows = LINES, cols = COLS;
-	uint64_t total, d;
+	uint64_t total, d, *cnt, samples;
+	const struct evrep *e = t->c.nev ? &t->c.evs[0] : NULL;
 	const char *why;
 
 	while ((ch = getch()) != ERR) {
@@ -870,25 +1029,28 @@ int top_draw(struct top *t, double elapsed)
 	}
 	if (elapsed < 0)
 		return 0;		/* keys only */
-	/* the interval's self samples in shown's place, sorted by them */
+	/* the interval's self samples (in cnt), sorted by them */
+	cnt = xrealloc(NULL, (sym_nfunc ? sym_nfunc : 1) * sizeof(*cnt));
 	for (i = 0; i < sym_nfunc; i++) {
-		d = sym_funcs[i].self - sym_funcs[i].shown;
-		sym_funcs[i].shown = sym_funcs[i].self;
-		sym_funcs[i].total = t->accumulate ? sym_funcs[i].self : d;
+		uint64_t self = e && i < e->room ? e->self[i] : 0;
+
+		d = self - sym_funcs[i].shown;
+		sym_funcs[i].shown = self;
+		cnt[i] = t->accumulate ? self : d;
 	}
-	total = t->accumulate ? t->c.samples : t->c.samples - t->last_samples;
-	t->last_samples = t->c.samples;
+	samples = e ? e->samples : 0;
+	total = t->accumulate ? samples : samples - t->last_samples;
+	t->last_samples = samples;
 	n = 0;
 	v = xrealloc(NULL, (sym_nfunc ? sym_nfunc : 1) * sizeof(int));
 	for (i = 0; i < sym_nfunc; i++)
-		if (sym_funcs[i].total)
+		if (cnt[i])
 			v[n++] = (int)i;
-	/* sort by the interval's count (kept in total) */
 	for (i = 1; i < n; i++) {
 		int x = v[i];
 		size_t j = i;
 
-		while (j > 0 && sym_funcs[v[j - 1]].total < sym_funcs[x].total) {
+		while (j > 0 && cnt[v[j - 1]] < cnt[x]) {
 			v[j] = v[j - 1];
 			j--;
 		}
@@ -898,17 +1060,18 @@ int top_draw(struct top *t, double elapsed)
 	mvprintw(0, 0, "hwpmc-stat top: %.0f s, %" PRIu64 " samples %s (%" PRIu64
 		 " in all), %" PRIu64 " lost records; q quits, a toggles accumulation",
 		 elapsed, total, t->accumulate ? "since the start" : "in the last interval",
-		 t->c.samples, t->sum.dropped_records);
+		 samples, t->sum.dropped_records);
 	if (!sym_kernel_load(&why))
 		mvprintw(1, 0, "%s", why);
 	mvprintw(2, 0, "%7s %9s  %-40s %s", "%SAMP", "SAMPLES", "FUNCTION", "OBJECT");
 	for (i = 0, row = 3; i < n && row < rows; i++, row++)
 		mvprintw(row, 0, "%7.2f %9" PRIu64 "  %-40.*s %.*s",
-			 pct(sym_funcs[v[i]].total, total), sym_funcs[v[i]].total,
+			 pct(cnt[v[i]], total), cnt[v[i]],
 			 cols > 60 ? 40 : 20, sym_funcs[v[i]].name,
 			 cols > 62 ? cols - 62 : 0, sym_funcs[v[i]].obj);
 	refresh();
 	free(v);
+	free(cnt);
 	return 0;
 }
 
@@ -920,7 +1083,6 @@ void top_close(struct top *t)
 	delscreen(t->screen);
 	ctx_parser_close(&t->c);
 	ctx_clear(&t->c);
-	free(t->c.pmcs);
 	free(t);
 }
 #else

@@ -61,6 +61,7 @@ static struct sym *ksyms;
 static size_t nksym;
 static char *kstrs;
 static int kloaded;		/* 1 loaded, -1 could not */
+static int kused;		/* a kernel address was resolved */
 static int kernel_unknown = -1, unknown = -1;
 
 /* realloc() or exit; shared with pmcstat_report.c (pmcstat.h) */
@@ -92,6 +93,7 @@ static int new_func(const char *name, const char *obj)
 	memset(&sym_funcs[sym_nfunc], 0, sizeof(*sym_funcs));
 	sym_funcs[sym_nfunc].name = name;
 	sym_funcs[sym_nfunc].obj = obj;
+	sym_funcs[sym_nfunc].unknown = !strcmp(name, "[unknown]");
 	return (int)sym_nfunc++;
 }
 
@@ -471,13 +473,22 @@ void sym_fork(pid_t parent, pid_t child)
 		memcpy(c->maps, pp->maps, pp->nmap * sizeof(*c->maps));
 }
 
-int sym_resolve(pid_t pid, uint64_t pc)
+int sym_kernel_used(void)
 {
-	struct proc *p;
+	return kused;
+}
+
+int sym_resolve_proc(struct proc *p, uint64_t pc)
+{
+	const char *why;
 	struct sym *s;
 	size_t i;
 
 	if (sym_is_kernel(pc)) {
+		if (!kused) {
+			kused = 1;
+			sym_kernel_load(&why);
+		}
 		s = kloaded > 0 ? find_sym(ksyms, nksym, pc) : NULL;
 		if (!s) {
 			if (kernel_unknown < 0)
@@ -488,13 +499,25 @@ int sym_resolve(pid_t pid, uint64_t pc)
 			s->fid = new_func(s->name, "[kernel]");
 		return s->fid;
 	}
-	p = sym_proc(pid, 0);
-	for (i = 0; p && i < p->nmap; i++)
-		if (pc >= p->maps[i].start && pc < p->maps[i].end)
+	if (p) {
+		/* samples come in runs from the same object */
+		i = p->hint;
+		if (i < p->nmap && pc >= p->maps[i].start && pc < p->maps[i].end)
 			return image_resolve(p->maps[i].img, &p->maps[i], pc);
+		for (i = 0; i < p->nmap; i++)
+			if (pc >= p->maps[i].start && pc < p->maps[i].end) {
+				p->hint = i;
+				return image_resolve(p->maps[i].img, &p->maps[i], pc);
+			}
+	}
 	if (unknown < 0)
 		unknown = new_func("[unknown]", "[unknown]");
 	return unknown;
+}
+
+int sym_resolve(pid_t pid, uint64_t pc)
+{
+	return sym_resolve_proc(sym_proc(pid, 0), pc);
 }
 
 void sym_reset_procs(void)
@@ -510,17 +533,6 @@ void sym_reset_procs(void)
 			free(p);
 		}
 		procs[b] = NULL;
-	}
-}
-
-void sym_reset_counts(void)
-{
-	size_t i;
-
-	for (i = 0; i < sym_nfunc; i++) {
-		sym_funcs[i].self = sym_funcs[i].total = 0;
-		sym_funcs[i].shown = 0;
-		sym_funcs[i].stamp = 0;
 	}
 }
 
@@ -544,6 +556,7 @@ void sym_free(void)
 	kstrs = NULL;
 	nksym = 0;
 	kloaded = 0;
+	kused = 0;
 	free(sym_funcs);
 	sym_funcs = NULL;
 	sym_nfunc = 0;

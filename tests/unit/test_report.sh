@@ -111,6 +111,12 @@ ok $? "--comm another name: no samples"
 # -o, standard input, a log cut short
 run 0 -R - -o "$T/prof" < "$T/log" && cp "$T/prof" "$T/p" && has p 'ut_hot_leaf'
 ok $? "-R - reads standard input; -o writes the report to a file"
+# several reports from one reading of a pipe: the same as one by one
+cat "$T/log" | "$STAT" -R - -G "$T/g2" -F "$T/f2" > "$T/flat2" 2> /dev/null &&
+	"$STAT" -R "$T/log" > "$T/flat1" 2> /dev/null &&
+	"$STAT" -R "$T/log" -G - > "$T/g1" 2> /dev/null &&
+	cmp -s "$T/flat1" "$T/flat2" && cmp -s "$T/g1" "$T/g2" && cmp -s "$T/folded" "$T/f2"
+ok $? "-R - from a pipe with -G and -F: each report as when made alone"
 head -c 2000 "$T/log" > "$T/short"
 run 0 -R "$T/short" && has err 'no CLOSELOG record'
 ok $? "a log cut short: what it holds, and a note"

@@ -9,6 +9,9 @@
 #                        one kernel, default every guest); results in
 #                        build/bench-results/KERNEL.txt
 #   make bench-vm QUICK=1   the short variant (what make check runs)
+#   make bench-report    reports: hwpmc-stat -R against perf report, on the
+#                        host (no module); build/bench-results/report-host.txt
+#                        (REPORT_ARGS: report_bench's options, e.g. -r 3)
 
 BENCH_PROGS	:= $(B)/bench/hwpmc_bench $(B)/bench/suite.sh $(B)/bench/profile.sh
 
@@ -26,4 +29,42 @@ $(B)/bench/%.sh: bench/%.sh
 bench-vm:
 	$(CURDIR)/scripts/bench.sh $(if $(filter 1,$(QUICK)),--quick) $(KERNEL)
 
-.PHONY: bench bench-vm
+# ---- reports against perf report, on the host (bench/report_bench.c) ----
+# A program and a library of ~1900 functions, generated (report_bench src)
+# and built without optimisation (fast to compile, varied sizes): the
+# samples' code.  The unit tests build their own copy under $(UT).
+
+RB_CFLAGS	:= $(U_CPPFLAGS) -I$(U_SRC)/tests/unit $(filter-out -fvisibility=hidden -MMD -MP,$(U_CFLAGS))
+RB_DEPS		:= bench/report_bench.c tests/unit/pmclog_build.h $(USER_HEADERS)
+
+$(B)/bench/report_bench $(UT)/report_bench: $(RB_DEPS)
+	@mkdir -p $(@D)
+	$(CC) $(RB_CFLAGS) -o $@ $< -lm
+
+# DIR/rb_lib.c, DIR/rb_prog.c, then DIR/librb.so and DIR/rb_prog
+%/rb/rb_prog.c: %/report_bench
+	@mkdir -p $(@D)
+	$< src $(@D)
+
+%/rb/librb.so: %/rb/rb_prog.c
+	$(CC) -O0 -fPIC -shared -o $@ $(@D)/rb_lib.c
+
+%/rb/rb_prog: %/rb/rb_prog.c %/rb/librb.so
+	$(CC) -O0 -o $@ $< -L$(@D) -lrb -Wl,-rpath,'$$ORIGIN'
+
+RB_HOST		:= $(B)/bench/report_bench $(B)/bench/rb/rb_prog $(B)/bench/rb/librb.so
+RB_UNIT		:= $(UT)/report_bench $(UT)/rb/rb_prog $(UT)/rb/librb.so
+.SECONDARY: $(B)/bench/rb/rb_prog.c $(UT)/rb/rb_prog.c
+
+bench-report: $(RB_HOST) $(B)/bin/hwpmc-stat
+	@mkdir -p $(B)/bench-results
+	@{ $(B)/bench/report_bench -d $(B)/bench/report-data -H $(B)/bin/hwpmc-stat \
+		$(REPORT_ARGS) $(B)/bench/rb/rb_prog $(B)/bench/rb/librb.so; \
+		echo $$? > $(B)/bench-results/report-host.rc; } | \
+		tee $(B)/bench-results/report-host.txt
+	@exit $$(cat $(B)/bench-results/report-host.rc)
+
+# the quick variant runs in check-unit (tests/unit/test_report_bench.sh)
+check-unit: $(RB_UNIT)
+
+.PHONY: bench bench-vm bench-report

@@ -65,6 +65,12 @@ bench-report: $(RB_HOST) $(B)/bin/hwpmc-stat
 	@exit $$(cat $(B)/bench-results/report-host.rc)
 
 # the quick variant runs in check-unit (tests/unit/test_report_bench.sh)
-check-unit: $(RB_UNIT)
+check-unit: $(RB_UNIT) $(UT)/pty_run
+
+# hwpmc-stat on a terminal (the progress line of long reports, -w's
+# rule): check-unit's tests run it on a pseudo-terminal
+$(UT)/pty_run: tests/unit/pty_run.c
+	@mkdir -p $(@D)
+	$(CC) $(filter-out -fvisibility=hidden -MMD -MP,$(U_CFLAGS)) -o $@ $<
 
 .PHONY: bench bench-vm bench-report

@@ -4,10 +4,11 @@
 # hwpmc-stat's reports (-R) of a synthetic log written by mklog: symbols
 # of a PIE program and of a shared library (and of a stripped copy of it:
 # .dynsym only) at their run-time addresses, call chains, filters, a
-# DROPNOTIFY record, bytes that are no record, a log cut short.
-#   test_report.sh <hwpmc-stat> <mklog> <fake_hwpmc.so>
+# DROPNOTIFY record, bytes that are no record, a log cut short; the
+# progress line of long reports, on a terminal only.
+#   test_report.sh <hwpmc-stat> <mklog> <fake_hwpmc.so> [<pty_run>]
 set -u
-STAT=$1; MKLOG=$2; FAKE=$3
+STAT=$1; MKLOG=$2; FAKE=$3; PTY=${4:-}
 T=$(mktemp -d "${TMPDIR:-/tmp}/hwpmc-report.XXXXXX")
 trap 'rm -rf "$T"' EXIT
 n=0
@@ -117,6 +118,21 @@ cat "$T/log" | "$STAT" -R - -G "$T/g2" -F "$T/f2" > "$T/flat2" 2> /dev/null &&
 	"$STAT" -R "$T/log" -G - > "$T/g1" 2> /dev/null &&
 	cmp -s "$T/flat1" "$T/flat2" && cmp -s "$T/g1" "$T/g2" && cmp -s "$T/folded" "$T/f2"
 ok $? "-R - from a pipe with -G and -F: each report as when made alone"
+# the progress line: a log that takes long to come (a pipe stalled 1.2 s)
+slow() { head -c 1000 "$T/log"; sleep 1.2; tail -c +1001 "$T/log"; }
+if [ -n "$PTY" ]; then
+	slow | "$PTY" -o "$T/flat3" "$STAT" -R - > "$T/tty"
+	rc=$?
+	tr '\r' '\n' < "$T/tty" > "$T/ttyl"
+	[ "$rc" = 0 ] && has ttyl '^hwpmc-stat: reading log: [0-9]+\.[0-9] MB \([0-9]+ samples\)$' &&
+		has ttyl '^ {40,}$' && cmp -s "$T/flat1" "$T/flat3"
+	ok $? "a long report, stderr a terminal: a progress line, erased; the same report"
+else
+	echo "ok $((n = n + 1)) - progress line on a terminal # SKIP no pty_run"
+fi
+slow | "$STAT" -R - > "$T/flat4" 2> "$T/err4" && hasnt err4 'reading log' &&
+	cmp -s "$T/flat1" "$T/flat4"
+ok $? "a long report, stderr not a terminal: no progress line"
 head -c 2000 "$T/log" > "$T/short"
 run 0 -R "$T/short" && has err 'no CLOSELOG record'
 ok $? "a log cut short: what it holds, and a note"

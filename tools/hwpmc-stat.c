@@ -34,7 +34,8 @@
 
 #define EX_USAGE	64
 #define MAXSPEC		256	/* -p and -s options */
-#define MINWAIT		0.1	/* -w: no faster than a person reads */
+#define MINWAIT		0.1	/* -w: --csv, --json, files and pipes */
+#define TTYWAIT		1.0	/* -w: text on a terminal, -T: no faster than a person reads */
 #define DEFWAIT		5.0	/* pmcstat's interval, for runs with no end */
 #define TOPWAIT		1.0	/* -T: refresh */
 #define RATE_PMU	65536		/* pmcstat's default sampling rate */
@@ -93,8 +94,9 @@ static void usage(const char *fmt, ...)
 		"  -c cpus    CPUs for the following -s: list '0,2-3' or '*' (default *)\n"
 		"  -d         toggle: the following -p count descendants too\n"
 		"  -t pid     count a running process instead of a command\n"
-		"  -w secs    print every secs seconds (at least %.1f; default %.0f\n"
-		"             without a command or -t, else only at the end)\n"
+		"  -w secs    print every secs seconds (at least %.1f, text on a terminal\n"
+		"             at least %.0f; default %.0f without a command or -t, else\n"
+		"             only at the end)\n"
 		"  -C         with -w: cumulative values, not per interval\n"
 		"  -o file    write the counts to file (default: stderr)\n"
 		"  --csv, --json   machine-readable counts (hwpmc-stat(8))\n"
@@ -114,7 +116,7 @@ static void usage(const char *fmt, ...)
 		"  -F file    folded stacks for flame graphs to file ('-': standard output)\n"
 		"  --comm name, --pid pid   only samples of these processes\n"
 		"Events: hwpmc-control -L; spec is 'event[,usr|,os]' (pmc(3)).\n",
-		MINWAIT, DEFWAIT);
+		MINWAIT, TTYWAIT, DEFWAIT);
 	exit(0);
 }
 
@@ -861,6 +863,21 @@ int main(int argc, char **argv)
 		}
 	} else if (nsampling) {
 		out = stdout;		/* reports; counts too, then */
+	}
+	/*
+	 * -w: rows of text on a terminal at most once a second, which a
+	 * person can read (so are -T's screens); --csv, --json, files and
+	 * pipes (programs read those) down to MINWAIT.
+	 */
+	if (interval > 0 && interval < TTYWAIT &&
+	    (top || (outfmt == OUT_TEXT && nwant > nsampling &&
+		     isatty(fileno(out))))) {
+		if (!quiet)
+			fprintf(stderr, "%s: note: -w %g raised to %.0f s: text on a terminal "
+				"is printed at most once a second (--csv, --json, a file "
+				"or a pipe: down to %.1f s)\n", prog, interval, TTYWAIT,
+				MINWAIT);
+		interval = TTYWAIT;
 	}
 
 	/* the log, before the PMCs: their PMCALLOCATE records follow */

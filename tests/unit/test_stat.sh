@@ -3,9 +3,9 @@
 #
 # hwpmc-stat: usage errors (64, naming the problem), no module, and runs
 # against the fake module (preloaded; running PMCs count 1000 per read).
-#   test_stat.sh <hwpmc-stat> <fake_hwpmc.so>
+#   test_stat.sh <hwpmc-stat> <fake_hwpmc.so> [<pty_run>]
 set -u
-STAT=$1; FAKE=$2
+STAT=$1; FAKE=$2; PTY=${3:-}
 T=$(mktemp -d "${TMPDIR:-/tmp}/hwpmc-stat.XXXXXX")
 trap 'rm -rf "$T"' EXIT
 export ASAN_OPTIONS="verify_asan_link_order=0:${ASAN_OPTIONS:-}"
@@ -121,6 +121,33 @@ ok $? "-w: rows per interval (the fake counts 1000 a read)"
 run 0 fake "$STAT" -C -c 0 -s cpu-clock -w 0.1 sleep 0.45 &&
 	has err "   1000" && has err "   2000" && has err "   3000"
 ok $? "-C: cumulative rows"
+
+# -w on a terminal: text rows at most once a second (a note says so);
+# machine-readable rows, files and pipes down to 0.1 s (above)
+if [ -n "$PTY" ]; then
+	run 0 fake "$PTY" "$STAT" -c 0 -s cpu-clock -w 0.1 sleep 2.2 &&
+		tr -d '\r' < "$T/out" > "$T/tty" &&
+		has tty "note: -w 0.1 raised to 1 s: text on a terminal is printed at most once a second" &&
+		rows=$(grep -c '^ *1000$' "$T/tty") && [ "$rows" -ge 1 ] && [ "$rows" -le 3 ]
+	ok $? "-w 0.1, text on a terminal: raised to 1 s, noted (${rows:-?} rows in 2.2 s)"
+	run 0 fake "$PTY" "$STAT" -q -c 0 -s cpu-clock -w 0.2 sleep 1.3 &&
+		tr -d '\r' < "$T/out" > "$T/tty" && hasnt tty "note:" &&
+		rows=$(grep -c '^ *1000$' "$T/tty") && [ "$rows" -le 2 ]
+	ok $? "-q -w 0.2 on a terminal: raised without a note (${rows:-?} rows in 1.3 s)"
+	run 0 fake "$PTY" "$STAT" --csv -c 0 -s cpu-clock -w 0.1 sleep 0.55 &&
+		tr -d '\r' < "$T/out" > "$T/tty" && hasnt tty "note:" &&
+		[ "$(grep -c '^0\.[0-9]*,cpu-clock,system,0,1000$' "$T/tty")" -ge 3 ]
+	ok $? "--csv -w 0.1 on a terminal: every 0.1 s, no note"
+	run 0 fake "$PTY" "$STAT" -c 0 -s cpu-clock -w 2 sleep 0.3 &&
+		tr -d '\r' < "$T/out" > "$T/tty" && hasnt tty "note:"
+	ok $? "-w 2 on a terminal: as asked, no note"
+else
+	for w in "-w on a terminal" "-q -w on a terminal" "--csv -w on a terminal" "-w 2 on a terminal"; do
+		echo "ok $((n = n + 1)) - $w # SKIP no pty_run"
+	done
+fi
+run 0 fake "$STAT" -c 0 -s cpu-clock -w 0.1 sleep 0.25 && hasnt err "note:"
+ok $? "-w 0.1, text to a file: as asked, no note"
 
 # -t pid
 sleep 0.4 & sp=$!

@@ -45,6 +45,7 @@ struct image {
 	struct seg	*segs;
 	size_t		nseg;
 	struct sym	*syms;
+	uint64_t	*addrs;		/* syms[i].addr, packed for the search */
 	size_t		nsym;
 	char		*strs;		/* names, copied */
 	int		unknown_fid;
@@ -58,6 +59,7 @@ const char *sym_root = "";
 static struct image *images;
 static struct proc *procs[1024];
 static struct sym *ksyms;
+static uint64_t *kaddrs;
 static size_t nksym;
 static char *kstrs;
 static int kloaded;		/* 1 loaded, -1 could not */
@@ -122,6 +124,16 @@ static uint64_t get(const struct elf *e, const void *at, int size)
 	((e)->is64 ?							\
 	 get(e, (base) + offsetof(s64, field), sizeof(((s64 *)0)->field)) : \
 	 get(e, (base) + offsetof(s32, field), sizeof(((s32 *)0)->field)))
+
+static uint64_t *pack_addrs(const struct sym *s, size_t n)
+{
+	uint64_t *v = xrealloc(NULL, (n ? n : 1) * sizeof(*v));
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		v[i] = s[i].addr;
+	return v;
+}
 
 static int cmp_sym(const void *a, const void *b)
 {
@@ -267,6 +279,7 @@ static void image_read(struct image *im)
 			if (!n || im->syms[n - 1].addr != im->syms[i].addr)
 				im->syms[n++] = im->syms[i];
 		im->nsym = n;
+		im->addrs = pack_addrs(im->syms, n);
 	}
 	im->ok = 1;
 out:
@@ -293,21 +306,24 @@ static struct image *image_get(const char *path)
 	return im;
 }
 
-/* The symbol at link-time address a, or NULL. */
-static struct sym *find_sym(struct sym *s, size_t n, uint64_t a)
+/*
+ * The symbol at link-time address a, or NULL: the last of s[0..n) at or
+ * below a (addrs: their addresses, packed: a million samples search
+ * these arrays ten million times, for the call graph).
+ */
+static struct sym *find_sym(struct sym *s, const uint64_t *addrs, size_t n,
+			    uint64_t a)
 {
-	size_t lo = 0, hi = n, mid;
+	size_t lo = 0, half;
 
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (s[mid].addr <= a)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (!lo)
+	if (!n || addrs[0] > a)
 		return NULL;
-	s += lo - 1;
+	while (n > 1) {
+		half = n / 2;
+		lo = addrs[lo + half] <= a ? lo + half : lo;
+		n -= half;
+	}
+	s += lo;
 	if (s->size && a >= s->addr + s->size)
 		return NULL;
 	return s;
@@ -326,7 +342,7 @@ static int image_resolve(struct image *im, const struct map *m, uint64_t pc)
 			break;
 		}
 	if (i < im->nseg)
-		s = find_sym(im->syms, im->nsym, va);
+		s = find_sym(im->syms, im->addrs, im->nsym, va);
 	if (!s) {
 		if (im->unknown_fid < 0)
 			im->unknown_fid = new_func("[unknown]", im->base);
@@ -398,6 +414,7 @@ int sym_kernel_load(const char **why)
 	for (i = 0; i < nksym; i++)
 		ksyms[i].name = kstrs + (uintptr_t)ksyms[i].name;
 	qsort(ksyms, nksym, sizeof(*ksyms), cmp_sym);
+	kaddrs = pack_addrs(ksyms, nksym);
 	kloaded = 1;
 	*why = NULL;
 	return 1;
@@ -489,7 +506,7 @@ int sym_resolve_proc(struct proc *p, uint64_t pc)
 			kused = 1;
 			sym_kernel_load(&why);
 		}
-		s = kloaded > 0 ? find_sym(ksyms, nksym, pc) : NULL;
+		s = kloaded > 0 ? find_sym(ksyms, kaddrs, nksym, pc) : NULL;
 		if (!s) {
 			if (kernel_unknown < 0)
 				kernel_unknown = new_func("[unknown]", "[kernel]");
@@ -546,13 +563,16 @@ void sym_free(void)
 		free(im->path);
 		free(im->segs);
 		free(im->syms);
+		free(im->addrs);
 		free(im->strs);
 		free(im);
 	}
 	images = NULL;
 	free(ksyms);
+	free(kaddrs);
 	free(kstrs);
 	ksyms = NULL;
+	kaddrs = NULL;
 	kstrs = NULL;
 	nksym = 0;
 	kloaded = 0;

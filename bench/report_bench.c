@@ -20,7 +20,8 @@
  * The samples point into the functions of ELF... (the first one is the
  * program, the others its shared libraries), read from their symbol
  * tables here: sampled PCs anywhere in a function, return addresses
- * strictly inside one (so that address - 1 is in it too), call chains
+ * strictly inside one (so that address - 1 is in it too), one per
+ * caller and callee as the call sites of real code are, call chains
  * from a random call tree rooted at main (mean depth about 10), a few
  * hot leaves and a long tail.  `report_bench src DIR` writes the C
  * sources of such a program and library (mk/bench.mk builds them).
@@ -450,12 +451,23 @@ static size_t gen_chain(struct gen *g, size_t *chain)
 	return n;
 }
 
-/* the run-time PC of frame i (0: the sampled PC) in function f */
-static uint64_t frame_pc(size_t f, size_t i, int proc)
+/*
+ * The run-time PC of frame i of a chain, in function chain[i]: the
+ * sampled PC (i = 0) anywhere in it; a return address after the call
+ * site of chain[i - 1], one place per caller and callee, strictly inside
+ * the caller.
+ */
+static uint64_t frame_pc(const size_t *chain, size_t i, int proc)
 {
-	const struct fn *x = &fns[f];
-	uint64_t off = i ? 1 + rnd_below(x->size - 2) : rnd_below(x->size);
+	const struct fn *x = &fns[chain[i]];
+	uint64_t off, h;
 
+	if (i) {
+		h = (chain[i] * 0x9e3779b97f4a7c15ULL) ^ (chain[i - 1] * 0xbf58476d1ce4e5b9ULL);
+		off = 1 + (h >> 17) % (x->size - 2);
+	} else {
+		off = rnd_below(x->size);
+	}
 	return img_base(x->img, proc) + x->addr + off;
 }
 
@@ -623,7 +635,7 @@ static void gen_samples(struct gen *g, struct out *o)
 		n = gen_chain(g, chain);
 		g->frames += n;
 		for (i = 0; i < n; i++)
-			pc[i] = frame_pc(chain[i], i, pr);
+			pc[i] = frame_pc(chain, i, pr);
 		memset(&cc, 0, sizeof(cc));
 		cc.pl_pid = (uint32_t)pid;
 		cc.pl_tid = (uint32_t)tid;

@@ -922,6 +922,26 @@ static char *path_in(const char *dir, const char *name)
 	return p;
 }
 
+/* the directory made when none was given, removed at exit (failures too) */
+static const char *tmpdir;
+
+static void remove_tmpdir(void)
+{
+	static const char *const names[] = {
+		"hwpmc.log", "perf.data", "out.txt", "err.txt", "graph-hwpmc.txt",
+		"flat-hwpmc.txt", "flat-perf.txt", "graph-perf.txt",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		char *p = path_in(tmpdir, names[i]);
+
+		unlink(p);
+		free(p);
+	}
+	rmdir(tmpdir);
+}
+
 int main(int argc, char **argv)
 {
 	const char *dir = NULL, *statbin = "hwpmc-stat", *perf = "perf";
@@ -930,9 +950,9 @@ int main(int argc, char **argv)
 	double hf[MAXREPS], pf[MAXREPS], hg[MAXREPS], pg[MAXREPS];
 	double hfm[MAXREPS], pfm[MAXREPS], hgm[MAXREPS], pgm[MAXREPS];
 	double ratio[4];
-	char tmpl[] = "/tmp/report_bench.XXXXXX", ver[128] = "?";
+	static char tmpl[] = "/tmp/report_bench.XXXXXX";	/* outlives main() */
+	char ver[128] = "?";
 	char *log, *data, *out, *err, *gout, *hflat, *pflat, *hgraph, *pgraph;
-	int made_dir = 0;
 	struct gen g;
 	struct stat st;
 	double t0;
@@ -994,7 +1014,8 @@ int main(int argc, char **argv)
 		dir = mkdtemp(tmpl);
 		if (!dir)
 			die("mkdtemp: %s", strerror(errno));
-		made_dir = 1;
+		tmpdir = dir;
+		atexit(remove_tmpdir);
 	}
 	mkdir(dir, 0755);
 	t0 = now();
@@ -1079,18 +1100,5 @@ int main(int argc, char **argv)
 		       ratio[0] <= 0.5 ? "met" : "MISSED", ratio[1] <= 0.5 ? "met" : "MISSED",
 		       ratio[2] <= 0.5 ? "met" : "MISSED", ratio[3] <= 0.5 ? "met" : "MISSED");
 	printf("bench: done, %d results%s\n", nresults, nfailed ? ", FAILED" : "");
-	if (made_dir) {
-		const char *names[] = { "hwpmc.log", "perf.data", "out.txt", "err.txt",
-					"graph-hwpmc.txt", "flat-hwpmc.txt",
-					"flat-perf.txt", "graph-perf.txt" };
-
-		for (i = 0; i < (int)(sizeof(names) / sizeof(names[0])); i++) {
-			char *p = path_in(dir, names[i]);
-
-			unlink(p);
-			free(p);
-		}
-		rmdir(dir);
-	}
 	return nfailed ? 1 : 0;
 }

@@ -10,22 +10,29 @@
  * CPU, and with PMC_F_CALLCHAIN the kernel frames by the kernel's
  * unwinder and the user frames by a frame-pointer walk) into this CPU's
  * ring of `nsamples` entries; a full ring drops the sample and counts it
- * (driver statistic pm_intr_bufferfull).  A work item drains the rings in
- * process context into the owners' logs as CALLCHAIN records.  It is not
- * woken per sample (FreeBSD drains at the clock tick, perf wakes its
- * reader at a watermark): the first sample of an empty ring raises an
- * irq_work that queues the drain HWPMC_DRAIN_DELAY later, and a ring
- * half full has it run at once, so at any rate the drain runs at most
- * every few milliseconds per burst, not per sample.  FLUSHLOG, CLOSELOG
- * and the release of a PMC drain synchronously.  A handler interrupting
- * another on the same CPU (an NMI in a timer sample) drops its sample.
+ * (driver statistic pm_intr_bufferfull).  The ring is drained into the
+ * owners' logs as CALLCHAIN records on the same CPU, with no sleeping
+ * lock and no task to wake (the log's appends work in any context but
+ * NMI, and PMCs, owners and logs are freed after an RCU grace period):
+ *
+ *   - outside NMI (software events, the hrtimers of cpu-clock and
+ *     task-clock, the arm64 PMU interrupt), by the handler itself, right
+ *     after it took the sample, as perf writes its records into its ring;
+ *   - in NMI (x86 hardware events), by an irq_work on that CPU: a lazy
+ *     one (at the next tick) while the ring is less than half full, at
+ *     once (a self-IPI) from half full.
+ *
+ * FLUSHLOG, CLOSELOG and the release of a PMC drain every CPU's ring in
+ * process context.  Drainers of a ring serialise on its lock; the handler
+ * fills it without: one producer (the CPU's handler), one consumer.  A
+ * handler interrupting another on the same CPU (an NMI in a timer sample)
+ * drops its sample.
  */
 #define pr_fmt(fmt) "hwpmc: " fmt
 
 #include <linux/kernel.h>
 #include <linux/irq_work.h>
 #include <asm/local.h>
-#include <linux/mutex.h>
 #include <linux/perf_event.h>
 #include <linux/percpu.h>
 #include <linux/sched.h>
@@ -35,7 +42,6 @@
 #include <linux/timekeeping.h>
 #include <linux/uaccess.h>
 #include <linux/vmalloc.h>
-#include <linux/workqueue.h>
 #include <linux/hwpmclog.h>
 
 #include "hwpmc_internal.h"
@@ -52,23 +58,19 @@ struct hwpmc_sample {
 
 struct hwpmc_ring {
 	unsigned int		head;		/* written by the handler */
-	unsigned int		tail;		/* by the drain */
+	unsigned int		tail;		/* by the drainer */
 	local_t			nest;
-	int			armed;		/* a drain is due */
+	raw_spinlock_t		lock;		/* drainers */
 	char			*slots;
-	struct irq_work		kick;
+	struct irq_work		kick;		/* NMI samples: at the tick */
+	struct irq_work		kick_now;	/* NMI samples: half full */
 };
 
 static DEFINE_PER_CPU(struct hwpmc_ring, hwpmc_rings);
 static size_t hwpmc_slot_size;
 static unsigned int hwpmc_ring_mask;
-static DEFINE_MUTEX(hwpmc_drain_lock);
 
-/* How long the first sample of an empty ring waits for the drain. */
-#define HWPMC_DRAIN_DELAY	msecs_to_jiffies(5)
-
-static void hwpmc_drain_fn(struct work_struct *work);
-static DECLARE_DELAYED_WORK(hwpmc_drain_work, hwpmc_drain_fn);
+static void hwpmc_ring_drain(struct hwpmc_ring *r);
 
 static struct hwpmc_sample *hwpmc_slot(struct hwpmc_ring *r, unsigned int i)
 {
@@ -231,86 +233,81 @@ void hwpmc_sample_take(struct hwpmc_pmc *pm, bool callchain,
 	}
 	s->npc = n;
 	s->cpuflags = PMC_CALLCHAIN_TO_CPUFLAGS(smp_processor_id(), flags);
-	/* publish the slot to the drain: pairs with its acquire of head */
+	/* publish the slot to the drainer: pairs with its acquire of head */
 	smp_store_release(&r->head, head + 1);
 	hwpmc_stat_inc(intr_processed);
-	/*
-	 * Arm the drain unless it is armed: xchg() orders the store of
-	 * head before the load of armed, against the drain's xchg() of
-	 * armed before its load of head, so that either the drain sees
-	 * this sample or this sees the drain disarmed.  At half full, at
-	 * once.
-	 */
-	if (!xchg(&r->armed, 1) ||
-	    head + 1 - READ_ONCE(r->tail) == (hwpmc_ring_mask + 1) / 2)
+	local_dec(&r->nest);
+	/* an NMI during the drain below fills the ring, and kicks it */
+	if (!in_nmi())
+		hwpmc_ring_drain(r);
+	else if (head + 1 - READ_ONCE(r->tail) >= (hwpmc_ring_mask + 1) / 2)
+		irq_work_queue(&r->kick_now);
+	else
 		irq_work_queue(&r->kick);
+	return;
 out:
 	local_dec(&r->nest);
 }
 
 /* -- the drain -------------------------------------------------------------- */
 
-static void hwpmc_ring_kick(struct irq_work *w)
-{
-	struct hwpmc_ring *r = container_of(w, struct hwpmc_ring, kick);
-
-	if (READ_ONCE(r->head) - READ_ONCE(r->tail) >= (hwpmc_ring_mask + 1) / 2)
-		mod_delayed_work(system_unbound_wq, &hwpmc_drain_work, 0);
-	else
-		queue_delayed_work(system_unbound_wq, &hwpmc_drain_work,
-				   HWPMC_DRAIN_DELAY);
-}
-
-/*
- * Move every pending sample into its owner's log; hwpmc_sx held (for
- * reading at least), so that the PMCs of pending samples stay alive:
- * releasing a PMC releases its counters, then drains, then frees it.
- */
-void hwpmc_sample_drain(void)
+/* Move r's samples into their owners' logs; any context but NMI. */
+static void hwpmc_ring_drain(struct hwpmc_ring *r)
 {
 	struct pmclog_callchain cc = { };
 	struct hwpmc_sample *s;
 	struct hwpmc_log *lg;
-	struct hwpmc_ring *r;
 	unsigned int head, tail;
-	int cpu;
+	unsigned long flags;
 
-	mutex_lock(&hwpmc_drain_lock);
-	for_each_possible_cpu(cpu) {
-		r = per_cpu_ptr(&hwpmc_rings, cpu);
-		if (!r->slots)
-			continue;
-		/* a sample published after this arms the drain again */
-		xchg(&r->armed, 0);
-		/* the handler's release of the slots it filled */
-		head = smp_load_acquire(&r->head);
-		for (tail = r->tail; tail != head; tail++) {
-			s = hwpmc_slot(r, tail);
-			lg = hwpmc_pmc_log(s->pm);
-			if (!lg) {
-				hwpmc_stat_inc(intr_ignored);
-			} else {
-				cc.pl_pid = s->pid;
-				cc.pl_tid = s->tid;
-				cc.pl_pmcid = s->pm->id;
-				cc.pl_cpuflags = s->cpuflags;
-				hwpmc_log_append(lg, PMCLOG_TYPE_CALLCHAIN,
-						 s->time, &cc, sizeof(cc),
-						 s->pc, s->npc * sizeof(u64));
-			}
-			/* the slot is free again: pairs with the handler */
-			smp_store_release(&r->tail, tail + 1);
+	raw_spin_lock_irqsave(&r->lock, flags);
+	/* the handler's release of the slots it filled */
+	head = smp_load_acquire(&r->head);
+	for (tail = r->tail; tail != head; tail++) {
+		s = hwpmc_slot(r, tail);
+		/* the PMC, its owner and its log live until RCU's next period */
+		lg = hwpmc_pmc_log(s->pm);
+		if (!lg) {
+			hwpmc_stat_inc(intr_ignored);
+		} else {
+			cc.pl_pid = s->pid;
+			cc.pl_tid = s->tid;
+			cc.pl_pmcid = s->pm->id;
+			cc.pl_cpuflags = s->cpuflags;
+			hwpmc_log_append(lg, PMCLOG_TYPE_CALLCHAIN, s->time, &cc,
+					 sizeof(cc), s->pc, s->npc * sizeof(u64));
 		}
+		/* the slot is free again: pairs with the handler */
+		smp_store_release(&r->tail, tail + 1);
 	}
-	hwpmc_stat_inc(log_sweeps);
-	mutex_unlock(&hwpmc_drain_lock);
+	raw_spin_unlock_irqrestore(&r->lock, flags);
 }
 
-static void hwpmc_drain_fn(struct work_struct *work)
+static void hwpmc_ring_kick(struct irq_work *w)
 {
-	down_read(&hwpmc_sx);
-	hwpmc_sample_drain();
-	up_read(&hwpmc_sx);
+	rcu_read_lock();
+	hwpmc_ring_drain(this_cpu_ptr(&hwpmc_rings));
+	rcu_read_unlock();
+}
+
+/*
+ * Every CPU's pending samples, into their logs; process context.  (The
+ * release of a PMC calls this after its counters are gone, so that its
+ * last samples are logged before it goes.)
+ */
+void hwpmc_sample_drain(void)
+{
+	struct hwpmc_ring *r;
+	int cpu;
+
+	rcu_read_lock();
+	for_each_possible_cpu(cpu) {
+		r = per_cpu_ptr(&hwpmc_rings, cpu);
+		if (r->slots)
+			hwpmc_ring_drain(r);
+	}
+	rcu_read_unlock();
+	hwpmc_stat_inc(log_sweeps);
 }
 
 int hwpmc_sample_init(void)
@@ -323,7 +320,9 @@ int hwpmc_sample_init(void)
 	hwpmc_ring_mask = hwpmc_nsamples - 1;
 	for_each_possible_cpu(cpu) {
 		r = per_cpu_ptr(&hwpmc_rings, cpu);
-		init_irq_work(&r->kick, hwpmc_ring_kick);
+		raw_spin_lock_init(&r->lock);
+		r->kick = IRQ_WORK_INIT_LAZY(hwpmc_ring_kick);
+		r->kick_now = IRQ_WORK_INIT_HARD(hwpmc_ring_kick);
 		r->slots = vzalloc_node(hwpmc_nsamples * hwpmc_slot_size,
 					cpu_to_node(cpu));
 		if (!r->slots) {
@@ -340,9 +339,11 @@ void hwpmc_sample_fini(void)
 	struct hwpmc_ring *r;
 	int cpu;
 
-	for_each_possible_cpu(cpu)
-		irq_work_sync(&per_cpu_ptr(&hwpmc_rings, cpu)->kick);
-	flush_delayed_work(&hwpmc_drain_work);
+	for_each_possible_cpu(cpu) {
+		r = per_cpu_ptr(&hwpmc_rings, cpu);
+		irq_work_sync(&r->kick);
+		irq_work_sync(&r->kick_now);
+	}
 	for_each_possible_cpu(cpu) {
 		r = per_cpu_ptr(&hwpmc_rings, cpu);
 		vfree(r->slots);

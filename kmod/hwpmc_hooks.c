@@ -132,6 +132,11 @@ static void hwpmc_add_descendants(struct perf_event *ev, struct hwpmc_pmc *pm,
 		hwpmc_logset_add(arg, pm);
 }
 
+static void hwpmc_add_descendants_pmc(struct hwpmc_pmc *pm, void *arg)
+{
+	hwpmc_add_descendants(NULL, pm, arg);
+}
+
 /* The logs of running system-sampling PMCs; RCU read side. */
 static void hwpmc_add_system(struct hwpmc_logset *ls)
 {
@@ -300,7 +305,7 @@ struct hwpmc_csw {
 
 static DEFINE_HASHTABLE(hwpmc_csw_hash, 10);
 static DEFINE_RAW_SPINLOCK(hwpmc_csw_lock);
-static int hwpmc_csw_users;		/* LOG_PROCCSW PMCs; hwpmc_sx */
+static int hwpmc_proccsw_users;		/* LOG_PROCCSW PMCs; hwpmc_sx */
 static struct tracepoint *hwpmc_tp_switch;
 static struct tracepoint *hwpmc_tp_fork;
 
@@ -407,24 +412,27 @@ static void hwpmc_probe_switch(void *data, bool preempt,
 	rcu_read_unlock();
 }
 
-/* A LOG_PROCCSW PMC comes or goes; hwpmc_sx held for writing. */
-int hwpmc_csw_use(struct hwpmc_pmc *pm, bool on)
+/*
+ * A sampling LOG_PROCCSW PMC comes or goes; hwpmc_sx held for writing.
+ * (Counting PMCs log their slices themselves: hwpmc_csw.c.)
+ */
+int hwpmc_proccsw_use(struct hwpmc_pmc *pm, bool on)
 {
 	int error = 0;
 
-	if (!(pm->flags & PMC_F_LOG_PROCCSW))
+	if (!(pm->flags & PMC_F_LOG_PROCCSW) || hwpmc_pmc_virtual(pm))
 		return 0;
 	if (on) {
-		if (!hwpmc_csw_users)
+		if (!hwpmc_proccsw_users)
 			error = tracepoint_probe_register(hwpmc_tp_switch,
 							  hwpmc_probe_switch,
 							  NULL);
 		if (!error)
-			hwpmc_csw_users++;
+			hwpmc_proccsw_users++;
 		return error;
 	}
 	hwpmc_csw_drop(NULL, pm);
-	if (!--hwpmc_csw_users) {
+	if (!--hwpmc_proccsw_users) {
 		tracepoint_probe_unregister(hwpmc_tp_switch,
 					    hwpmc_probe_switch, NULL);
 		tracepoint_synchronize_unregister();
@@ -433,7 +441,7 @@ int hwpmc_csw_use(struct hwpmc_pmc *pm, bool on)
 }
 
 /* Thread t became a target of pm (attach); process context. */
-void hwpmc_csw_attach(struct task_struct *t, struct hwpmc_pmc *pm)
+void hwpmc_proccsw_attach(struct task_struct *t, struct hwpmc_pmc *pm)
 {
 	if (pm->flags & PMC_F_LOG_PROCCSW)
 		hwpmc_csw_add(t, pm, GFP_KERNEL);
@@ -459,7 +467,7 @@ static void hwpmc_csw_clone(struct task_struct *t)
 	struct hwpmc_pmcset ps = { 0 };
 	int i;
 
-	if (!READ_ONCE(hwpmc_csw_users))
+	if (!READ_ONCE(hwpmc_proccsw_users))
 		return;
 	hwpmc_walk_counters(t, hwpmc_add_csw, &ps);
 	for (i = 0; i < ps.n; i++)
@@ -469,7 +477,7 @@ static void hwpmc_csw_clone(struct task_struct *t)
 /* The current thread exits: its last slice, then its records go. */
 static void hwpmc_csw_exit(struct task_struct *t)
 {
-	if (!READ_ONCE(hwpmc_csw_users))
+	if (!READ_ONCE(hwpmc_proccsw_users))
 		return;
 	hwpmc_walk_counters(t, hwpmc_csw_counter, NULL);
 	hwpmc_csw_drop(t, NULL);
@@ -580,6 +588,11 @@ static void hwpmc_add_any(struct perf_event *ev, struct hwpmc_pmc *pm,
 	hwpmc_logset_add(arg, pm);
 }
 
+static void hwpmc_add_any_pmc(struct hwpmc_pmc *pm, void *arg)
+{
+	hwpmc_logset_add(arg, pm);
+}
+
 static int hwpmc_kp_exec(struct kprobe *kp, struct pt_regs *regs)
 {
 	struct hwpmc_logset ls = { 0 };
@@ -593,6 +606,7 @@ static int hwpmc_kp_exec(struct kprobe *kp, struct pt_regs *regs)
 		return 0;
 	rcu_read_lock();
 	hwpmc_walk_counters(current, hwpmc_add_any, &ls);
+	hwpmc_thr_pmcs(current, hwpmc_add_any_pmc, &ls);
 	hwpmc_add_system(&ls);
 	if (ls.n) {
 		exe = rcu_dereference(current->mm->exe_file);
@@ -800,6 +814,7 @@ static void hwpmc_probe_fork(void *data, struct task_struct *parent,
 	if (hwpmc_hooks_idle() || parent != current)
 		return;
 	rcu_read_lock();
+	hwpmc_thr_fork(current, child);
 	hwpmc_csw_clone(child);
 	hwpmc_check_inherited(child);
 	if (!thread_group_leader(child)) {
@@ -807,6 +822,7 @@ static void hwpmc_probe_fork(void *data, struct task_struct *parent,
 		return;
 	}
 	hwpmc_walk_counters(current, hwpmc_add_descendants, &ls);
+	hwpmc_thr_pmcs(current, hwpmc_add_descendants_pmc, &ls);
 	hwpmc_add_system(&ls);
 	now = ktime_get_ns();
 	for (i = 0; i < ls.n; i++) {
@@ -817,14 +833,6 @@ static void hwpmc_probe_fork(void *data, struct task_struct *parent,
 	}
 	rcu_read_unlock();
 }
-
-#define HWPMC_EXIT_MAX		16
-
-struct hwpmc_exitset {
-	int			n;
-	struct hwpmc_pmc	*pm[HWPMC_EXIT_MAX];
-	u64			value[HWPMC_EXIT_MAX];
-};
 
 static void hwpmc_add_procexit(struct perf_event *ev, struct hwpmc_pmc *pm,
 			       void *arg)
@@ -877,45 +885,59 @@ out:
 }
 
 /*
- * The current thread p exits: perf_event_exit_task() is about to fold
- * its counters into their parents, so what they counted is read here.
- * (sched_process_exit comes too late, after perf_event_exit_task().)
+ * Threads of process tgid exited, counting es's values (for PMCs with
+ * LOG_PROCEXIT): each is added to the process's count, and the last
+ * thread (group_dead) logs it in PROCEXIT.  Atomic context, RCU.
  */
-static void __maybe_unused hwpmc_procexit(struct task_struct *p,
-					  bool group_dead)
+void hwpmc_procexit_log(struct hwpmc_exitset *es, pid_t tgid,
+			bool group_dead)
 {
-	struct hwpmc_exitset es = { 0 };
 	struct hwpmc_exitacc *spare = NULL, *a;
-	struct pmclog_procexit r = { .pl_pid = p->tgid };
+	struct pmclog_procexit r = { .pl_pid = tgid };
 	struct hwpmc_log *lg;
 	u64 now = ktime_get_ns();
 	int i;
 
-	rcu_read_lock();
-	hwpmc_walk_counters(p, hwpmc_add_procexit, &es);
-	for (i = 0; i < es.n; i++) {
+	for (i = 0; i < es->n; i++) {
 		if (!group_dead && !spare) {
 			spare = kmalloc(sizeof(*spare),
 					GFP_ATOMIC | __GFP_NOWARN);
 			if (spare)
 				spare->next = NULL;
 		}
-		if (!hwpmc_exit_account(es.pm[i], p->tgid, &es.value[i],
+		if (!hwpmc_exit_account(es->pm[i], tgid, &es->value[i],
 					group_dead, &spare))
 			continue;
-		lg = hwpmc_pmc_log(es.pm[i]);
+		lg = hwpmc_pmc_log(es->pm[i]);
 		if (!lg)
 			continue;
-		r.pl_pmcid = es.pm[i]->id;
-		r.pl_value = es.value[i];
+		r.pl_pmcid = es->pm[i]->id;
+		r.pl_value = es->value[i];
 		hwpmc_log_append(lg, PMCLOG_TYPE_PROCEXIT, now, &r, sizeof(r),
 				 NULL, 0);
 	}
-	rcu_read_unlock();
 	while ((a = spare)) {
 		spare = a->next;
 		kfree(a);
 	}
+}
+
+/*
+ * The current thread p exits: perf_event_exit_task() is about to fold
+ * its counters into their parents, so what the counters of sampling PMCs
+ * counted is read here.  (sched_process_exit comes too late, after
+ * perf_event_exit_task(); counting PMCs are the module's, and their
+ * threads' counts are taken there: hwpmc_thr_exit().)
+ */
+static void __maybe_unused hwpmc_procexit(struct task_struct *p,
+					  bool group_dead)
+{
+	struct hwpmc_exitset es = { 0 };
+
+	rcu_read_lock();
+	hwpmc_walk_counters(p, hwpmc_add_procexit, &es);
+	hwpmc_procexit_log(&es, p->tgid, group_dead);
+	rcu_read_unlock();
 }
 
 /* A thread of p's process exits (sched_process_exit): SYSEXIT. */

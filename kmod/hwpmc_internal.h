@@ -7,7 +7,9 @@
  *   hwpmc_mod.c      the machine-independent core: rows, their per-CPU
  *                    state and dispositions, driver statistics
  *   hwpmc_pmc.c      owners and their PMCs: allocate, attach, start, stop,
- *                    read/write, release (counting modes)
+ *                    read/write, release
+ *   hwpmc_csw.c      counting process PMCs: per-CPU counters, saved and
+ *                    restored at context switches for target threads
  *   hwpmc_lifecycle.c  process exit and exec, from sched tracepoints
  *   hwpmc_hooks.c    what the log learns from the kernel: exec, fork,
  *                    exit and new mappings of targets (kprobes and
@@ -139,7 +141,11 @@ struct hwpmc_owner {
 	struct rcu_head		rcu;
 };
 
-/* An attached process: its counters, one per thread at attach time. */
+/*
+ * An attached process.  Sampling PMCs: its perf counters, one per thread
+ * at attach time.  Counting PMCs: none (nev 0); its threads have slots
+ * (hwpmc_csw.c).
+ */
 struct hwpmc_target {
 	struct list_head	link;		/* pm->targets */
 	struct pid		*tgid;
@@ -148,6 +154,26 @@ struct hwpmc_target {
 	u64			base;		/* sum of counters at start */
 	u32			nev;
 	struct perf_event	*ev[];
+};
+
+struct hwpmc_thr;
+
+/*
+ * A target thread of a counting process PMC (hwpmc_csw.c): what the
+ * thread counted since the PMC started, and its open time slice.
+ */
+struct hwpmc_slot {
+	struct list_head	tlink;		/* thr->slots (RCU) */
+	struct list_head	plink;		/* pm->slots (RCU) */
+	struct hwpmc_thr	*thr;		/* NULL: the thread exited */
+	struct hwpmc_pmc	*pm;
+	struct perf_event	*ev;		/* the CPU counter of the slice */
+	u64			base;		/* its count when the slice began */
+	u64			acc;		/* counted since PMCSTART */
+	u64			total;		/* counted in the slot's life */
+	bool			in;		/* a slice is open */
+	bool			gone;		/* detached: counts nothing more */
+	struct rcu_head		rcu;
 };
 
 struct hwpmc_pmc {
@@ -167,6 +193,11 @@ struct hwpmc_pmc {
 	u64			value;		/* folded at stop */
 	struct perf_event_attr	attr;
 	struct list_head	targets;	/* process scope */
+	/* counting process PMCs (hwpmc_csw.c) */
+	struct list_head	slots;		/* hwpmc_slot.plink (RCU) */
+	struct perf_event	**pcpu;		/* a counter per CPU, or NULL */
+	int			*pcpu_gen;	/* hwpmc_cpu_gen at creation */
+	bool			pcpu_made;	/* started once */
 	struct perf_event	*sysev;		/* system scope */
 	u64			sysbase;
 	int			sysgen;		/* CPU generation of sysev */
@@ -209,6 +240,35 @@ static inline struct hwpmc_log *hwpmc_pmc_log(const struct hwpmc_pmc *pm)
 	return READ_ONCE(pm->owner->log);
 }
 
+/* Does pm count with the module's context switches (hwpmc_csw.c)? */
+static inline bool hwpmc_pmc_virtual(const struct hwpmc_pmc *pm)
+{
+	return pm->mode == PMC_MODE_TC;
+}
+
+/* CPU generations: bumped when a CPU goes offline (hwpmc_pmc.c). */
+int hwpmc_cpu_gen_read(int cpu);
+
+/* Counting process PMCs (hwpmc_csw.c); hwpmc_sx held unless said. */
+int hwpmc_csw_init(void);
+void hwpmc_csw_fini(void);
+int hwpmc_vpmc_init(struct hwpmc_pmc *pm);
+int hwpmc_vpmc_use(struct hwpmc_pmc *pm, bool on);
+int hwpmc_vpmc_add_thread(struct hwpmc_pmc *pm, struct task_struct *t);
+u64 hwpmc_vpmc_remove(struct hwpmc_pmc *pm, struct task_struct *root,
+		      struct pid *tgid);
+void hwpmc_vpmc_reap(struct hwpmc_pmc *pm);
+int hwpmc_vpmc_start(struct hwpmc_pmc *pm);
+u64 hwpmc_vpmc_stop(struct hwpmc_pmc *pm);
+u64 hwpmc_vpmc_read(const struct hwpmc_pmc *pm);
+void hwpmc_vpmc_free(struct hwpmc_pmc *pm);
+void hwpmc_vpmc_refresh(struct hwpmc_pmc *pm);
+/* atomic context, RCU read side */
+void hwpmc_thr_fork(struct task_struct *parent, struct task_struct *child);
+void hwpmc_thr_exit(struct task_struct *p, bool group_dead);
+void hwpmc_thr_pmcs(struct task_struct *t,
+		    void (*fn)(struct hwpmc_pmc *pm, void *arg), void *arg);
+
 /* Running system-sampling PMCs (RCU list, changed under hwpmc_sx). */
 extern struct list_head hwpmc_ss_pmcs;
 
@@ -241,9 +301,21 @@ void hwpmc_log_process(struct hwpmc_log *lg, struct hwpmc_pmc *pm,
 		       struct task_struct *p, bool maps);
 void hwpmc_log_all_processes(struct hwpmc_log *lg);
 void hwpmc_hooks_exit(struct task_struct *p, bool group_dead);
-int hwpmc_csw_use(struct hwpmc_pmc *pm, bool on);
-void hwpmc_csw_attach(struct task_struct *t, struct hwpmc_pmc *pm);
+int hwpmc_proccsw_use(struct hwpmc_pmc *pm, bool on);
+void hwpmc_proccsw_attach(struct task_struct *t, struct hwpmc_pmc *pm);
 void hwpmc_pin_counter(struct perf_event *ev);
+
+/* PROCEXIT: what exiting threads counted, per PMC (atomic context, RCU). */
+#define HWPMC_EXIT_MAX		16
+
+struct hwpmc_exitset {
+	int			n;
+	struct hwpmc_pmc	*pm[HWPMC_EXIT_MAX];
+	u64			value[HWPMC_EXIT_MAX];
+};
+
+void hwpmc_procexit_log(struct hwpmc_exitset *es, pid_t tgid,
+			bool group_dead);
 
 /* Process lifecycle (hwpmc_lifecycle.c). */
 extern atomic_t hwpmc_active;		/* owners that exist */

@@ -77,6 +77,7 @@ static void hwpmc_probe_exit(HWPMC_TP_EXIT_PROTO)
 	if (!atomic_read(&hwpmc_active))
 		return;
 	last = !atomic_read(&p->signal->live);
+	hwpmc_thr_exit(p, last);
 	hwpmc_hooks_exit(p, last);
 	if (last)
 		hwpmc_record(p, false);

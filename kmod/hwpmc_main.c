@@ -188,9 +188,12 @@ static int __init hwpmc_init(void)
 	error = hwpmc_sample_init();
 	if (error)
 		goto fail_log;
-	error = hwpmc_pmc_init();
+	error = hwpmc_csw_init();
 	if (error)
 		goto fail_sample;
+	error = hwpmc_pmc_init();
+	if (error)
+		goto fail_csw;
 	error = hwpmc_hooks_init();
 	if (error)
 		goto fail_pmc;
@@ -209,6 +212,8 @@ fail_hooks:
 	hwpmc_hooks_fini();
 fail_pmc:
 	hwpmc_pmc_fini();
+fail_csw:
+	hwpmc_csw_fini();
 fail_sample:
 	hwpmc_sample_fini();
 fail_log:
@@ -226,6 +231,7 @@ static void __exit hwpmc_exit(void)
 	hwpmc_lifecycle_fini();
 	hwpmc_hooks_fini();
 	hwpmc_pmc_fini();
+	hwpmc_csw_fini();
 	hwpmc_sample_fini();
 	hwpmc_log_fini();
 	hwpmc_mod_fini();

@@ -9,15 +9,17 @@
  * owner: another process cannot name them.  A PMC also remembers the file
  * it was allocated through, and closing that file releases it.
  *
- * Counting.  A process-scope PMC has one perf counter per thread of each
- * attached process (a target) at attach time; perf saves and restores
- * them at context switches and copies them into threads created later,
- * and into child processes with PMC_F_DESCENDANTS (perf's inheritance,
- * whose counts fold back when a child exits).  A system-scope PMC is one
- * perf counter on its CPU.  The value of a PMC is pm->value plus, while it
- * runs, what its counters counted since it started (read - base); a stop
- * folds that into pm->value.  This makes a stopped PMC stop counting even
- * though a module cannot disable perf's inherited copies.
+ * Counting.  A counting process-scope PMC counts with the module's own
+ * context switches (hwpmc_csw.c): a perf counter per CPU, and a slot per
+ * target thread that takes what the counter counts while the thread
+ * runs.  A sampling process-scope PMC has one perf counter per thread of
+ * each attached process (a target) at attach time; perf saves and
+ * restores them at context switches and copies them into threads created
+ * later, and into child processes with PMC_F_DESCENDANTS (perf's
+ * inheritance).  A system-scope PMC is one perf counter on its CPU.  The
+ * value of a PMC is pm->value plus, while it runs, what it counted since
+ * it started (slots, or counter read - base); a stop folds that into
+ * pm->value.
  *
  * Locking: hwpmc_sx, held for writing by every operation on owners, PMCs
  * and targets (perf calls sleep, which a rw_semaphore allows).
@@ -40,6 +42,7 @@
 #include <linux/sched/task.h>
 #include <linux/slab.h>
 #include <linux/timekeeping.h>
+#include <linux/workqueue.h>
 #include <linux/xarray.h>
 #include <linux/hwpmclog.h>
 
@@ -75,6 +78,26 @@ static int hwpmc_cpu_offline(unsigned int cpu)
 	return 0;
 }
 
+int hwpmc_cpu_gen_read(int cpu)
+{
+	return atomic_read(&hwpmc_cpu_gen[cpu]);
+}
+
+/*
+ * A CPU came online: the counting process PMCs get counters there (in a
+ * work item: counters are made under hwpmc_sx, which is taken outside
+ * the hotplug lock that the callback runs under).
+ */
+static void hwpmc_cpu_online_fn(struct work_struct *work);
+static DECLARE_WORK(hwpmc_cpu_online_work, hwpmc_cpu_online_fn);
+
+static int hwpmc_cpu_online(unsigned int cpu)
+{
+	if (atomic_read(&hwpmc_active))
+		schedule_work(&hwpmc_cpu_online_work);
+	return 0;
+}
+
 int hwpmc_pmc_init(void)
 {
 	unsigned int i, n;
@@ -90,7 +113,8 @@ int hwpmc_pmc_init(void)
 		INIT_HLIST_HEAD(&hwpmc_ownerhash[i]);
 	hwpmc_cpuhp_state = cpuhp_setup_state_nocalls(CPUHP_AP_ONLINE_DYN,
 						      "perf/hwpmc:online",
-						      NULL, hwpmc_cpu_offline);
+						      hwpmc_cpu_online,
+						      hwpmc_cpu_offline);
 	if (hwpmc_cpuhp_state < 0)
 		goto fail;
 	return 0;
@@ -283,6 +307,8 @@ static u64 hwpmc_pmc_value(const struct hwpmc_pmc *pm)
 		return v;
 	if (pm->sysev)
 		return v + hwpmc_md_read(pm->sysev) - pm->sysbase;
+	if (hwpmc_pmc_virtual(pm))
+		return v + hwpmc_vpmc_read(pm);
 	list_for_each_entry(pt, &pm->targets, link)
 		v += hwpmc_target_read(pt) - pt->base;
 	return v;
@@ -477,9 +503,10 @@ struct hwpmc_tev {
 };
 
 /*
- * Attach pm to process p (its group leader, referenced): a counter on
- * each of its threads.  A thread cloned by one that has no counter yet
- * inherits none, so the threads are listed again until each has one.
+ * Attach pm to process p (its group leader, referenced): a slot
+ * (counting PMCs) or a perf counter (sampling PMCs) for each of its
+ * threads.  A thread cloned by one that has neither yet inherits none,
+ * so the threads are listed again until each has one.
  */
 static int hwpmc_target_add(struct hwpmc_pmc *pm, struct task_struct *p)
 {
@@ -488,9 +515,9 @@ static int hwpmc_target_add(struct hwpmc_pmc *pm, struct task_struct *p)
 	struct hwpmc_tev *tv = NULL, *v;
 	struct hwpmc_target *pt = NULL;
 	struct perf_event *ev;
-	u32 n = 0, ntv = 0, nev = 0, cap = 0, i;
+	u32 n = 0, ntv = 0, nev = 0, cap = 0, nthr = 0, i;
 	struct xarray seen;	/* the threads done, by pid: O(log n) */
-	bool fresh;
+	bool fresh, virt = hwpmc_pmc_virtual(pm);
 	int error = 0;
 
 	if (hwpmc_target_find(pm, tgid))
@@ -511,6 +538,14 @@ static int hwpmc_target_add(struct hwpmc_pmc *pm, struct task_struct *p)
 			if (error)
 				break;
 			fresh = true;
+			if (virt) {
+				error = hwpmc_vpmc_add_thread(pm, t[i]);
+				if (error == -ESRCH)	/* exiting */
+					error = 0;
+				else if (!error)
+					nthr++;
+				continue;
+			}
 			if (ntv == cap) {
 				cap = cap ? 2 * cap : n + 4;
 				v = krealloc(tv, cap * sizeof(*tv), GFP_KERNEL);
@@ -536,7 +571,7 @@ static int hwpmc_target_add(struct hwpmc_pmc *pm, struct task_struct *p)
 			put_task_struct(t[i]);
 		kfree(t);
 	} while (fresh && !error);
-	if (!error && !nev)
+	if (!error && !nev && !nthr)
 		error = -ESRCH;		/* the whole process exited */
 	if (!error) {
 		pt = kzalloc(struct_size(pt, ev, nev), GFP_KERNEL);
@@ -547,6 +582,8 @@ static int hwpmc_target_add(struct hwpmc_pmc *pm, struct task_struct *p)
 		for (i = 0; i < ntv; i++)
 			if (tv[i].ev)
 				hwpmc_md_release(tv[i].ev);
+		if (virt)
+			hwpmc_vpmc_remove(pm, NULL, tgid);
 		goto out;
 	}
 	pt->tgid = get_pid(tgid);
@@ -555,7 +592,7 @@ static int hwpmc_target_add(struct hwpmc_pmc *pm, struct task_struct *p)
 		if (!tv[i].ev)
 			continue;
 		pt->ev[pt->nev++] = tv[i].ev;
-		hwpmc_csw_attach(tv[i].t, pm);
+		hwpmc_proccsw_attach(tv[i].t, pm);
 	}
 	list_add_tail(&pt->link, &pm->targets);
 	pm->had_targets = true;
@@ -574,7 +611,9 @@ static void hwpmc_target_free(struct hwpmc_pmc *pm, struct hwpmc_target *pt)
 {
 	u32 i;
 
-	if (pm->state == PMC_STATE_RUNNING)
+	if (hwpmc_pmc_virtual(pm))
+		pm->value += hwpmc_vpmc_remove(pm, NULL, pt->tgid);
+	else if (pm->state == PMC_STATE_RUNNING)
 		pm->value += hwpmc_target_stop(pt);
 	for (i = 0; i < pt->nev; i++)
 		hwpmc_md_release(pt->ev[i]);
@@ -762,7 +801,7 @@ int hwpmc_pmc_allocate(struct file *file, struct pmc_op_pmcallocate *pa)
 	error = hwpmc_md_attr(ev, pa->pm_caps, &pa->pm_md.pm_pmu, &pm->attr);
 	if (error)
 		goto fail;
-	if (PMC_IS_VIRTUAL_MODE(mode)) {
+	if (mode == PMC_MODE_TS) {
 		/* new threads, and new processes with DESCENDANTS */
 		pm->attr.inherit = 1;
 		pm->attr.inherit_thread = !(pa->pm_flags & PMC_F_DESCENDANTS);
@@ -770,6 +809,10 @@ int hwpmc_pmc_allocate(struct file *file, struct pmc_op_pmcallocate *pa)
 		pm->attr.inherit_stat = 1;
 	}
 	pm->file = file;
+	pm->mode = mode;
+	error = hwpmc_vpmc_init(pm);
+	if (error)
+		goto fail;
 	raw_spin_lock_init(&pm->exitlock);
 	INIT_LIST_HEAD(&pm->sslink);
 	pm->event = ev;
@@ -813,7 +856,10 @@ int hwpmc_pmc_allocate(struct file *file, struct pmc_op_pmcallocate *pa)
 		goto fail_owner;
 	}
 	pm->owner = po;
-	error = hwpmc_csw_use(pm, true);
+	error = hwpmc_proccsw_use(pm, true);
+	if (error)
+		goto fail_owner;
+	error = hwpmc_vpmc_use(pm, true);
 	if (error)
 		goto fail_owner;
 	if (PMC_IS_SYSTEM_MODE(mode)) {
@@ -843,6 +889,8 @@ fail_owner:
 fail_locked:
 	up_write(&hwpmc_sx);
 fail:
+	kfree(pm->pcpu);
+	kfree(pm->pcpu_gen);
 	kfree(pm);
 	return error;
 }
@@ -919,6 +967,15 @@ int hwpmc_pmc_detach(u32 id, pid_t nr)
 	if (pt) {
 		if (pm->flags & PMC_F_DESCENDANTS)
 			hwpmc_detach_descendants(pm, tgid);
+		if ((pm->flags & PMC_F_DESCENDANTS) && hwpmc_pmc_virtual(pm)) {
+			/* and those born since the attach */
+			struct task_struct *root;
+
+			root = get_pid_task(tgid, PIDTYPE_TGID);
+			pm->value += hwpmc_vpmc_remove(pm, root, tgid);
+			if (root)
+				put_task_struct(root);
+		}
 		hwpmc_target_free(pm, pt);
 		hwpmc_log_pmcdetach(pm, tgid);
 		hwpmc_targets_gone(pm);
@@ -971,8 +1028,14 @@ int hwpmc_pmc_start(u32 id)
 			if (error)
 				goto out;
 		}
-		list_for_each_entry(pt, &pm->targets, link)
-			hwpmc_target_start(pt);
+		if (hwpmc_pmc_virtual(pm)) {
+			error = hwpmc_vpmc_start(pm);
+			if (error)
+				goto out;
+		} else {
+			list_for_each_entry(pt, &pm->targets, link)
+				hwpmc_target_start(pt);
+		}
 	}
 	pm->state = PMC_STATE_RUNNING;
 out:
@@ -995,8 +1058,13 @@ static void hwpmc_pmc_halt(struct hwpmc_pmc *pm)
 		list_del_rcu(&pm->sslink);
 		synchronize_rcu();	/* before it may be added again */
 	}
-	list_for_each_entry(pt, &pm->targets, link)
-		pm->value += hwpmc_target_stop(pt);
+	if (hwpmc_pmc_virtual(pm)) {
+		pm->value += hwpmc_vpmc_stop(pm);
+		hwpmc_vpmc_reap(pm);
+	} else {
+		list_for_each_entry(pt, &pm->targets, link)
+			pm->value += hwpmc_target_stop(pt);
+	}
 	pm->state = PMC_STATE_STOPPED;
 }
 
@@ -1130,6 +1198,7 @@ static void hwpmc_pmc_free(struct hwpmc_pmc *pm)
 	hwpmc_pmc_halt(pm);
 	list_for_each_entry_safe(pt, tmp, &pm->targets, link)
 		hwpmc_target_free(pm, pt);
+	hwpmc_vpmc_free(pm);
 	if (pm->sysev)
 		hwpmc_md_release(pm->sysev);
 	/* its counters are gone: its last samples go to the log now */
@@ -1146,7 +1215,8 @@ static void hwpmc_pmc_free(struct hwpmc_pmc *pm)
 		kfree(a);
 		a = next;
 	}
-	hwpmc_csw_use(pm, false);
+	hwpmc_proccsw_use(pm, false);
+	hwpmc_vpmc_use(pm, false);
 	hwpmc_row_give(pm->mode, pm->cpu, pm->ri);
 	list_del(&pm->link);
 	kfree_rcu(pm, rcu);
@@ -1223,6 +1293,7 @@ void hwpmc_pmc_process_gone(struct pid *tgid, bool exec)
 	for (b = 0; (!exec || p) && b < (1U << hwpmc_hashbits); b++)
 		hlist_for_each_entry_safe(po, n, &hwpmc_ownerhash[b], link)
 			list_for_each_entry(pm, &po->pmcs, link) {
+				hwpmc_vpmc_reap(pm);
 				pt = hwpmc_target_find(pm, tgid);
 				if (!pt || (exec && hwpmc_owner_may_keep(pm, p)))
 					continue;
@@ -1375,15 +1446,31 @@ int hwpmc_pmc_writelog(u32 userdata)
 	return error;
 }
 
+/* A CPU came online: counters there for the counting process PMCs. */
+static void hwpmc_cpu_online_fn(struct work_struct *work)
+{
+	struct hwpmc_owner *po;
+	struct hwpmc_pmc *pm;
+	unsigned int b;
+
+	down_write(&hwpmc_sx);
+	for (b = 0; b < (1U << hwpmc_hashbits); b++)
+		hlist_for_each_entry(po, &hwpmc_ownerhash[b], link)
+			list_for_each_entry(pm, &po->pmcs, link)
+				hwpmc_vpmc_refresh(pm);
+	up_write(&hwpmc_sx);
+}
+
 void hwpmc_pmc_fini(void)
 {
+	cpuhp_remove_state_nocalls(hwpmc_cpuhp_state);
+	flush_work(&hwpmc_cpu_online_work);
 	/* open files pin the module, so nothing should be left */
 	down_write(&hwpmc_sx);
 	hwpmc_pmc_free_all(NULL);
 	up_write(&hwpmc_sx);
 	kvfree(hwpmc_ownerhash);
 	hwpmc_ownerhash = NULL;
-	cpuhp_remove_state_nocalls(hwpmc_cpuhp_state);
 	kfree(hwpmc_cpu_gen);
 }
 

@@ -1,0 +1,867 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hwpmc for Linux: counting process-scope PMCs, saved and restored at
+ * context switches by the module (FreeBSD's pmc_process_csw_in() and
+ * pmc_process_csw_out()).
+ *
+ * A counting process PMC (PMC_MODE_TC) has one perf counter per CPU,
+ * counting whatever runs there, created enabled at its first PMCSTART
+ * and released with the PMC.  Each thread it counts (a target thread)
+ * has a record (struct hwpmc_thr), found in a hash by its task, with a
+ * slot per PMC (struct hwpmc_slot): when the thread is switched in, the
+ * slot takes the CPU counter's count as the base of a time slice; when
+ * it is switched out, what the counter counted since is added to the
+ * slot.  The switches come from the sched_switch tracepoint, one probe
+ * for every switch of the system while counting process PMCs exist; for
+ * threads that are no targets it costs two lookups in the hash.  perf's
+ * per-task counters do the same in perf's context switch, at several
+ * times the cost (docs/performance.md), and take a counter per thread.
+ *
+ * The value of such a PMC is pm->value plus its slots' counts; a stop
+ * folds those into pm->value.  A thread running on another CPU when the
+ * PMC is started, stopped or read is reached with a cross-call to that
+ * CPU, which opens, closes or brings up to date its slice there.
+ *
+ * New threads of a target thread, and new processes with
+ * PMC_F_DESCENDANTS, get slots at fork (sched_process_fork, before the
+ * child first runs).  An exiting thread's slices are closed by the
+ * sched_process_exit probe, which also adds what the thread counted to
+ * its process's count for PROCEXIT; its slots stay, dead, until process
+ * context folds them into pm->value (hwpmc_vpmc_reap()).
+ *
+ * Locking, outermost first:
+ *  - hwpmc_sx: everything that changes PMCs and targets (held for
+ *    writing), reads (for reading);
+ *  - hwpmc_vlock, a raw spinlock: the thread hash and which slot is on
+ *    which list (pm->slots and thr->slots are RCU lists, walked without
+ *    it), and a slot's gone flag;
+ *  - thr->lock, a raw spinlock taken with IRQs off: the counting state
+ *    of the thread's slots and thr->cpu.  The switch probe (rq lock held,
+ *    IRQs off), the cross-calls and process context take it;
+ *  - the log's locks (PROCCSW records are appended under thr->lock).
+ * Threads, slots and PMCs are freed after an RCU grace period.
+ */
+#define pr_fmt(fmt) "hwpmc: " fmt
+
+#include <linux/kernel.h>
+#include <linux/hash.h>
+#include <linux/log2.h>
+#include <linux/perf_event.h>
+#include <linux/rculist.h>
+#include <linux/sched.h>
+#include <linux/sched/signal.h>
+#include <linux/sched/task.h>
+#include <linux/slab.h>
+#include <linux/smp.h>
+#include <linux/timekeeping.h>
+#include <linux/tracepoint.h>
+#include <linux/workqueue.h>
+#include <linux/hwpmclog.h>
+
+#include "hwpmc_internal.h"
+
+/* thr->cpu: where the thread runs; these when it runs nowhere known */
+#define HWPMC_THR_OFF		(-1)	/* not running */
+#define HWPMC_THR_UNKNOWN	(-2)	/* not seen switching since attach */
+
+struct hwpmc_thr {
+	struct hlist_node	hnode;		/* hwpmc_thr_hash, by task */
+	struct task_struct	*task;		/* referenced */
+	raw_spinlock_t		lock;
+	struct list_head	slots;		/* hwpmc_slot.tlink (RCU) */
+	int			cpu;		/* or HWPMC_THR_* */
+	bool			dead;		/* exited, unhashed */
+	struct rcu_head		rcu;
+};
+
+static struct hlist_head *hwpmc_thr_hash;
+static unsigned int hwpmc_thr_bits;
+static DEFINE_RAW_SPINLOCK(hwpmc_vlock);
+
+static struct tracepoint *hwpmc_tp_vswitch;
+static int hwpmc_vpmcs;			/* counting process PMCs; hwpmc_sx */
+static bool hwpmc_vprobe_on;		/* hwpmc_sx */
+static void hwpmc_vprobe_off_fn(struct work_struct *work);
+static DECLARE_DELAYED_WORK(hwpmc_vprobe_off, hwpmc_vprobe_off_fn);
+
+static struct hlist_head *hwpmc_thr_bucket(const struct task_struct *t)
+{
+	return &hwpmc_thr_hash[hash_ptr(t, hwpmc_thr_bits)];
+}
+
+/* The record of thread t, or NULL; RCU read side (or hwpmc_vlock). */
+static struct hwpmc_thr *hwpmc_thr_find(const struct task_struct *t)
+{
+	struct hwpmc_thr *thr;
+
+	hlist_for_each_entry_rcu(thr, hwpmc_thr_bucket(t), hnode,
+				 lockdep_is_held(&hwpmc_vlock))
+		if (thr->task == t)
+			return thr;
+	return NULL;
+}
+
+static struct hwpmc_thr *hwpmc_thr_alloc(struct task_struct *t, int cpu,
+					 gfp_t gfp)
+{
+	struct hwpmc_thr *thr = kzalloc(sizeof(*thr), gfp);
+
+	if (!thr)
+		return NULL;
+	thr->task = get_task_struct(t);
+	raw_spin_lock_init(&thr->lock);
+	INIT_LIST_HEAD(&thr->slots);
+	thr->cpu = cpu;
+	return thr;
+}
+
+static void hwpmc_thr_free_rcu(struct rcu_head *rcu)
+{
+	struct hwpmc_thr *thr = container_of(rcu, struct hwpmc_thr, rcu);
+
+	put_task_struct(thr->task);
+	kfree(thr);
+}
+
+/* -- slices ------------------------------------------------------------------ */
+
+/* A CPU counter's count, on its CPU with IRQs off (perf_event_read_local()). */
+static u64 hwpmc_cpu_count(struct perf_event *ev)
+{
+	if (READ_ONCE(ev->state) == PERF_EVENT_STATE_ACTIVE)
+		ev->pmu->read(ev);
+	return local64_read(&ev->count);
+}
+
+/* A slice of s begins; its thread runs here, thr->lock held. */
+static void hwpmc_slice_open(struct hwpmc_slot *s, int cpu)
+{
+	struct perf_event *ev = READ_ONCE(s->pm->pcpu[cpu]);
+
+	if (!ev)
+		return;		/* no counter on this CPU (hotplug) */
+	s->ev = ev;
+	s->base = hwpmc_cpu_count(ev);
+	s->in = true;
+}
+
+/*
+ * What s's open slice counted up to now, added to the slot; the slice
+ * goes on from here, or ends (close).  A counter replaced since the
+ * slice began (its CPU went offline) gives nothing.
+ */
+static u64 hwpmc_slice_take(struct hwpmc_slot *s, int cpu, bool close)
+{
+	u64 v, d = 0;
+
+	if (!s->in)
+		return 0;
+	if (s->ev == READ_ONCE(s->pm->pcpu[cpu])) {
+		v = hwpmc_cpu_count(s->ev);
+		d = v - s->base;
+		s->base = v;
+	}
+	s->acc += d;
+	s->total += d;
+	s->in = !close;
+	return d;
+}
+
+static void hwpmc_log_proccsw(struct hwpmc_pmc *pm, struct task_struct *t,
+			      u64 value)
+{
+	struct pmclog_proccsw r = {
+		.pl_pmcid = pm->id,
+		.pl_pid = t->tgid,
+		.pl_tid = t->pid,
+		.pl_value = value,
+	};
+	struct hwpmc_log *lg = hwpmc_pmc_log(pm);
+
+	if (lg)
+		hwpmc_log_append(lg, PMCLOG_TYPE_PROCCSW, ktime_get_ns(), &r,
+				 sizeof(r), NULL, 0);
+}
+
+static bool hwpmc_slot_counts(const struct hwpmc_slot *s)
+{
+	return !READ_ONCE(s->gone) &&
+	       READ_ONCE(s->pm->state) == PMC_STATE_RUNNING;
+}
+
+/* thr is switched in on cpu; IRQs off. */
+static void hwpmc_thr_in(struct hwpmc_thr *thr, int cpu)
+{
+	struct hwpmc_slot *s;
+
+	raw_spin_lock(&thr->lock);
+	if (!thr->dead) {
+		thr->cpu = cpu;
+		list_for_each_entry_rcu(s, &thr->slots, tlink)
+			if (hwpmc_slot_counts(s))
+				hwpmc_slice_open(s, cpu);
+	}
+	raw_spin_unlock(&thr->lock);
+}
+
+/* thr is switched out (or exits) on cpu; IRQs off, thr->lock held. */
+static void hwpmc_thr_close(struct hwpmc_thr *thr, int cpu)
+{
+	struct hwpmc_slot *s;
+	u64 d;
+
+	list_for_each_entry_rcu(s, &thr->slots, tlink) {
+		if (!s->in)
+			continue;
+		d = hwpmc_slice_take(s, cpu, true);
+		if ((s->pm->flags & PMC_F_LOG_PROCCSW) && hwpmc_slot_counts(s))
+			hwpmc_log_proccsw(s->pm, thr->task, d);
+	}
+	thr->cpu = HWPMC_THR_OFF;
+}
+
+/*
+ * Every context switch while counting process PMCs exist: prev's slices
+ * end, next's begin.  rq lock held, IRQs off.
+ */
+static void hwpmc_vprobe_switch(void *data, bool preempt,
+				struct task_struct *prev,
+				struct task_struct *next,
+				unsigned int prev_state)
+{
+	int cpu = smp_processor_id();
+	struct hwpmc_thr *thr;
+
+	thr = hwpmc_thr_find(prev);
+	if (thr) {
+		raw_spin_lock(&thr->lock);
+		if (!thr->dead)
+			hwpmc_thr_close(thr, cpu);
+		raw_spin_unlock(&thr->lock);
+	}
+	thr = hwpmc_thr_find(next);
+	if (thr)
+		hwpmc_thr_in(thr, cpu);
+}
+
+/* -- operations on a slot, where its thread runs ------------------------------ */
+
+enum hwpmc_vop {
+	HWPMC_VOP_OPEN,		/* a running thread's slice begins */
+	HWPMC_VOP_CLOSE,	/* its open slice ends */
+	HWPMC_VOP_SYNC,		/* its open slice is counted up to now */
+};
+
+struct hwpmc_vcall {
+	struct hwpmc_slot	*s;
+	struct hwpmc_thr	*thr;
+	enum hwpmc_vop		op;
+	bool			remote;	/* sent to the task's CPU */
+	u64			acc;	/* the slot's count after op */
+};
+
+/* vc's operation; thr->lock held, IRQs off. */
+static void hwpmc_vop_do(struct hwpmc_vcall *vc)
+{
+	struct hwpmc_slot *s = vc->s;
+	struct hwpmc_thr *thr = vc->thr;
+	int cpu = smp_processor_id();
+	bool here = !thr->dead && thr->task == current;
+
+	if (here)
+		thr->cpu = cpu;
+	else if (vc->remote && thr->cpu == HWPMC_THR_UNKNOWN)
+		thr->cpu = HWPMC_THR_OFF;	/* not on its CPU: not running */
+	if (here) {
+		switch (vc->op) {
+		case HWPMC_VOP_OPEN:
+			if (!s->in && hwpmc_slot_counts(s))
+				hwpmc_slice_open(s, cpu);
+			break;
+		case HWPMC_VOP_CLOSE:
+			hwpmc_slice_take(s, cpu, true);
+			break;
+		case HWPMC_VOP_SYNC:
+			hwpmc_slice_take(s, cpu, false);
+			break;
+		}
+	}
+	vc->acc = s->acc;
+}
+
+static void hwpmc_vop_ipi(void *info)
+{
+	struct hwpmc_vcall *vc = info;
+
+	raw_spin_lock(&vc->thr->lock);
+	hwpmc_vop_do(vc);
+	raw_spin_unlock(&vc->thr->lock);
+}
+
+/*
+ * Do op on s where its thread runs (a cross-call to that CPU, unless it
+ * runs nowhere, or here), and return the slot's count.  Process context,
+ * RCU read side; the slot's thread may exit meanwhile (its counts then
+ * stand still: dead slots are not touched).
+ */
+static u64 hwpmc_vop(struct hwpmc_slot *s, enum hwpmc_vop op)
+{
+	struct hwpmc_vcall vc = { .s = s, .op = op };
+	unsigned long flags;
+	int cpu = -1;
+
+	/* pairs with smp_store_release() in hwpmc_thr_exit() */
+	vc.thr = smp_load_acquire(&s->thr);
+	if (!vc.thr)
+		return READ_ONCE(s->acc);	/* dead: frozen */
+	raw_spin_lock_irqsave(&vc.thr->lock, flags);
+	if (op == HWPMC_VOP_OPEN && !vc.thr->dead) {
+		/* a thread not seen switching may run, on its task's CPU */
+		cpu = vc.thr->cpu;
+		if (cpu == HWPMC_THR_UNKNOWN)
+			cpu = task_cpu(vc.thr->task);
+	} else if (s->in) {
+		cpu = vc.thr->cpu;	/* a slice is open where it runs */
+	}
+	if (cpu < 0 || cpu == smp_processor_id()) {
+		hwpmc_vop_do(&vc);
+		raw_spin_unlock_irqrestore(&vc.thr->lock, flags);
+		return vc.acc;
+	}
+	raw_spin_unlock_irqrestore(&vc.thr->lock, flags);
+	vc.remote = true;
+	if (smp_call_function_single(cpu, hwpmc_vop_ipi, &vc, 1)) {
+		/* the CPU went away: the thread ran elsewhere since */
+		raw_spin_lock_irqsave(&vc.thr->lock, flags);
+		vc.acc = s->acc;
+		raw_spin_unlock_irqrestore(&vc.thr->lock, flags);
+	}
+	return vc.acc;
+}
+
+/* -- the probe comes and goes with the PMCs ------------------------------------- */
+
+/*
+ * A counting process PMC is allocated (on) or freed; hwpmc_sx held for
+ * writing.  The switch probe is registered while any exists, and stays
+ * a second after the last goes, for the next.
+ */
+int hwpmc_vpmc_use(struct hwpmc_pmc *pm, bool on)
+{
+	int error;
+
+	if (!hwpmc_pmc_virtual(pm))
+		return 0;
+	if (!on) {
+		if (!--hwpmc_vpmcs)
+			schedule_delayed_work(&hwpmc_vprobe_off, HZ);
+		return 0;
+	}
+	if (!hwpmc_vprobe_on) {
+		error = tracepoint_probe_register(hwpmc_tp_vswitch,
+						  hwpmc_vprobe_switch, NULL);
+		if (error)
+			return error;
+		hwpmc_vprobe_on = true;
+	}
+	hwpmc_vpmcs++;
+	return 0;
+}
+
+static void hwpmc_vprobe_off_fn(struct work_struct *work)
+{
+	bool off = false;
+
+	down_write(&hwpmc_sx);
+	if (!hwpmc_vpmcs && hwpmc_vprobe_on) {
+		/* no PMC, so no slot and no thread record either */
+		tracepoint_probe_unregister(hwpmc_tp_vswitch,
+					    hwpmc_vprobe_switch, NULL);
+		hwpmc_vprobe_on = false;
+		off = true;
+	}
+	up_write(&hwpmc_sx);
+	if (off)
+		tracepoint_synchronize_unregister();
+}
+
+/* -- per-CPU counters --------------------------------------------------------- */
+
+/*
+ * pm's counters on every online CPU, made at its first start and made
+ * again for a CPU that went offline since (perf drops a CPU's counters
+ * when it goes); hwpmc_sx held for writing.  A hardware counter perf
+ * cannot put on the PMU (all taken by pinned counters of others) is
+ * EBUSY.
+ */
+static int hwpmc_vpmc_counters(struct hwpmc_pmc *pm)
+{
+	struct perf_event_attr attr = pm->attr;
+	struct perf_event *ev, *old;
+	int cpu, gen;
+
+	attr.disabled = 0;
+	for_each_online_cpu(cpu) {
+		gen = hwpmc_cpu_gen_read(cpu);
+		if (pm->pcpu[cpu] && pm->pcpu_gen[cpu] == gen)
+			continue;
+		ev = hwpmc_md_create(&attr, cpu, NULL, pm);
+		if (IS_ERR(ev)) {
+			if (PTR_ERR(ev) == -ENODEV)
+				continue;	/* went offline meanwhile */
+			return PTR_ERR(ev);
+		}
+		if (READ_ONCE(ev->state) == PERF_EVENT_STATE_ERROR) {
+			hwpmc_md_release(ev);
+			return -EBUSY;
+		}
+		old = pm->pcpu[cpu];
+		WRITE_ONCE(pm->pcpu[cpu], ev);
+		pm->pcpu_gen[cpu] = gen;
+		if (old) {
+			/* slices on the old one end with nothing */
+			synchronize_rcu();
+			hwpmc_md_release(old);
+		}
+	}
+	return 0;
+}
+
+/* A CPU came online: counters there for the PMCs that have them. */
+void hwpmc_vpmc_refresh(struct hwpmc_pmc *pm)
+{
+	int error;
+
+	if (!hwpmc_pmc_virtual(pm) || !pm->pcpu_made)
+		return;
+	error = hwpmc_vpmc_counters(pm);
+	if (error)
+		pr_warn_ratelimited("PMC %#x: no counter on a CPU that came online: error %d\n",
+				    pm->id, error);
+}
+
+/* -- operations on PMCs (hwpmc_pmc.c, hwpmc_sx held) ----------------------------- */
+
+static struct hwpmc_slot *hwpmc_slot_alloc(struct hwpmc_pmc *pm, gfp_t gfp)
+{
+	struct hwpmc_slot *s = kzalloc(sizeof(*s), gfp);
+
+	if (s)
+		s->pm = pm;
+	return s;
+}
+
+/* s to its thread's and PMC's lists; hwpmc_vlock held. */
+static void hwpmc_slot_link(struct hwpmc_slot *s, struct hwpmc_thr *thr)
+{
+	s->thr = thr;
+	list_add_tail_rcu(&s->tlink, &thr->slots);
+	list_add_tail_rcu(&s->plink, &s->pm->slots);
+}
+
+static bool hwpmc_thr_has(struct hwpmc_thr *thr, struct hwpmc_pmc *pm)
+{
+	struct hwpmc_slot *s;
+
+	list_for_each_entry(s, &thr->slots, tlink)
+		if (s->pm == pm)
+			return true;
+	return false;
+}
+
+/*
+ * Thread t becomes a target thread of pm (stopped): 0, or -ESRCH when
+ * it is exiting, or -ENOMEM.  A thread that has the PMC already (it was
+ * cloned by one that had it) is left as it is.
+ */
+int hwpmc_vpmc_add_thread(struct hwpmc_pmc *pm, struct task_struct *t)
+{
+	struct hwpmc_thr *thr, *fresh;
+	struct hwpmc_slot *s;
+	int error = 0;
+
+	fresh = hwpmc_thr_alloc(t, HWPMC_THR_UNKNOWN, GFP_KERNEL);
+	s = hwpmc_slot_alloc(pm, GFP_KERNEL);
+	if (!fresh || !s) {
+		error = -ENOMEM;
+		goto out;
+	}
+	raw_spin_lock_irq(&hwpmc_vlock);
+	/*
+	 * PF_EXITING is set before the exit probe looks for the thread's
+	 * record; under the lock, either this sees it or the probe sees the
+	 * record.
+	 */
+	if (t->flags & PF_EXITING) {
+		error = -ESRCH;
+	} else {
+		thr = hwpmc_thr_find(t);
+		if (!thr) {
+			thr = fresh;
+			fresh = NULL;
+			hlist_add_head_rcu(&thr->hnode, hwpmc_thr_bucket(t));
+		}
+		if (!hwpmc_thr_has(thr, pm)) {
+			hwpmc_slot_link(s, thr);
+			s = NULL;
+		}
+	}
+	raw_spin_unlock_irq(&hwpmc_vlock);
+out:
+	if (fresh)
+		hwpmc_thr_free_rcu(&fresh->rcu);
+	kfree(s);
+	return error;
+}
+
+/* Is thread t's process tgid, or (root given) a descendant of root? */
+static bool hwpmc_slot_matches(struct task_struct *t, struct pid *tgid,
+			       struct task_struct *root)
+{
+	struct task_struct *q = t;
+
+	if (task_tgid(t) == tgid)
+		return true;
+	if (!root)
+		return false;
+	while (q != &init_task) {
+		q = rcu_dereference(q->real_parent);
+		if (same_thread_group(q, root))
+			return true;
+	}
+	return false;
+}
+
+/* Unlink s, and its thread's record with its last slot; hwpmc_vlock held. */
+static void hwpmc_slot_unlink(struct hwpmc_slot *s)
+{
+	struct hwpmc_thr *thr = s->thr;
+
+	list_del_rcu(&s->plink);
+	if (thr) {
+		list_del_rcu(&s->tlink);
+		if (list_empty(&thr->slots)) {
+			hlist_del_rcu(&thr->hnode);
+			raw_spin_lock(&thr->lock);
+			thr->dead = true;
+			raw_spin_unlock(&thr->lock);
+			call_rcu(&thr->rcu, hwpmc_thr_free_rcu);
+		}
+	}
+	kfree_rcu(s, rcu);
+}
+
+/*
+ * pm's slots of dead threads (and all gone ones) go, their counts into
+ * pm->value.
+ */
+void hwpmc_vpmc_reap(struct hwpmc_pmc *pm)
+{
+	struct hwpmc_slot *s, *tmp;
+
+	if (!hwpmc_pmc_virtual(pm))
+		return;
+	raw_spin_lock_irq(&hwpmc_vlock);
+	list_for_each_entry_safe(s, tmp, &pm->slots, plink) {
+		if (s->thr)
+			continue;
+		pm->value += s->acc;
+		hwpmc_slot_unlink(s);
+	}
+	raw_spin_unlock_irq(&hwpmc_vlock);
+}
+
+/*
+ * The threads of process tgid, and with root the threads of root's
+ * descendants (tgid NULL: every thread), stop being target threads of
+ * pm; returns what they counted since pm started.  Dead threads' slots
+ * go too.  First every such slot is marked gone under hwpmc_vlock, so
+ * that a fork meanwhile either copied it before (and the copy is marked)
+ * or sees it gone; then their slices are closed where their threads run,
+ * then they are unlinked.
+ */
+u64 hwpmc_vpmc_remove(struct hwpmc_pmc *pm, struct task_struct *root,
+		      struct pid *tgid)
+{
+	struct hwpmc_slot *s, *tmp;
+	u64 sum = 0;
+
+	if (!hwpmc_pmc_virtual(pm))
+		return 0;
+	rcu_read_lock();
+	raw_spin_lock_irq(&hwpmc_vlock);
+	list_for_each_entry(s, &pm->slots, plink)
+		if (!s->thr || !tgid ||
+		    hwpmc_slot_matches(s->thr->task, tgid, root))
+			WRITE_ONCE(s->gone, true);
+	raw_spin_unlock_irq(&hwpmc_vlock);
+	list_for_each_entry_rcu(s, &pm->slots, plink)
+		if (s->gone)
+			hwpmc_vop(s, HWPMC_VOP_CLOSE);
+	rcu_read_unlock();
+	raw_spin_lock_irq(&hwpmc_vlock);
+	list_for_each_entry_safe(s, tmp, &pm->slots, plink) {
+		if (!s->gone)
+			continue;
+		sum += s->acc;	/* closed: no slice adds to it */
+		hwpmc_slot_unlink(s);
+	}
+	raw_spin_unlock_irq(&hwpmc_vlock);
+	return sum;
+}
+
+/*
+ * PMCSTART: counters on every CPU (the first time), then the slices of
+ * its target threads that run now begin; the others begin when they are
+ * switched in.  The caller sets pm->state; here it is set first, so that
+ * a switch after it opens a slice and a thread running before it is
+ * reached by a cross-call.
+ */
+int hwpmc_vpmc_start(struct hwpmc_pmc *pm)
+{
+	struct hwpmc_slot *s;
+	int error;
+
+	error = hwpmc_vpmc_counters(pm);
+	if (error)
+		return error;
+	pm->pcpu_made = true;
+	WRITE_ONCE(pm->state, PMC_STATE_RUNNING);
+	smp_mb();	/* the state before the threads' CPUs */
+	rcu_read_lock();
+	list_for_each_entry_rcu(s, &pm->slots, plink)
+		hwpmc_vop(s, HWPMC_VOP_OPEN);
+	rcu_read_unlock();
+	return 0;
+}
+
+/*
+ * PMCSTOP: no slice begins any more, the open ones end; returns what
+ * the PMC counted since it started, and its slots start from 0 again.
+ */
+u64 hwpmc_vpmc_stop(struct hwpmc_pmc *pm)
+{
+	struct hwpmc_slot *s;
+	struct hwpmc_thr *thr;
+	unsigned long flags;
+	u64 sum = 0;
+
+	WRITE_ONCE(pm->state, PMC_STATE_STOPPED);
+	smp_mb();	/* the state before the threads' CPUs */
+	rcu_read_lock();
+	list_for_each_entry_rcu(s, &pm->slots, plink) {
+		hwpmc_vop(s, HWPMC_VOP_CLOSE);
+		/* pairs with smp_store_release() in hwpmc_thr_exit() */
+		thr = smp_load_acquire(&s->thr);
+		if (thr)
+			raw_spin_lock_irqsave(&thr->lock, flags);
+		sum += s->acc;
+		s->acc = 0;
+		if (thr)
+			raw_spin_unlock_irqrestore(&thr->lock, flags);
+	}
+	rcu_read_unlock();
+	return sum;
+}
+
+/* What a running PMC counted since it started, up to now. */
+u64 hwpmc_vpmc_read(const struct hwpmc_pmc *pm)
+{
+	struct hwpmc_slot *s;
+	u64 sum = 0;
+
+	rcu_read_lock();
+	list_for_each_entry_rcu(s, &pm->slots, plink)
+		sum += hwpmc_vop(s, HWPMC_VOP_SYNC);
+	rcu_read_unlock();
+	return sum;
+}
+
+/* pm goes (stopped, its targets gone): the rest of its slots, its counters. */
+void hwpmc_vpmc_free(struct hwpmc_pmc *pm)
+{
+	int cpu;
+
+	if (!hwpmc_pmc_virtual(pm))
+		return;
+	hwpmc_vpmc_remove(pm, NULL, NULL);
+	/*
+	 * Stopped and without slots: no switch and no cross-call reads its
+	 * counters any more (hwpmc_slot_counts(), s->in).
+	 */
+	for_each_possible_cpu(cpu)
+		if (pm->pcpu[cpu])
+			hwpmc_md_release(pm->pcpu[cpu]);
+	kfree(pm->pcpu);
+	kfree(pm->pcpu_gen);
+	pm->pcpu = NULL;
+}
+
+/* pm's per-CPU arrays, at its allocation. */
+int hwpmc_vpmc_init(struct hwpmc_pmc *pm)
+{
+	INIT_LIST_HEAD(&pm->slots);
+	if (!hwpmc_pmc_virtual(pm))
+		return 0;
+	pm->pcpu = kcalloc(nr_cpu_ids, sizeof(*pm->pcpu), GFP_KERNEL);
+	pm->pcpu_gen = kcalloc(nr_cpu_ids, sizeof(*pm->pcpu_gen), GFP_KERNEL);
+	if (pm->pcpu && pm->pcpu_gen)
+		return 0;
+	kfree(pm->pcpu);
+	kfree(pm->pcpu_gen);
+	return -ENOMEM;
+}
+
+/* -- fork, exit and the hooks (atomic context, RCU read side) -------------------- */
+
+#define HWPMC_FORK_MAX	16
+
+/*
+ * Before child first runs: its slots, copies of those of its parent
+ * (the current thread) for PMCs it inherits, as perf's inheritance does
+ * (new threads always, new processes with PMC_F_DESCENDANTS).  Without
+ * memory (GFP_ATOMIC) the child is not counted; a warning says so.
+ */
+void hwpmc_thr_fork(struct task_struct *parent, struct task_struct *child)
+{
+	struct hwpmc_slot *ps, *cs[HWPMC_FORK_MAX];
+	struct hwpmc_thr *pthr, *cthr;
+	bool thread = !thread_group_leader(child);
+	unsigned long flags;
+	int n = 0, used = 0, i;
+
+	pthr = hwpmc_thr_find(parent);
+	if (!pthr)
+		return;
+	list_for_each_entry_rcu(ps, &pthr->slots, tlink)
+		if (thread || (ps->pm->flags & PMC_F_DESCENDANTS))
+			n++;
+	if (!n)
+		return;
+	n = min(n, HWPMC_FORK_MAX);
+	cthr = hwpmc_thr_alloc(child, HWPMC_THR_OFF,
+			       GFP_ATOMIC | __GFP_NOWARN);
+	for (i = 0; i < n && cthr; i++) {
+		cs[i] = hwpmc_slot_alloc(NULL, GFP_ATOMIC | __GFP_NOWARN);
+		if (!cs[i])
+			n = i;
+	}
+	if (!cthr || !n) {
+		pr_warn_ratelimited("no memory to count new task %d\n",
+				    task_pid_nr(child));
+		goto out;
+	}
+	raw_spin_lock_irqsave(&hwpmc_vlock, flags);
+	list_for_each_entry(ps, &pthr->slots, tlink) {
+		if (used == n)
+			break;
+		if (ps->gone ||
+		    !(thread || (ps->pm->flags & PMC_F_DESCENDANTS)))
+			continue;
+		cs[used]->pm = ps->pm;
+		hwpmc_slot_link(cs[used++], cthr);
+	}
+	if (used)
+		hlist_add_head_rcu(&cthr->hnode, hwpmc_thr_bucket(child));
+	raw_spin_unlock_irqrestore(&hwpmc_vlock, flags);
+out:
+	for (i = used; i < n; i++)
+		kfree(cs[i]);
+	if (cthr && !used)
+		hwpmc_thr_free_rcu(&cthr->rcu);
+}
+
+/*
+ * The current thread p exits: its slices end, PROCCSW for the last one,
+ * and what it counted goes to its process's PROCEXIT count.  Its slots
+ * stay with their PMCs, dead, until hwpmc_vpmc_reap().
+ */
+void hwpmc_thr_exit(struct task_struct *p, bool group_dead)
+{
+	struct hwpmc_exitset es = { 0 };
+	struct hwpmc_slot *s;
+	struct hwpmc_thr *thr;
+	unsigned long flags;
+
+	if (!hwpmc_thr_find(p))
+		return;
+	raw_spin_lock_irqsave(&hwpmc_vlock, flags);
+	thr = hwpmc_thr_find(p);
+	if (thr) {
+		hlist_del_rcu(&thr->hnode);
+		raw_spin_lock(&thr->lock);
+		hwpmc_thr_close(thr, smp_processor_id());
+		thr->dead = true;
+		list_for_each_entry(s, &thr->slots, tlink) {
+			if ((s->pm->flags & PMC_F_LOG_PROCEXIT) && !s->gone &&
+			    es.n < HWPMC_EXIT_MAX) {
+				es.pm[es.n] = s->pm;
+				es.value[es.n++] = s->total;
+			}
+			/* acc is final: readers may take it without thr */
+			smp_store_release(&s->thr, NULL);
+		}
+		raw_spin_unlock(&thr->lock);
+	}
+	raw_spin_unlock_irqrestore(&hwpmc_vlock, flags);
+	if (!thr)
+		return;
+	hwpmc_procexit_log(&es, p->tgid, group_dead);
+	call_rcu(&thr->rcu, hwpmc_thr_free_rcu);
+}
+
+/* fn for each counting PMC thread t is a target thread of. */
+void hwpmc_thr_pmcs(struct task_struct *t,
+		    void (*fn)(struct hwpmc_pmc *pm, void *arg), void *arg)
+{
+	struct hwpmc_thr *thr = hwpmc_thr_find(t);
+	struct hwpmc_slot *s;
+
+	if (!thr)
+		return;
+	list_for_each_entry_rcu(s, &thr->slots, tlink)
+		if (!READ_ONCE(s->gone))
+			fn(s->pm, arg);
+}
+
+/* -- module ---------------------------------------------------------------------- */
+
+static void hwpmc_vtp_lookup(struct tracepoint *tp, void *priv)
+{
+	if (!strcmp(tp->name, "sched_switch"))
+		hwpmc_tp_vswitch = tp;
+}
+
+int hwpmc_csw_init(void)
+{
+	unsigned int i;
+
+	for_each_kernel_tracepoint(hwpmc_vtp_lookup, NULL);
+	if (!hwpmc_tp_vswitch) {
+		pr_err("kernel tracepoint sched_switch not found\n");
+		return -ENOENT;
+	}
+	hwpmc_thr_bits = ilog2(roundup_pow_of_two(hwpmc_hashsize));
+	hwpmc_thr_hash = kvcalloc(1U << hwpmc_thr_bits,
+				  sizeof(*hwpmc_thr_hash), GFP_KERNEL);
+	if (!hwpmc_thr_hash)
+		return -ENOMEM;
+	for (i = 0; i < (1U << hwpmc_thr_bits); i++)
+		INIT_HLIST_HEAD(&hwpmc_thr_hash[i]);
+	return 0;
+}
+
+/* After every PMC went (hwpmc_pmc_fini()). */
+void hwpmc_csw_fini(void)
+{
+	cancel_delayed_work_sync(&hwpmc_vprobe_off);
+	if (hwpmc_vprobe_on) {
+		tracepoint_probe_unregister(hwpmc_tp_vswitch,
+					    hwpmc_vprobe_switch, NULL);
+		hwpmc_vprobe_on = false;
+	}
+	tracepoint_synchronize_unregister();
+	rcu_barrier();		/* hwpmc_thr_free_rcu() is ours */
+	kvfree(hwpmc_thr_hash);
+	hwpmc_thr_hash = NULL;
+}

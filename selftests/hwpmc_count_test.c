@@ -1136,6 +1136,232 @@ TEST_F(count, system_pmc_across_cpu_hotplug)
 	EXPECT_EQ(0, simple(self->fd, HWPMC_IOC_PMCRELEASE, id));
 }
 
+/* -- counting process PMCs: the module's context switches ------------------ */
+
+static int pin_cpu(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	return sched_setaffinity(0, sizeof(set), &set);
+}
+
+/*
+ * A child that spins on CPU 1 without a system call for secs seconds,
+ * having said so on a pipe; the caller is on CPU 0, so the child is not
+ * switched out (nothing else runs there) while the PMC starts, stops and
+ * is read: those must reach it where it runs.
+ */
+static pid_t spinner_on_cpu1(double secs)
+{
+	int p[2];
+	pid_t pid;
+	char c = 's';
+
+	if (pin_cpu(0) || pipe(p))
+		return -1;
+	pid = fork();
+	if (pid == 0) {
+		close(p[0]);
+		if (pin_cpu(1))
+			_exit(2);
+		if (write(p[1], &c, 1) != 1)
+			_exit(3);
+		close(p[1]);
+		spin(secs);
+		_exit(0);
+	}
+	close(p[1]);
+	if (pid < 0 || read(p[0], &c, 1) != 1) {
+		close(p[0]);
+		return -1;
+	}
+	close(p[0]);
+	usleep(100000);		/* well into its spin */
+	return pid;
+}
+
+/* The spinner goes; the caller may run anywhere again. */
+static void spinner_end(pid_t pid)
+{
+	cpu_set_t all;
+
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	memset(&all, 0xff, sizeof(all));
+	sched_setaffinity(0, sizeof(all), &all);
+}
+
+#define MSEC	1000000ULL		/* task-clock ns */
+
+/*
+ * A target already running on another CPU when the PMC starts is counted
+ * from then on; a read brings its running slice up to date; a stop stops
+ * it there and then; a start again counts it again.
+ */
+TEST_F(count, running_target_on_another_cpu)
+{
+	__u64 v1, v2, v3, v4, v5;
+	__u32 id;
+	pid_t pid;
+
+	if (self->ci.pm_ncpu < 2)
+		SKIP(return, "one CPU");
+	pid = spinner_on_cpu1(30);
+	ASSERT_LT(0, pid);
+	ASSERT_EQ(0, alloc_tc(self->fd, EV_SOFT(TASK_CLOCK), 0, &id));
+	ASSERT_EQ(0, attach(self->fd, id, pid));
+	ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTART, id));
+	usleep(300000);
+	v1 = value(self->fd, id);
+	usleep(300000);
+	v2 = value(self->fd, id);
+	ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTOP, id));
+	v3 = value(self->fd, id);
+	usleep(300000);
+	v4 = value(self->fd, id);
+	ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTART, id));
+	usleep(300000);
+	v5 = value(self->fd, id);
+	TH_LOG("task-clock of a thread spinning on CPU 1 (ms): %llu, %llu, stopped %llu %llu, restarted %llu",
+	       v1 / MSEC, v2 / MSEC, v3 / MSEC, v4 / MSEC, v5 / MSEC);
+	/* half the wall time at least: emulated CPUs take turns */
+	EXPECT_LE(150 * MSEC, v1);
+	EXPECT_LE(v1 + 150 * MSEC, v2);		/* the read is current */
+	EXPECT_LE(v2, v3);
+	EXPECT_EQ(v3, v4);			/* stopped where it ran */
+	EXPECT_LE(v4 + 150 * MSEC, v5);		/* and started again */
+	EXPECT_EQ(0, simple(self->fd, HWPMC_IOC_PMCRELEASE, id));
+	spinner_end(pid);
+}
+
+/* A running target detached: its count stays in the PMC, and grows no more. */
+TEST_F(count, detach_of_a_running_target_keeps_its_count)
+{
+	__u64 v1, v2;
+	__u32 id;
+	pid_t pid;
+
+	if (self->ci.pm_ncpu < 2)
+		SKIP(return, "one CPU");
+	pid = spinner_on_cpu1(30);
+	ASSERT_LT(0, pid);
+	ASSERT_EQ(0, alloc_tc(self->fd, EV_SOFT(TASK_CLOCK), 0, &id));
+	ASSERT_EQ(0, attach(self->fd, id, pid));
+	ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTART, id));
+	usleep(300000);
+	ASSERT_EQ(0, detach(self->fd, id, pid));
+	v1 = value(self->fd, id);
+	usleep(300000);
+	v2 = value(self->fd, id);
+	TH_LOG("task-clock at the detach %llu ms, 300 ms later %llu ms",
+	       v1 / MSEC, v2 / MSEC);
+	EXPECT_LE(150 * MSEC, v1);
+	EXPECT_EQ(v1, v2);
+	EXPECT_EQ(0, simple(self->fd, HWPMC_IOC_PMCRELEASE, id));
+	spinner_end(pid);
+}
+
+/* moves itself from CPU to CPU 200 times */
+static void migrate_200(void *arg)
+{
+	int i;
+
+	for (i = 0; i < 200; i++)
+		if (pin_cpu(i & 1))
+			_exit(5);
+}
+
+/*
+ * cpu-migrations are counted by perf when the migrated thread is switched
+ * in: the module's slices must begin before that, and agree with perf's
+ * per-task counter.
+ */
+TEST_F(count, cpu_migrations_agree_with_perf)
+{
+	__u64 h, q = 0;
+	__u32 id;
+	int wfd, pfd;
+	pid_t pid;
+
+	if (self->ci.pm_ncpu < 2)
+		SKIP(return, "one CPU");
+	pid = child_waiting(&wfd, migrate_200, NULL);
+	ASSERT_LT(0, pid);
+	ASSERT_EQ(0, alloc_tc(self->fd, EV_SOFT(CPU_MIGRATIONS), 0, &id));
+	ASSERT_EQ(0, attach(self->fd, id, pid));
+	pfd = perf_open(pid, PERF_COUNT_SW_CPU_MIGRATIONS);
+	ASSERT_LE(0, pfd);
+	ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTART, id));
+	ASSERT_EQ(0, go_and_wait(wfd, pid));
+	h = value(self->fd, id);
+	ASSERT_EQ(8, read(pfd, &q, 8));
+	TH_LOG("cpu-migrations of 200 moves: hwpmc %llu, perf %llu",
+	       (unsigned long long)h, (unsigned long long)q);
+	EXPECT_LE(195, h);
+	EXPECT_GE(q + 2, h);
+	EXPECT_LE(q, h + 2);
+	close(pfd);
+	EXPECT_EQ(0, simple(self->fd, HWPMC_IOC_PMCRELEASE, id));
+}
+
+/* spins, and keeps asking for CPU 1 (which goes offline and comes back) */
+static void spin_on_cpu1(void *arg)
+{
+	double end = now() + (long)arg;
+
+	while (now() < end) {
+		pin_cpu(1);
+		spin(0.05);
+	}
+}
+
+/*
+ * A counting process PMC keeps counting a target on a CPU that went
+ * offline and came back: perf dropped the PMC's counter there, the
+ * module makes another.
+ */
+TEST_F(count, process_pmc_across_cpu_hotplug)
+{
+	__u64 v1, v2;
+	__u32 id;
+	int wfd, f;
+	pid_t pid;
+
+	if (self->ci.pm_ncpu < 2)
+		SKIP(return, "one CPU");
+	ASSERT_EQ(0, pin_cpu(0));
+	pid = child_waiting(&wfd, spin_on_cpu1, (void *)30L);
+	ASSERT_LT(0, pid);
+	ASSERT_EQ(0, alloc_tc(self->fd, EV_SOFT(TASK_CLOCK), 0, &id));
+	ASSERT_EQ(0, attach(self->fd, id, pid));
+	ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTART, id));
+	ASSERT_EQ(1, write(wfd, "g", 1));
+	usleep(200000);
+	f = open("/sys/devices/system/cpu/cpu1/online", O_WRONLY);
+	if (f < 0 || write(f, "0", 1) != 1) {
+		if (f >= 0)
+			close(f);
+		simple(self->fd, HWPMC_IOC_PMCRELEASE, id);
+		spinner_end(pid);
+		SKIP(return, "CPU 1 cannot go offline");
+	}
+	usleep(200000);
+	ASSERT_EQ(1, pwrite(f, "1", 1, 0));
+	close(f);
+	usleep(500000);		/* the child is back on CPU 1 */
+	v1 = value(self->fd, id);
+	usleep(400000);
+	v2 = value(self->fd, id);
+	TH_LOG("task-clock on CPU 1 after it came back: %llu ms in 400 ms",
+	       (v2 - v1) / MSEC);
+	EXPECT_LE(v1 + 150 * MSEC, v2);
+	EXPECT_EQ(0, simple(self->fd, HWPMC_IOC_PMCRELEASE, id));
+	close(wfd);
+	spinner_end(pid);
+}
+
 /* -- threads and races --------------------------------------------------- */
 
 static void *touch_thread(void *arg)

@@ -51,28 +51,144 @@ struct pmclog_parse_state {
 	uint64_t	rec[PMCLOG_MAX_RECORD / sizeof(uint64_t)]; /* work area */
 };
 
-/* The fixed part of each type: the least length a record may have. */
-static const uint32_t pmclog_minlen[PMCLOG_TYPE_MAX + 1] = {
-	[PMCLOG_TYPE_CLOSELOG]		= sizeof(struct pmclog_closelog),
-	[PMCLOG_TYPE_DROPNOTIFY]	= sizeof(struct pmclog_dropnotify),
-	[PMCLOG_TYPE_INITIALIZE]	= sizeof(struct pmclog_initialize),
-	[PMCLOG_TYPE_PMCALLOCATE]	= sizeof(struct pmclog_pmcallocate),
-	[PMCLOG_TYPE_PMCATTACH]		= sizeof(struct pmclog_pmcattach) + 1,
-	[PMCLOG_TYPE_PMCDETACH]		= sizeof(struct pmclog_pmcdetach),
-	[PMCLOG_TYPE_PROCCSW]		= sizeof(struct pmclog_proccsw),
-	[PMCLOG_TYPE_PROCEXEC]		= sizeof(struct pmclog_procexec) + 1,
-	[PMCLOG_TYPE_PROCEXIT]		= sizeof(struct pmclog_procexit),
-	[PMCLOG_TYPE_PROCFORK]		= sizeof(struct pmclog_procfork),
-	[PMCLOG_TYPE_SYSEXIT]		= sizeof(struct pmclog_sysexit),
-	[PMCLOG_TYPE_USERDATA]		= sizeof(struct pmclog_userdata),
-	[PMCLOG_TYPE_MAP_IN]		= sizeof(struct pmclog_map_in) + 1,
-	[PMCLOG_TYPE_MAP_OUT]		= sizeof(struct pmclog_map_out),
-	[PMCLOG_TYPE_CALLCHAIN]		= sizeof(struct pmclog_callchain),
-	/* PMCLOG_TYPE_PMCALLOCATEDYN: never written; 0 = unknown */
-	[PMCLOG_TYPE_THR_CREATE]	= sizeof(struct pmclog_thr_create),
-	[PMCLOG_TYPE_THR_EXIT]		= sizeof(struct pmclog_thr_exit),
-	[PMCLOG_TYPE_PROC_CREATE]	= sizeof(struct pmclog_proc_create),
+/*
+ * Decoding is driven by a table, one entry per record type: the fields
+ * of the record's fixed part copied into the type's member of ev->pl_u,
+ * and what follows the fixed part (a path, the PCs of a call chain).
+ * Only INITIALIZE, PMCALLOCATE and CALLCHAIN need code of their own.
+ */
+enum pmclog_tail {
+	PMCLOG_TAIL_NONE,
+	PMCLOG_TAIL_PATH,		/* a NUL-terminated path */
+	PMCLOG_TAIL_PCS,		/* uint64_t PCs */
 };
+
+/* A field: len bytes at src in the record to dst in ev->pl_u. */
+struct pmclog_copy {
+	uint16_t	src, dst, len;
+	uint16_t	str;		/* a string of at most len bytes: NUL added */
+};
+
+struct pmclog_kind {
+	uint16_t	fixed;		/* the record's fixed part; 0: no such type */
+	uint16_t	evsize;		/* size of its member of ev->pl_u */
+	uint16_t	var;		/* where in it the tail goes (else evsize) */
+	uint16_t	varend;		/* the end of the tail's room */
+	uint16_t	tail;		/* enum pmclog_tail */
+	struct pmclog_copy copy[6];	/* ends with len 0 */
+};
+
+/* sizeof(a), which must be sizeof(b) (a compile error otherwise) */
+#define PMCLOG_SAME_SIZE(a, b)						\
+	(uint16_t)(sizeof(a) + 0 * sizeof(char[sizeof(a) == sizeof(b) ? 1 : -1]))
+#define PMCLOG_REC(r, f)	(((struct pmclog_##r *)0)->f)
+#define PMCLOG_EV(e, f)		(((struct pmclog_ev_##e *)0)->f)
+
+/* record r's field rf to field ef of pl_u's struct pmclog_ev_e */
+#define F(r, rf, e, ef)							\
+	{ offsetof(struct pmclog_##r, rf), offsetof(struct pmclog_ev_##e, ef), \
+	  PMCLOG_SAME_SIZE(PMCLOG_REC(r, rf), PMCLOG_EV(e, ef)), 0 }
+/* a string field: at most what the record has and ev can hold with a NUL */
+#define S(r, rf, e, ef)							\
+	{ offsetof(struct pmclog_##r, rf), offsetof(struct pmclog_ev_##e, ef), \
+	  sizeof(PMCLOG_REC(r, rf)) < sizeof(PMCLOG_EV(e, ef)) ?		\
+	  sizeof(PMCLOG_REC(r, rf)) : sizeof(PMCLOG_EV(e, ef)) - 1, 1 }
+/* a type without a tail, with a path, with PCs */
+#define KIND(r, e, ...)							\
+	{ sizeof(struct pmclog_##r), sizeof(struct pmclog_ev_##e),	\
+	  sizeof(struct pmclog_ev_##e), sizeof(struct pmclog_ev_##e),	\
+	  PMCLOG_TAIL_NONE, { __VA_ARGS__ } }
+#define KIND_TAIL(r, e, tail, ef, ...)					\
+	{ sizeof(struct pmclog_##r), sizeof(struct pmclog_ev_##e),	\
+	  offsetof(struct pmclog_ev_##e, ef),				\
+	  offsetof(struct pmclog_ev_##e, ef) + sizeof(PMCLOG_EV(e, ef)), \
+	  tail, { __VA_ARGS__ } }
+
+static const struct pmclog_kind pmclog_kinds[PMCLOG_TYPE_MAX + 1] = {
+	[PMCLOG_TYPE_CLOSELOG] = KIND(closelog, closelog, { 0 }),
+	[PMCLOG_TYPE_DROPNOTIFY] = KIND(dropnotify, dropnotify,
+		F(dropnotify, pl_dropped, dropnotify, pl_dropped)),
+	[PMCLOG_TYPE_INITIALIZE] = KIND(initialize, initialize,
+		F(initialize, pl_version, initialize, pl_version),
+		F(initialize, pl_cpu, initialize, pl_arch),
+		F(initialize, pl_ncpu, initialize, pl_ncpu),
+		S(initialize, pl_cpuid, initialize, pl_cpuid)),
+	[PMCLOG_TYPE_PMCALLOCATE] = KIND(pmcallocate, pmcallocate,
+		F(pmcallocate, pl_pmcid, pmcallocate, pl_pmcid),
+		F(pmcallocate, pl_event, pmcallocate, pl_event),
+		F(pmcallocate, pl_flags, pmcallocate, pl_flags),
+		F(pmcallocate, pl_rate, pmcallocate, pl_rate)),
+	[PMCLOG_TYPE_PMCATTACH] = KIND_TAIL(pmcattach, pmcattach,
+		PMCLOG_TAIL_PATH, pl_pathname,
+		F(pmcattach, pl_pmcid, pmcattach, pl_pmcid),
+		F(pmcattach, pl_pid, pmcattach, pl_pid)),
+	[PMCLOG_TYPE_PMCDETACH] = KIND(pmcdetach, pmcdetach,
+		F(pmcdetach, pl_pmcid, pmcdetach, pl_pmcid),
+		F(pmcdetach, pl_pid, pmcdetach, pl_pid)),
+	[PMCLOG_TYPE_PROCCSW] = KIND(proccsw, proccsw,
+		F(proccsw, pl_pid, proccsw, pl_pid),
+		F(proccsw, pl_tid, proccsw, pl_tid),
+		F(proccsw, pl_pmcid, proccsw, pl_pmcid),
+		F(proccsw, pl_value, proccsw, pl_value)),
+	[PMCLOG_TYPE_PROCEXEC] = KIND_TAIL(procexec, procexec,
+		PMCLOG_TAIL_PATH, pl_pathname,
+		F(procexec, pl_pid, procexec, pl_pid),
+		F(procexec, pl_pmcid, procexec, pl_pmcid),
+		F(procexec, pl_base, procexec, pl_baseaddr),
+		F(procexec, pl_dynaddr, procexec, pl_dynaddr)),
+	[PMCLOG_TYPE_PROCEXIT] = KIND(procexit, procexit,
+		F(procexit, pl_pid, procexit, pl_pid),
+		F(procexit, pl_pmcid, procexit, pl_pmcid),
+		F(procexit, pl_value, procexit, pl_value)),
+	[PMCLOG_TYPE_PROCFORK] = KIND(procfork, procfork,
+		F(procfork, pl_oldpid, procfork, pl_oldpid),
+		F(procfork, pl_newpid, procfork, pl_newpid)),
+	[PMCLOG_TYPE_SYSEXIT] = KIND(sysexit, sysexit,
+		F(sysexit, pl_pid, sysexit, pl_pid)),
+	[PMCLOG_TYPE_USERDATA] = KIND(userdata, userdata,
+		F(userdata, pl_userdata, userdata, pl_userdata),
+		F(userdata, pl_pid, userdata, pl_pid)),
+	[PMCLOG_TYPE_MAP_IN] = KIND_TAIL(map_in, map_in,
+		PMCLOG_TAIL_PATH, pl_pathname,
+		F(map_in, pl_pid, map_in, pl_pid),
+		F(map_in, pl_start, map_in, pl_start),
+		F(map_in, pl_end, map_in, pl_end),
+		F(map_in, pl_pgoff, map_in, pl_pgoff),
+		F(map_in, pl_prot, map_in, pl_prot)),
+	[PMCLOG_TYPE_MAP_OUT] = KIND(map_out, map_out,
+		F(map_out, pl_pid, map_out, pl_pid),
+		F(map_out, pl_start, map_out, pl_start),
+		F(map_out, pl_end, map_out, pl_end)),
+	[PMCLOG_TYPE_CALLCHAIN] = KIND_TAIL(callchain, callchain,
+		PMCLOG_TAIL_PCS, pl_pc,
+		F(callchain, pl_pid, callchain, pl_pid),
+		F(callchain, pl_tid, callchain, pl_tid),
+		F(callchain, pl_pmcid, callchain, pl_pmcid),
+		F(callchain, pl_cpuflags, callchain, pl_cpuflags)),
+	/* PMCLOG_TYPE_PMCALLOCATEDYN: never written; fixed 0 = unknown */
+	[PMCLOG_TYPE_THR_CREATE] = KIND(thr_create, threadcreate,
+		F(thr_create, pl_tid, threadcreate, pl_tid),
+		F(thr_create, pl_pid, threadcreate, pl_pid),
+		F(thr_create, pl_flags, threadcreate, pl_flags),
+		S(thr_create, pl_tdname, threadcreate, pl_tdname)),
+	[PMCLOG_TYPE_THR_EXIT] = KIND(thr_exit, threadexit,
+		F(thr_exit, pl_tid, threadexit, pl_tid)),
+	[PMCLOG_TYPE_PROC_CREATE] = KIND(proc_create, proccreate,
+		F(proc_create, pl_pid, proccreate, pl_pid),
+		F(proc_create, pl_flags, proccreate, pl_flags),
+		S(proc_create, pl_pcomm, proccreate, pl_pcomm)),
+};
+
+#undef F
+#undef S
+#undef KIND
+#undef KIND_TAIL
+
+/* The least length a record of kind k may have: a path has its NUL. */
+static uint32_t pmclog_minlen(const struct pmclog_kind *k)
+{
+	return k->fixed + (k->tail == PMCLOG_TAIL_PATH);
+}
 
 void *pmclog_open(int fd)
 {
@@ -153,27 +269,6 @@ static const char *pmclog_intern(struct pmclog_parse_state *ps,
 	return names[ps->nnames++];
 }
 
-/* Copy a NUL-terminated string of at most srclen bytes; -1 when none. */
-static int pmclog_path(char *dst, size_t dstlen, const char *src,
-		       size_t srclen)
-{
-	const char *nul = memchr(src, '\0', srclen < dstlen ? srclen : dstlen);
-
-	if (!nul)
-		return -1;
-	memcpy(dst, src, (size_t)(nul - src) + 1);
-	return 0;
-}
-
-/* A fixed-size string field, NUL-terminated in dst (dstlen > srclen). */
-static void pmclog_str(char *dst, const char *src, size_t srclen)
-{
-	size_t n = strnlen(src, srclen);
-
-	memcpy(dst, src, n);
-	dst[n] = '\0';
-}
-
 /* Check the header word; 0 or -1 with errno. */
 static int pmclog_check_header(const struct pmclog_parse_state *ps,
 			       uint32_t h)
@@ -181,8 +276,8 @@ static int pmclog_check_header(const struct pmclog_parse_state *ps,
 	uint32_t type = PMCLOG_HEADER_TO_TYPE(h), len = PMCLOG_HEADER_TO_LENGTH(h);
 
 	if (PMCLOG_HEADER_TO_MAGIC(h) != PMCLOG_HEADER_MAGIC ||
-	    type > PMCLOG_TYPE_MAX || !pmclog_minlen[type] ||
-	    len < pmclog_minlen[type] || len % PMCLOG_ALIGN) {
+	    type > PMCLOG_TYPE_MAX || !pmclog_kinds[type].fixed ||
+	    len < pmclog_minlen(&pmclog_kinds[type]) || len % PMCLOG_ALIGN) {
 		errno = EBADMSG;
 		return -1;
 	}
@@ -193,228 +288,93 @@ static int pmclog_check_header(const struct pmclog_parse_state *ps,
 	return 0;
 }
 
-#define FIXED(ptr)	memcpy(&(ptr), rec, sizeof(ptr))
+static uint64_t pmclog_u64(const char *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+static void pmclog_ns_to_ts(struct timespec *ts, uint64_t ns)
+{
+	ts->tv_sec = (time_t)(ns / 1000000000ULL);
+	ts->tv_nsec = (long)(ns % 1000000000ULL);
+}
 
 /* Decode the complete record in the work area; 0 or -1 with errno. */
 static int pmclog_decode(struct pmclog_parse_state *ps, struct pmclog_ev *ev,
 			 uint32_t len)
 {
-	const char *rec = (const char *)ps->rec;
-	uint32_t type;
-	struct pmclog_header hdr;
-	size_t tail;
-	uint32_t i;
+	const char *rec = (const char *)ps->rec, *tail, *nul;
+	const struct pmclog_kind *k;
+	const struct pmclog_copy *c;
+	char *u = (char *)&ev->pl_u;
+	size_t taillen, room;
+	uint32_t h, type;
 
-	memcpy(&hdr, rec, sizeof(hdr));
-	type = PMCLOG_HEADER_TO_TYPE(hdr.pl_header);
+	memcpy(&h, rec, sizeof(h));
+	type = PMCLOG_HEADER_TO_TYPE(h);
+	k = &pmclog_kinds[type];	/* pmclog_check_header() checked type */
 	memset(ev, 0, sizeof(*ev));
 	ev->pl_type = (enum pmclog_type)type;
-	ev->pl_ts.tv_sec = (time_t)(hdr.pl_time / 1000000000ULL);
-	ev->pl_ts.tv_nsec = (long)(hdr.pl_time % 1000000000ULL);
+	pmclog_ns_to_ts(&ev->pl_ts, pmclog_u64(rec + offsetof(struct pmclog_header,
+							       pl_time)));
 	ev->pl_data = ps->rec;
 	ev->pl_len = (int)len;
 
-	switch (type) {
-	case PMCLOG_TYPE_CLOSELOG:
-		break;
-	case PMCLOG_TYPE_DROPNOTIFY: {
-		struct pmclog_dropnotify r;
+	for (c = k->copy; c->len; c++)
+		memcpy(u + c->dst, rec + c->src,
+		       c->str ? strnlen(rec + c->src, c->len) : c->len);
 
-		FIXED(r);
-		ev->pl_u.pl_dn.pl_dropped = r.pl_dropped;
+	/* what follows the fixed part (pmclog_check_header(): len >= fixed) */
+	tail = rec + k->fixed;
+	taillen = len - k->fixed;
+	room = (size_t)(k->varend - k->var);
+	switch (k->tail) {
+	case PMCLOG_TAIL_PATH:
+		nul = memchr(tail, '\0', taillen < room ? taillen : room);
+		if (!nul)
+			goto bad;	/* no NUL, or longer than PATH_MAX */
+		memcpy(u + k->var, tail, (size_t)(nul - tail) + 1);
+		break;
+	case PMCLOG_TAIL_PCS:
+		if (taillen > room)
+			goto bad;	/* more than PMC_CALLCHAIN_DEPTH_MAX */
+		ev->pl_u.pl_cc.pl_npc = (uint32_t)(taillen / sizeof(uint64_t));
+		memcpy(u + k->var, tail, taillen);
+		break;
+	default:
 		break;
 	}
-	case PMCLOG_TYPE_INITIALIZE: {
-		struct pmclog_ev_initialize *e = &ev->pl_u.pl_i;
-		struct pmclog_initialize r;
 
-		FIXED(r);
-		if (r.pl_version >> 24 != PMC_VERSION_MAJOR) {
+	switch (type) {
+	case PMCLOG_TYPE_INITIALIZE:
+		if (ev->pl_u.pl_i.pl_version >> 24 != PMC_VERSION_MAJOR) {
 			errno = EPROTO;
 			return -1;
 		}
-		e->pl_version = r.pl_version;
-		e->pl_arch = r.pl_cpu;
-		e->pl_tsc_freq = 1000000000ULL;
-		e->pl_ts.tv_sec = (time_t)(r.pl_realtime / 1000000000ULL);
-		e->pl_ts.tv_nsec = (long)(r.pl_realtime % 1000000000ULL);
-		pmclog_str(e->pl_cpuid, r.pl_cpuid, sizeof(r.pl_cpuid) - 1);
-		e->pl_ncpu = r.pl_ncpu;
+		ev->pl_u.pl_i.pl_tsc_freq = 1000000000ULL;
+		pmclog_ns_to_ts(&ev->pl_u.pl_i.pl_ts,
+				pmclog_u64(rec + offsetof(struct pmclog_initialize,
+							  pl_realtime)));
 		ps->initialized = 1;
 		break;
-	}
-	case PMCLOG_TYPE_PMCALLOCATE: {
-		struct pmclog_ev_pmcallocate *e = &ev->pl_u.pl_a;
-		struct pmclog_pmcallocate r;
-
-		FIXED(r);
-		e->pl_evname = pmclog_intern(ps, r.pl_evname,
-					     strnlen(r.pl_evname,
-						     sizeof(r.pl_evname)));
-		if (!e->pl_evname)
+	case PMCLOG_TYPE_PMCALLOCATE:
+		tail = rec + offsetof(struct pmclog_pmcallocate, pl_evname);
+		taillen = strnlen(tail, sizeof(PMCLOG_REC(pmcallocate, pl_evname)));
+		ev->pl_u.pl_a.pl_evname = pmclog_intern(ps, tail, taillen);
+		if (!ev->pl_u.pl_a.pl_evname)
 			return -1;
-		e->pl_rate = r.pl_rate;
-		e->pl_event = r.pl_event;
-		e->pl_flags = r.pl_flags;
-		e->pl_pmcid = r.pl_pmcid;
 		break;
-	}
-	case PMCLOG_TYPE_PMCATTACH: {
-		struct pmclog_ev_pmcattach *e = &ev->pl_u.pl_t;
-		struct pmclog_pmcattach r;
-
-		FIXED(r);
-		e->pl_pmcid = r.pl_pmcid;
-		e->pl_pid = (pid_t)r.pl_pid;
-		if (pmclog_path(e->pl_pathname, sizeof(e->pl_pathname),
-				rec + sizeof(r), len - sizeof(r)))
-			goto bad;
+	default:
 		break;
-	}
-	case PMCLOG_TYPE_PMCDETACH: {
-		struct pmclog_pmcdetach r;
-
-		FIXED(r);
-		ev->pl_u.pl_d.pl_pmcid = r.pl_pmcid;
-		ev->pl_u.pl_d.pl_pid = (pid_t)r.pl_pid;
-		break;
-	}
-	case PMCLOG_TYPE_PROCCSW: {
-		struct pmclog_proccsw r;
-
-		FIXED(r);
-		ev->pl_u.pl_c.pl_pid = (pid_t)r.pl_pid;
-		ev->pl_u.pl_c.pl_tid = (pid_t)r.pl_tid;
-		ev->pl_u.pl_c.pl_pmcid = r.pl_pmcid;
-		ev->pl_u.pl_c.pl_value = r.pl_value;
-		break;
-	}
-	case PMCLOG_TYPE_PROCEXEC: {
-		struct pmclog_ev_procexec *e = &ev->pl_u.pl_x;
-		struct pmclog_procexec r;
-
-		FIXED(r);
-		e->pl_pid = (pid_t)r.pl_pid;
-		e->pl_pmcid = r.pl_pmcid;
-		e->pl_baseaddr = r.pl_base;
-		e->pl_dynaddr = r.pl_dynaddr;
-		if (pmclog_path(e->pl_pathname, sizeof(e->pl_pathname),
-				rec + sizeof(r), len - sizeof(r)))
-			goto bad;
-		break;
-	}
-	case PMCLOG_TYPE_PROCEXIT: {
-		struct pmclog_procexit r;
-
-		FIXED(r);
-		ev->pl_u.pl_e.pl_pid = r.pl_pid;
-		ev->pl_u.pl_e.pl_pmcid = r.pl_pmcid;
-		ev->pl_u.pl_e.pl_value = r.pl_value;
-		break;
-	}
-	case PMCLOG_TYPE_PROCFORK: {
-		struct pmclog_procfork r;
-
-		FIXED(r);
-		ev->pl_u.pl_f.pl_oldpid = (pid_t)r.pl_oldpid;
-		ev->pl_u.pl_f.pl_newpid = (pid_t)r.pl_newpid;
-		break;
-	}
-	case PMCLOG_TYPE_SYSEXIT: {
-		struct pmclog_sysexit r;
-
-		FIXED(r);
-		ev->pl_u.pl_se.pl_pid = (pid_t)r.pl_pid;
-		break;
-	}
-	case PMCLOG_TYPE_USERDATA: {
-		struct pmclog_userdata r;
-
-		FIXED(r);
-		ev->pl_u.pl_u.pl_userdata = r.pl_userdata;
-		ev->pl_u.pl_u.pl_pid = (pid_t)r.pl_pid;
-		break;
-	}
-	case PMCLOG_TYPE_MAP_IN: {
-		struct pmclog_ev_map_in *e = &ev->pl_u.pl_mi;
-		struct pmclog_map_in r;
-
-		FIXED(r);
-		e->pl_pid = r.pl_pid;
-		e->pl_start = r.pl_start;
-		e->pl_end = r.pl_end;
-		e->pl_pgoff = r.pl_pgoff;
-		e->pl_prot = r.pl_prot;
-		if (pmclog_path(e->pl_pathname, sizeof(e->pl_pathname),
-				rec + sizeof(r), len - sizeof(r)))
-			goto bad;
-		break;
-	}
-	case PMCLOG_TYPE_MAP_OUT: {
-		struct pmclog_map_out r;
-
-		FIXED(r);
-		ev->pl_u.pl_mo.pl_pid = (pid_t)r.pl_pid;
-		ev->pl_u.pl_mo.pl_start = r.pl_start;
-		ev->pl_u.pl_mo.pl_end = r.pl_end;
-		break;
-	}
-	case PMCLOG_TYPE_CALLCHAIN: {
-		struct pmclog_ev_callchain *e = &ev->pl_u.pl_cc;
-		struct pmclog_callchain r;
-
-		FIXED(r);
-		tail = (len - sizeof(r)) / sizeof(uint64_t);
-		if (tail > PMC_CALLCHAIN_DEPTH_MAX)
-			goto bad;
-		e->pl_pid = r.pl_pid;
-		e->pl_tid = r.pl_tid;
-		e->pl_pmcid = r.pl_pmcid;
-		e->pl_cpuflags = r.pl_cpuflags;
-		e->pl_npc = (uint32_t)tail;
-		for (i = 0; i < e->pl_npc; i++)
-			memcpy(&e->pl_pc[i], rec + sizeof(r) + i * sizeof(uint64_t),
-			       sizeof(uint64_t));
-		break;
-	}
-	case PMCLOG_TYPE_THR_CREATE: {
-		struct pmclog_ev_threadcreate *e = &ev->pl_u.pl_tc;
-		struct pmclog_thr_create r;
-
-		FIXED(r);
-		e->pl_tid = (pid_t)r.pl_tid;
-		e->pl_pid = (pid_t)r.pl_pid;
-		e->pl_flags = r.pl_flags;
-		pmclog_str(e->pl_tdname, r.pl_tdname, sizeof(r.pl_tdname));
-		break;
-	}
-	case PMCLOG_TYPE_THR_EXIT: {
-		struct pmclog_thr_exit r;
-
-		FIXED(r);
-		ev->pl_u.pl_te.pl_tid = (pid_t)r.pl_tid;
-		break;
-	}
-	case PMCLOG_TYPE_PROC_CREATE: {
-		struct pmclog_ev_proccreate *e = &ev->pl_u.pl_pc;
-		struct pmclog_proc_create r;
-
-		FIXED(r);
-		e->pl_pid = (pid_t)r.pl_pid;
-		e->pl_flags = r.pl_flags;
-		pmclog_str(e->pl_pcomm, r.pl_pcomm, sizeof(r.pl_pcomm));
-		break;
-	}
-	default:		/* pmclog_check_header() let it through */
-		goto bad;
 	}
 	return 0;
 bad:
 	errno = EBADMSG;
 	return -1;
 }
-
-#undef FIXED
 
 /* Stop with state st; -1. */
 static int pmclog_stop(struct pmclog_ev *ev, enum pmclog_state st)

@@ -48,6 +48,8 @@ struct pmclog_parse_state {
 	char		*readbuf;	/* fd mode: read(2) buffer */
 	char		**names;	/* interned event names */
 	size_t		nnames;
+	const struct pmclog_ev *ev;	/* where the last record went */
+	size_t		dirty;		/* bytes of its pl_u it may have set */
 	uint64_t	rec[PMCLOG_MAX_RECORD / sizeof(uint64_t)]; /* work area */
 };
 
@@ -302,7 +304,35 @@ static void pmclog_ns_to_ts(struct timespec *ts, uint64_t ns)
 	ts->tv_nsec = (long)(ns % 1000000000ULL);
 }
 
-/* Decode the complete record in the work area; 0 or -1 with errno. */
+/*
+ * The bytes at the start of ev->pl_u that may not be zero: when ev is
+ * where this parser put its last record, and still says so, what that
+ * record set; else all of them.
+ */
+static size_t pmclog_dirty(const struct pmclog_parse_state *ps,
+			   const struct pmclog_ev *ev)
+{
+	if (ev == ps->ev && ev->pl_data == ps->rec && ev->pl_count == ps->count)
+		return ps->dirty;
+	return sizeof(ev->pl_u);
+}
+
+static void pmclog_zero(char *p, size_t from, size_t to)
+{
+	if (from < to)
+		memset(p + from, 0, to - from);
+}
+
+/*
+ * Decode the complete record in the work area; 0 or -1 with errno.
+ *
+ * Whatever a record does not set in ev->pl_u is zero (<pmclog.h>: the
+ * unused PCs of a call chain, the bytes after a path's NUL...), but
+ * ev->pl_u is 4 KB, mostly room for PCs and paths: clearing it all for
+ * every record was half the work of reading a log of samples.  So only
+ * the fixed part of the record's struct is cleared and filled, then its
+ * tail, and beyond that only what the previous record may have set.
+ */
 static int pmclog_decode(struct pmclog_parse_state *ps, struct pmclog_ev *ev,
 			 uint32_t len)
 {
@@ -310,19 +340,22 @@ static int pmclog_decode(struct pmclog_parse_state *ps, struct pmclog_ev *ev,
 	const struct pmclog_kind *k;
 	const struct pmclog_copy *c;
 	char *u = (char *)&ev->pl_u;
-	size_t taillen, room;
+	size_t taillen, room, end, dirty;
 	uint32_t h, type;
 
 	memcpy(&h, rec, sizeof(h));
 	type = PMCLOG_HEADER_TO_TYPE(h);
 	k = &pmclog_kinds[type];	/* pmclog_check_header() checked type */
-	memset(ev, 0, sizeof(*ev));
+	dirty = pmclog_dirty(ps, ev);
+	ps->ev = NULL;			/* until this record is in */
 	ev->pl_type = (enum pmclog_type)type;
 	pmclog_ns_to_ts(&ev->pl_ts, pmclog_u64(rec + offsetof(struct pmclog_header,
 							       pl_time)));
 	ev->pl_data = ps->rec;
 	ev->pl_len = (int)len;
 
+	memset(u, 0, k->var);
+	pmclog_zero(u, k->varend, k->evsize);	/* MAP_IN: fields after the path */
 	for (c = k->copy; c->len; c++)
 		memcpy(u + c->dst, rec + c->src,
 		       c->str ? strnlen(rec + c->src, c->len) : c->len);
@@ -336,15 +369,18 @@ static int pmclog_decode(struct pmclog_parse_state *ps, struct pmclog_ev *ev,
 		nul = memchr(tail, '\0', taillen < room ? taillen : room);
 		if (!nul)
 			goto bad;	/* no NUL, or longer than PATH_MAX */
-		memcpy(u + k->var, tail, (size_t)(nul - tail) + 1);
+		end = k->var + (size_t)(nul - tail) + 1;
+		memcpy(u + k->var, tail, end - k->var);
 		break;
 	case PMCLOG_TAIL_PCS:
 		if (taillen > room)
 			goto bad;	/* more than PMC_CALLCHAIN_DEPTH_MAX */
 		ev->pl_u.pl_cc.pl_npc = (uint32_t)(taillen / sizeof(uint64_t));
 		memcpy(u + k->var, tail, taillen);
+		end = k->var + taillen;
 		break;
 	default:
+		end = k->var;
 		break;
 	}
 
@@ -370,6 +406,12 @@ static int pmclog_decode(struct pmclog_parse_state *ps, struct pmclog_ev *ev,
 	default:
 		break;
 	}
+
+	/* what the previous record set that this one did not */
+	pmclog_zero(u, end, dirty < k->varend ? dirty : k->varend);
+	pmclog_zero(u, k->evsize, dirty);
+	ps->ev = ev;
+	ps->dirty = k->varend < k->evsize ? k->evsize : end;
 	return 0;
 bad:
 	errno = EBADMSG;

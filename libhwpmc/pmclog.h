@@ -22,6 +22,9 @@
  * PMCLOG_ERROR (a malformed record, a read error: errno says which; the
  * parser then stays in error).  Every length in the log is checked: a
  * truncated or corrupted log gives an error, never a read out of bounds.
+ * What a record does not set in ev->pl_u is zero; pmclog_read() clears
+ * only what the previous record set when given the same ev again, so a
+ * program that writes into ev->pl_u must clear it (pmclog(3)).
  *
  * Differences from FreeBSD (see pmclog(3)):
  *   - timestamps (pl_ts) are CLOCK_MONOTONIC; INITIALIZE gives the

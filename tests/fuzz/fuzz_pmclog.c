@@ -5,7 +5,9 @@
  * each piece in a buffer of its own exact size (so that ASan sees a read
  * past any piece).  Both parses must give the same records and end in the
  * same state, and every record must keep the documented invariants; any
- * difference aborts.
+ * difference aborts.  The first parse reads every record into the same
+ * struct pmclog_ev, the second into one filled with garbage each time:
+ * ev->pl_u must come out the same (what a record does not set is zero).
  *
  *   build/fuzz/fuzz_pmclog -max_total_time=60 CORPUS_DIR
  *   build/fuzz/fuzz_pmclog crash-FILE        (reproduce)
@@ -40,6 +42,25 @@ static void mix(uint64_t *h, const void *p, size_t n)
 		}							\
 	} while (0)
 
+/* ev->pl_u, 8 bytes at a time, the event name by value */
+static void mix_union(uint64_t *h, const struct pmclog_ev *ev)
+{
+	static struct pmclog_ev x;
+	const char *u = (const char *)&x.pl_u;
+	uint64_t w;
+	size_t i;
+
+	x = *ev;
+	if (x.pl_type == PMCLOG_TYPE_PMCALLOCATE) {
+		mix(h, x.pl_u.pl_a.pl_evname, strlen(x.pl_u.pl_a.pl_evname));
+		x.pl_u.pl_a.pl_evname = NULL;
+	}
+	for (i = 0; i + 8 <= sizeof(x.pl_u); i += 8) {
+		memcpy(&w, u + i, 8);
+		*h = (*h ^ w) * 0x100000001b3ULL;
+	}
+}
+
 static void check_string(const char *s, size_t room)
 {
 	CHECK(memchr(s, '\0', room) != NULL);
@@ -49,6 +70,7 @@ static void check_string(const char *s, size_t room)
 static void check_event(const struct pmclog_ev *ev, struct digest *d)
 {
 	const struct pmclog_header *h = ev->pl_data;
+	uint32_t i;
 
 	CHECK(ev->pl_state == PMCLOG_OK);
 	CHECK(ev->pl_len >= (int)sizeof(*h) && ev->pl_len % PMCLOG_ALIGN == 0 &&
@@ -85,6 +107,8 @@ static void check_event(const struct pmclog_ev *ev, struct digest *d)
 		CHECK(ev->pl_u.pl_cc.pl_npc <= PMC_CALLCHAIN_DEPTH_MAX);
 		CHECK(ev->pl_len == (int)(sizeof(struct pmclog_callchain) +
 					  8 * ev->pl_u.pl_cc.pl_npc));
+		for (i = ev->pl_u.pl_cc.pl_npc; i < PMC_CALLCHAIN_DEPTH_MAX; i++)
+			CHECK(ev->pl_u.pl_cc.pl_pc[i] == 0);
 		break;
 	case PMCLOG_TYPE_THR_CREATE:
 		check_string(ev->pl_u.pl_tc.pl_tdname,
@@ -100,21 +124,28 @@ static void check_event(const struct pmclog_ev *ev, struct digest *d)
 	}
 	mix(&d->hash, &ev->pl_type, sizeof(ev->pl_type));
 	mix(&d->hash, ev->pl_data, (size_t)ev->pl_len);
+	mix_union(&d->hash, ev);
 	d->nrec++;
 	d->offset = ev->pl_offset;
 }
 
-/* Read until the parser stops; 1 when it wants more data. */
-static int drain(void *p, struct digest *d)
+/*
+ * Read until the parser stops, into ev (fresh: filled with garbage before
+ * each read); 1 when it wants more data.
+ */
+static int drain(void *p, struct pmclog_ev *ev, int fresh, struct digest *d)
 {
-	struct pmclog_ev ev;
-
-	while (pmclog_read(p, &ev) == 0)
-		check_event(&ev, d);
-	d->end = ev.pl_state;
-	CHECK(ev.pl_state == PMCLOG_REQUIRE_DATA ||
-	      ev.pl_state == PMCLOG_ERROR);
-	return ev.pl_state == PMCLOG_REQUIRE_DATA;
+	for (;;) {
+		if (fresh)
+			memset(ev, 0xA5, sizeof(*ev));
+		if (pmclog_read(p, ev))
+			break;
+		check_event(ev, d);
+	}
+	d->end = ev->pl_state;
+	CHECK(ev->pl_state == PMCLOG_REQUIRE_DATA ||
+	      ev->pl_state == PMCLOG_ERROR);
+	return ev->pl_state == PMCLOG_REQUIRE_DATA;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -123,6 +154,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct digest whole = { 0xcbf29ce484222325ULL, 0, 0, PMCLOG_OK };
 	struct digest parts = whole;
+	static struct pmclog_ev ev;
 	uint64_t seed = 0x9e3779b97f4a7c15ULL ^ size;
 	size_t off = 0, n;
 	void *p;
@@ -134,7 +166,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	p = pmclog_open(PMCLOG_FD_NONE);
 	CHECK(p != NULL);
 	CHECK(pmclog_feed(p, (char *)data, (int)size) == 0);
-	drain(p, &whole);
+	memset(&ev, 0x5A, sizeof(ev));
+	drain(p, &ev, 0, &whole);
 	pmclog_close(p);
 
 	/* the same bytes in pieces of 1 to 64 bytes (xorshift sizes) */
@@ -153,7 +186,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		memcpy(piece, data + off, n);
 		CHECK(pmclog_feed(p, piece, (int)n) == 0);
 		off += n;
-		if (!drain(p, &parts) || off == size) {
+		if (!drain(p, &ev, 1, &parts) || off == size) {
 			free(piece);
 			break;
 		}

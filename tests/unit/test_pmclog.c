@@ -2,7 +2,8 @@
 /*
  * pmclog(3) against logs built in memory: every record type decoded, feed
  * mode split at every byte, fd mode from a file, a pipe, a socket and a
- * non-blocking pipe, truncated and corrupted logs.
+ * non-blocking pipe, truncated and corrupted logs, and what a record does
+ * not set left zero whatever the struct pmclog_ev held before.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -723,6 +724,80 @@ static void test_corrupted(void)
 	lb_free(&b);
 }
 
+/* -- what a record does not set is zero ------------------------------------ */
+
+/* ev->pl_u's bytes, the event name by value rather than by address */
+static int same_union(const struct pmclog_ev *a, const struct pmclog_ev *b)
+{
+	struct pmclog_ev x = *a, y = *b;
+
+	if (x.pl_type == PMCLOG_TYPE_PMCALLOCATE) {
+		if (strcmp(x.pl_u.pl_a.pl_evname, y.pl_u.pl_a.pl_evname))
+			return 0;
+		x.pl_u.pl_a.pl_evname = y.pl_u.pl_a.pl_evname = NULL;
+	}
+	return !memcmp(&x.pl_u, &y.pl_u, sizeof(x.pl_u));
+}
+
+/*
+ * pmclog_read() clears only what the previous record set when it is
+ * given the same ev again: the records of lb_full() then paths and call
+ * chains of every length, long then short, read into one ev filled with
+ * garbage first, into a new ev full of garbage each time, and into two
+ * evs in turn, must leave the same bytes in ev->pl_u.
+ */
+static void test_clear(void)
+{
+	static const uint32_t npc[] = { PMC_CALLCHAIN_DEPTH_MAX, 3, 100, 0, 1,
+					PMC_CALLCHAIN_DEPTH_MAX - 1, 2 };
+	static struct pmclog_ev one, fresh, two[2];
+	struct pmclog_map_in mi = { .pl_pid = 7, .pl_start = 0x1000,
+				    .pl_end = 0x2000, .pl_prot = 5 };
+	char path[PMCLOG_PATH_MAX];
+	void *p[3];
+	size_t i, n = 0, differ = 0, rest = 0;
+	struct lb b;
+
+	lb_init(&b);
+	lb_full(&b);
+	for (i = 0; i < sizeof(npc) / sizeof(npc[0]); i++) {
+		size_t plen = i % 2 ? PMCLOG_PATH_MAX - 1 : 1 + 37 * i;
+
+		memset(path, 'a' + (int)i, plen);
+		path[plen] = '\0';
+		lb_rec(&b, PMCLOG_TYPE_MAP_IN, &mi, sizeof(mi), path, plen + 1);
+		lb_callchain(&b, npc[i]);
+		lb_callchain(&b, npc[(i + 3) % (sizeof(npc) / sizeof(npc[0]))]);
+	}
+	for (i = 0; i < 3; i++) {
+		p[i] = pmclog_open(PMCLOG_FD_NONE);
+		if (!p[i] || pmclog_feed(p[i], b.buf, (int)b.len))
+			abort();
+	}
+	memset(&one, 0xA5, sizeof(one));
+	memset(two, 0x5A, sizeof(two));
+	while (pmclog_read(p[0], &one) == 0) {
+		struct pmclog_ev *t = &two[n % 2];
+
+		memset(&fresh, 0xA5, sizeof(fresh));
+		if (pmclog_read(p[1], &fresh) || pmclog_read(p[2], t))
+			break;
+		differ += !same_union(&one, &fresh) || !same_union(&one, t);
+		if (one.pl_type == PMCLOG_TYPE_CALLCHAIN)
+			for (i = one.pl_u.pl_cc.pl_npc; i < PMC_CALLCHAIN_DEPTH_MAX; i++)
+				rest += one.pl_u.pl_cc.pl_pc[i] != 0;
+		n++;
+	}
+	ok(n == b.nrec && differ == 0,
+	   "one ev, a new ev each time, two in turn: the same pl_u for each of %zu records (%zu differ)",
+	   n, differ);
+	ok(rest == 0, "call chains long then short: the PCs after pl_npc are 0 (%zu are not)",
+	   rest);
+	for (i = 0; i < 3; i++)
+		pmclog_close(p[i]);
+	lb_free(&b);
+}
+
 /* -- API misuse ----------------------------------------------------------- */
 
 static void test_api(void)
@@ -771,6 +846,7 @@ int main(void)
 	test_fd();
 	test_truncated();
 	test_corrupted();
+	test_clear();
 	test_api();
 	return tap_done();
 }

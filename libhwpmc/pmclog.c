@@ -2,10 +2,12 @@
 /*
  * libhwpmc: pmclog(3), the parser of hwpmc logs.
  *
- * Records are assembled whole in a work area (at most PMCLOG_MAX_RECORD
- * bytes, the largest length the 16-bit header field can hold) from
- * whatever pieces the source delivers, then decoded into a struct
- * pmclog_ev.  The header word is checked as soon as its four bytes are
+ * A record that is whole in the data at hand (and 8-aligned, as records
+ * are in a log read or fed from its start in aligned pieces) is decoded
+ * where it is; others are assembled whole in a work area (at most
+ * PMCLOG_MAX_RECORD bytes, the largest length the 16-bit header field can
+ * hold) from whatever pieces the source delivers, then decoded into a
+ * struct pmclog_ev.  The header word is checked as soon as its four bytes are
  * there (magic, type, length against the type's minimum), so that a
  * corrupted stream is reported at once instead of waiting for a length
  * that will never come; the payload is checked when it is complete.
@@ -49,6 +51,7 @@ struct pmclog_parse_state {
 	char		**names;	/* interned event names */
 	size_t		nnames;
 	const struct pmclog_ev *ev;	/* where the last record went */
+	const void	*data;		/* its pl_data */
 	size_t		dirty;		/* bytes of its pl_u it may have set */
 	uint64_t	rec[PMCLOG_MAX_RECORD / sizeof(uint64_t)]; /* work area */
 };
@@ -67,7 +70,7 @@ enum pmclog_tail {
 
 /* A field: len bytes at src in the record to dst in ev->pl_u. */
 struct pmclog_copy {
-	uint16_t	src, dst, len;
+	uint16_t	src, dst, len;	/* len: 4 or 8, unless str */
 	uint16_t	str;		/* a string of at most len bytes: NUL added */
 };
 
@@ -80,16 +83,17 @@ struct pmclog_kind {
 	struct pmclog_copy copy[6];	/* ends with len 0 */
 };
 
-/* sizeof(a), which must be sizeof(b) (a compile error otherwise) */
-#define PMCLOG_SAME_SIZE(a, b)						\
-	(uint16_t)(sizeof(a) + 0 * sizeof(char[sizeof(a) == sizeof(b) ? 1 : -1]))
+/* sizeof(a), which must be sizeof(b) and 4 or 8 (a compile error otherwise) */
+#define PMCLOG_FIELD_SIZE(a, b)						\
+	(uint16_t)(sizeof(a) + 0 * sizeof(char[sizeof(a) == sizeof(b) &&	\
+					       (sizeof(a) == 4 || sizeof(a) == 8) ? 1 : -1]))
 #define PMCLOG_REC(r, f)	(((struct pmclog_##r *)0)->f)
 #define PMCLOG_EV(e, f)		(((struct pmclog_ev_##e *)0)->f)
 
 /* record r's field rf to field ef of pl_u's struct pmclog_ev_e */
 #define F(r, rf, e, ef)							\
 	{ offsetof(struct pmclog_##r, rf), offsetof(struct pmclog_ev_##e, ef), \
-	  PMCLOG_SAME_SIZE(PMCLOG_REC(r, rf), PMCLOG_EV(e, ef)), 0 }
+	  PMCLOG_FIELD_SIZE(PMCLOG_REC(r, rf), PMCLOG_EV(e, ef)), 0 }
 /* a string field: at most what the record has and ev can hold with a NUL */
 #define S(r, rf, e, ef)							\
 	{ offsetof(struct pmclog_##r, rf), offsetof(struct pmclog_ev_##e, ef), \
@@ -312,7 +316,7 @@ static void pmclog_ns_to_ts(struct timespec *ts, uint64_t ns)
 static size_t pmclog_dirty(const struct pmclog_parse_state *ps,
 			   const struct pmclog_ev *ev)
 {
-	if (ev == ps->ev && ev->pl_data == ps->rec && ev->pl_count == ps->count)
+	if (ev == ps->ev && ev->pl_data == ps->data && ev->pl_count == ps->count)
 		return ps->dirty;
 	return sizeof(ev->pl_u);
 }
@@ -324,7 +328,8 @@ static void pmclog_zero(char *p, size_t from, size_t to)
 }
 
 /*
- * Decode the complete record in the work area; 0 or -1 with errno.
+ * Decode the complete record at rec (8-aligned, len bytes long); 0 or -1
+ * with errno.
  *
  * Whatever a record does not set in ev->pl_u is zero (<pmclog.h>: the
  * unused PCs of a call chain, the bytes after a path's NUL...), but
@@ -334,9 +339,9 @@ static void pmclog_zero(char *p, size_t from, size_t to)
  * tail, and beyond that only what the previous record may have set.
  */
 static int pmclog_decode(struct pmclog_parse_state *ps, struct pmclog_ev *ev,
-			 uint32_t len)
+			 const char *rec, uint32_t len)
 {
-	const char *rec = (const char *)ps->rec, *tail, *nul;
+	const char *tail, *nul;
 	const struct pmclog_kind *k;
 	const struct pmclog_copy *c;
 	char *u = (char *)&ev->pl_u;
@@ -351,14 +356,20 @@ static int pmclog_decode(struct pmclog_parse_state *ps, struct pmclog_ev *ev,
 	ev->pl_type = (enum pmclog_type)type;
 	pmclog_ns_to_ts(&ev->pl_ts, pmclog_u64(rec + offsetof(struct pmclog_header,
 							       pl_time)));
-	ev->pl_data = ps->rec;
+	ev->pl_data = (void *)rec;
 	ev->pl_len = (int)len;
 
 	memset(u, 0, k->var);
 	pmclog_zero(u, k->varend, k->evsize);	/* MAP_IN: fields after the path */
-	for (c = k->copy; c->len; c++)
-		memcpy(u + c->dst, rec + c->src,
-		       c->str ? strnlen(rec + c->src, c->len) : c->len);
+	for (c = k->copy; c->len; c++) {
+		if (c->str)
+			memcpy(u + c->dst, rec + c->src,
+			       strnlen(rec + c->src, c->len));
+		else if (c->len == 4)	/* constant sizes: no call */
+			memcpy(u + c->dst, rec + c->src, 4);
+		else
+			memcpy(u + c->dst, rec + c->src, 8);
+	}
 
 	/* what follows the fixed part (pmclog_check_header(): len >= fixed) */
 	tail = rec + k->fixed;
@@ -411,6 +422,7 @@ static int pmclog_decode(struct pmclog_parse_state *ps, struct pmclog_ev *ev,
 	pmclog_zero(u, end, dirty < k->varend ? dirty : k->varend);
 	pmclog_zero(u, k->evsize, dirty);
 	ps->ev = ev;
+	ps->data = rec;
 	ps->dirty = k->varend < k->evsize ? k->evsize : end;
 	return 0;
 bad:
@@ -435,9 +447,23 @@ static int pmclog_broken(struct pmclog_parse_state *ps, struct pmclog_ev *ev)
 	return pmclog_stop(ev, PMCLOG_ERROR);
 }
 
+/* The record at rec, len bytes, into ev; 0, or -1 with errno. */
+static int pmclog_record(struct pmclog_parse_state *ps, struct pmclog_ev *ev,
+			 const char *rec, uint32_t len)
+{
+	if (pmclog_decode(ps, ev, rec, len))
+		return pmclog_broken(ps, ev);
+	ps->offset += len;
+	ev->pl_offset = ps->offset;
+	ev->pl_count = ++ps->count;
+	ev->pl_state = PMCLOG_OK;
+	return 0;
+}
+
 int pmclog_read(void *cookie, struct pmclog_ev *ev)
 {
 	struct pmclog_parse_state *ps = cookie;
+	const char *rec;
 	char *work;
 	uint32_t need, h, len;
 	size_t n;
@@ -455,19 +481,32 @@ int pmclog_read(void *cookie, struct pmclog_ev *ev)
 	}
 	work = (char *)ps->rec;
 	for (;;) {
+		if (!ps->have && ps->srclen >= PMCLOG_HDR_WORD) {
+			/*
+			 * A record starts here: check its header, then
+			 * decode it where it is if it is all there (and
+			 * 8-aligned, as pl_data is), else assemble it.
+			 */
+			memcpy(&h, ps->src, sizeof(h));
+			if (pmclog_check_header(ps, h))
+				return pmclog_broken(ps, ev);
+			len = PMCLOG_HEADER_TO_LENGTH(h);
+			if (len <= ps->srclen &&
+			    !((uintptr_t)ps->src % PMCLOG_ALIGN)) {
+				rec = ps->src;
+				ps->src += len;
+				ps->srclen -= len;
+				return pmclog_record(ps, ev, rec, len);
+			}
+			ps->reclen = len;
+		}
 		need = ps->reclen ? ps->reclen : (uint32_t)PMCLOG_HDR_WORD;
 		if (ps->have == need && ps->reclen) {
-			/* a whole record: decode it */
+			/* a whole record assembled: decode it */
 			len = ps->reclen;
 			ps->have = 0;
 			ps->reclen = 0;
-			if (pmclog_decode(ps, ev, len))
-				return pmclog_broken(ps, ev);
-			ps->offset += len;
-			ev->pl_offset = ps->offset;
-			ev->pl_count = ++ps->count;
-			ev->pl_state = PMCLOG_OK;
-			return 0;
+			return pmclog_record(ps, ev, work, len);
 		}
 		if (ps->have == need) {
 			/* the header word: check it before waiting for more */

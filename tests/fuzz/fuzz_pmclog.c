@@ -45,17 +45,15 @@ static void mix(uint64_t *h, const void *p, size_t n)
 /* ev->pl_u, 8 bytes at a time, the event name by value */
 static void mix_union(uint64_t *h, const struct pmclog_ev *ev)
 {
-	static struct pmclog_ev x;
-	const char *u = (const char *)&x.pl_u;
+	const char *u = (const char *)&ev->pl_u;
+	size_t i = 0;
 	uint64_t w;
-	size_t i;
 
-	x = *ev;
-	if (x.pl_type == PMCLOG_TYPE_PMCALLOCATE) {
-		mix(h, x.pl_u.pl_a.pl_evname, strlen(x.pl_u.pl_a.pl_evname));
-		x.pl_u.pl_a.pl_evname = NULL;
+	if (ev->pl_type == PMCLOG_TYPE_PMCALLOCATE) {
+		mix(h, ev->pl_u.pl_a.pl_evname, strlen(ev->pl_u.pl_a.pl_evname));
+		i = sizeof(ev->pl_u.pl_a.pl_evname);	/* its first member */
 	}
-	for (i = 0; i + 8 <= sizeof(x.pl_u); i += 8) {
+	for (; i + 8 <= sizeof(ev->pl_u); i += 8) {
 		memcpy(&w, u + i, 8);
 		*h = (*h ^ w) * 0x100000001b3ULL;
 	}

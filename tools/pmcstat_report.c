@@ -85,9 +85,18 @@ struct edge {
 	uint64_t	count;
 };
 
+/*
+ * A distinct stack of the folded report, keyed on what its text is made
+ * of (the process's name or pid, then its functions' indices): the text
+ * is written once per stack, at the end, not once per sample.
+ */
 struct folded {
-	char		*stack;
-	uint64_t	count;
+	uint64_t	hash;
+	uint64_t	count;		/* 0: a free slot */
+	char		*comm;		/* the process's name, or NULL: pid */
+	pid_t		pid;
+	uint32_t	n;		/* functions, leaf first, */
+	size_t		at;		/* at evrep.foldfids[at] */
 };
 
 /*
@@ -105,8 +114,10 @@ struct evrep {
 	size_t		room;		/* entries of self, total, stamp */
 	struct edge	*edges;		/* open addressing */
 	size_t		nedge, edgeroom;
-	struct folded	*folds;
+	struct folded	*folds;		/* open addressing */
 	size_t		nfold, foldroom;
+	int		*foldfids;	/* the stacks' function indices */
+	size_t		nfoldfid, foldfidroom;
 };
 
 struct ctx {
@@ -178,8 +189,23 @@ static void edge_add(struct evrep *e, uint32_t caller, uint32_t callee)
 	e->nedge++;
 }
 
-static void fold_add(struct evrep *e, const char *stack)
+static uint64_t fold_hash(const char *comm, pid_t pid, const int *fids,
+			  size_t n)
 {
+	uint64_t h = comm ? hash_str(comm) : hash64((uint64_t)(uint32_t)pid);
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		h = (h ^ (uint32_t)fids[i]) * 1099511628211ULL;
+	return h;
+}
+
+/* One more sample of the stack fids[0..n) (leaf first) of comm or pid. */
+static void fold_add(struct evrep *e, const char *comm, pid_t pid,
+		     const int *fids, size_t n)
+{
+	uint64_t h = fold_hash(comm, pid, fids, n);
+	struct folded *f;
 	size_t i, mask;
 
 	if (e->nfold * 2 >= e->foldroom) {
@@ -189,31 +215,46 @@ static void fold_add(struct evrep *e, const char *stack)
 		e->foldroom = oroom ? oroom * 2 : 1024;
 		e->folds = xrealloc(NULL, e->foldroom * sizeof(*e->folds));
 		memset(e->folds, 0, e->foldroom * sizeof(*e->folds));
-		e->nfold = 0;
 		for (i = 0; i < oroom; i++)
-			if (old[i].stack) {
+			if (old[i].count) {
 				size_t j, m = e->foldroom - 1;
 
-				for (j = hash_str(old[i].stack) & m;
-				     e->folds[j].stack; j = (j + 1) & m)
+				for (j = old[i].hash & m; e->folds[j].count;
+				     j = (j + 1) & m)
 					;
 				e->folds[j] = old[i];
-				e->nfold++;
 			}
 		free(old);
 	}
 	mask = e->foldroom - 1;
-	for (i = hash_str(stack) & mask; e->folds[i].stack; i = (i + 1) & mask)
-		if (!strcmp(e->folds[i].stack, stack)) {
-			e->folds[i].count++;
+	for (i = h & mask; e->folds[i].count; i = (i + 1) & mask) {
+		f = &e->folds[i];
+		if (f->hash == h && f->n == n && !f->comm == !comm &&
+		    (comm ? !strcmp(f->comm, comm) : f->pid == pid) &&
+		    !memcmp(e->foldfids + f->at, fids, n * sizeof(*fids))) {
+			f->count++;
 			return;
 		}
-	e->folds[i].stack = strdup(stack);
-	if (!e->folds[i].stack) {
+	}
+	if (e->nfoldfid + n > e->foldfidroom) {
+		while (e->nfoldfid + n > e->foldfidroom)
+			e->foldfidroom = e->foldfidroom ? e->foldfidroom * 2 : 4096;
+		e->foldfids = xrealloc(e->foldfids,
+				       e->foldfidroom * sizeof(*e->foldfids));
+	}
+	f = &e->folds[i];
+	f->hash = h;
+	f->count = 1;
+	f->comm = comm ? strdup(comm) : NULL;
+	if (comm && !f->comm) {
 		fprintf(stderr, "hwpmc-stat: out of memory\n");
 		exit(1);
 	}
-	e->folds[i].count = 1;
+	f->pid = pid;
+	f->n = (uint32_t)n;
+	f->at = e->nfoldfid;
+	memcpy(e->foldfids + e->nfoldfid, fids, n * sizeof(*fids));
+	e->nfoldfid += n;
 	e->nfold++;
 }
 
@@ -240,8 +281,9 @@ static void ev_free(struct evrep *e)
 	size_t i;
 
 	for (i = 0; i < e->foldroom; i++)
-		free(e->folds[i].stack);
+		free(e->folds[i].comm);
 	free(e->folds);
+	free(e->foldfids);
 	free(e->edges);
 	free(e->self);
 	free(e->total);
@@ -314,10 +356,8 @@ static void sample(struct ctx *c, struct evrep *e,
 		   const struct pmclog_ev_callchain *cc)
 {
 	static int fids[MAXCHAIN];
-	static char stack[MAXCHAIN * 64];
 	pid_t pid = (pid_t)cc->pl_pid;
-	size_t i, len, n = cc->pl_npc;
-	struct func *f;
+	size_t i, n = cc->pl_npc;
 	struct proc *p;
 	int fid;
 
@@ -350,24 +390,8 @@ static void sample(struct ctx *c, struct evrep *e,
 		for (i = 0; i + 1 < n; i++)
 			if (fids[i + 1] != fids[i])
 				edge_add(e, (uint32_t)fids[i + 1], (uint32_t)fids[i]);
-	if (c->want_folded) {
-		if (p && p->comm)
-			len = (size_t)snprintf(stack, sizeof(stack), "%s", p->comm);
-		else
-			len = (size_t)snprintf(stack, sizeof(stack), "pid-%d", (int)pid);
-		for (i = n; i-- > 0 && len + 300 < sizeof(stack);) {
-			f = &sym_funcs[fids[i]];
-			if (f->unknown)
-				len += (size_t)snprintf(stack + len, 300,
-							f->obj[0] == '[' ? ";%s" : ";[%s]",
-							f->obj);
-			else
-				len += (size_t)snprintf(stack + len, 300, ";%.250s%s",
-							f->name, strcmp(f->obj, "[kernel]") ?
-							"" : "_[k]");
-		}
-		fold_add(e, stack);
-	}
+	if (c->want_folded)
+		fold_add(e, p ? p->comm : NULL, pid, fids, n);
 }
 
 static void set_comm(pid_t pid, const char *path)
@@ -780,23 +804,74 @@ static void graph(const struct ctx *c, const struct pmcdesc *d,
 	free(v);
 }
 
-static int cmp_fold(const void *a, const void *b)
+/*
+ * The text of a folded stack: the process's name (or pid-PID), then its
+ * functions from the root, separated by ';' (at most about 64 KB).
+ */
+static const char *fold_text(const struct evrep *e, const struct folded *fs)
 {
-	return strcmp(((const struct folded *)a)->stack,
-		      ((const struct folded *)b)->stack);
+	static char stack[MAXCHAIN * 64];
+	const int *fids = e->foldfids + fs->at;
+	const struct func *f;
+	size_t i, len;
+
+	if (fs->comm)
+		len = (size_t)snprintf(stack, sizeof(stack), "%s", fs->comm);
+	else
+		len = (size_t)snprintf(stack, sizeof(stack), "pid-%d", (int)fs->pid);
+	for (i = fs->n; i-- > 0 && len + 300 < sizeof(stack);) {
+		f = &sym_funcs[fids[i]];
+		if (f->unknown)
+			len += (size_t)snprintf(stack + len, 300,
+						f->obj[0] == '[' ? ";%s" : ";[%s]",
+						f->obj);
+		else
+			len += (size_t)snprintf(stack + len, 300, ";%.250s%s",
+						f->name, strcmp(f->obj, "[kernel]") ?
+						"" : "_[k]");
+	}
+	return stack;
 }
 
+struct foldline {
+	char		*text;
+	uint64_t	count;
+};
+
+static int cmp_fold(const void *a, const void *b)
+{
+	return strcmp(((const struct foldline *)a)->text,
+		      ((const struct foldline *)b)->text);
+}
+
+/*
+ * The stacks in the order of their text; two stacks of the same text
+ * (functions of the same name, a chain cut short) make one line.
+ */
 static void folded(const struct evrep *e, FILE *out)
 {
-	struct folded *v = xrealloc(NULL, (e->nfold ? e->nfold : 1) * sizeof(*v));
-	size_t i, n = 0;
+	struct foldline *v = xrealloc(NULL, (e->nfold ? e->nfold : 1) * sizeof(*v));
+	size_t i, j, n = 0;
 
 	for (i = 0; i < e->foldroom; i++)
-		if (e->folds[i].stack)
-			v[n++] = e->folds[i];
+		if (e->folds[i].count) {
+			v[n].text = strdup(fold_text(e, &e->folds[i]));
+			if (!v[n].text) {
+				fprintf(stderr, "hwpmc-stat: out of memory\n");
+				exit(1);
+			}
+			v[n++].count = e->folds[i].count;
+		}
 	qsort(v, n, sizeof(*v), cmp_fold);
+	for (i = 0; i < n; i = j) {
+		uint64_t count = v[i].count;
+
+		for (j = i + 1; j < n && !strcmp(v[j].text, v[i].text); j++)
+			count += v[j].count;
+		fprintf(out, "%s %" PRIu64 "\n", v[i].text, count);
+	}
 	for (i = 0; i < n; i++)
-		fprintf(out, "%s %" PRIu64 "\n", v[i].stack, v[i].count);
+		free(v[i].text);
 	free(v);
 }
 

@@ -31,8 +31,12 @@
  * inclusive percentages; the run fails when they disagree (`report_bench
  * cmp` compares two saved outputs the same way).
  *
+ * hwpmc-stat's folded stacks (-F) are timed too, alone: perf's
+ * counterpart, `perf script | stackcollapse-perf.pl`, is not part of perf.
+ *
  * Output, as hwpmc_bench's:
  *   bench: NAME  hwpmc MED [Q1..Q3]  perf MED [Q1..Q3]  ratio R  UNIT
+ *   bench: NAME  hwpmc MED [Q1..Q3]  UNIT          (hwpmc-stat alone)
  * then "bench: done, N results" (exit 1 when something failed).
  */
 #include <elf.h>
@@ -884,6 +888,16 @@ static double quantile(const double *v, int n, double q)
 	return i + 1 < n ? v[i] + (x - i) * (v[i + 1] - v[i]) : v[n - 1];
 }
 
+/* hwpmc-stat's alone */
+static void result1(const char *name, const char *unit, double *h, int n)
+{
+	qsort(h, (size_t)n, sizeof(*h), cmp_d);
+	nresults++;
+	printf("bench: %-44s hwpmc %9.3g [%.3g..%.3g]  %s\n", name, quantile(h, n, 0.5),
+	       quantile(h, n, 0.25), quantile(h, n, 0.75), unit);
+	fflush(stdout);
+}
+
 static double result(const char *name, const char *unit, double *h, double *p, int n)
 {
 	double hm, pm;
@@ -929,7 +943,7 @@ static void remove_tmpdir(void)
 {
 	static const char *const names[] = {
 		"hwpmc.log", "perf.data", "out.txt", "err.txt", "graph-hwpmc.txt",
-		"flat-hwpmc.txt", "flat-perf.txt", "graph-perf.txt",
+		"flat-hwpmc.txt", "flat-perf.txt", "graph-perf.txt", "folded-hwpmc.txt",
 	};
 	size_t i;
 
@@ -949,10 +963,11 @@ int main(int argc, char **argv)
 	int opt, reps = 7, quick = 0, only_gen = 0, r, i, k;
 	double hf[MAXREPS], pf[MAXREPS], hg[MAXREPS], pg[MAXREPS];
 	double hfm[MAXREPS], pfm[MAXREPS], hgm[MAXREPS], pgm[MAXREPS];
+	double hs[MAXREPS], hsm[MAXREPS];
 	double ratio[4];
 	static char tmpl[] = "/tmp/report_bench.XXXXXX";	/* outlives main() */
 	char ver[128] = "?";
-	char *log, *data, *out, *err, *gout, *hflat, *pflat, *hgraph, *pgraph;
+	char *log, *data, *out, *err, *gout, *fout, *hflat, *pflat, *hgraph, *pgraph;
 	struct gen g;
 	struct stat st;
 	double t0;
@@ -1043,6 +1058,7 @@ int main(int argc, char **argv)
 	out = path_in(dir, "out.txt");
 	err = path_in(dir, "err.txt");
 	gout = path_in(dir, "graph-hwpmc.txt");
+	fout = path_in(dir, "folded-hwpmc.txt");
 	hflat = path_in(dir, "flat-hwpmc.txt");
 	pflat = path_in(dir, "flat-perf.txt");
 	hgraph = path_in(dir, "graph-hwpmc.txt");
@@ -1050,6 +1066,7 @@ int main(int argc, char **argv)
 	{
 		char *h_flat[] = { (char *)statbin, "-R", log, NULL };
 		char *h_graph[] = { (char *)statbin, "-R", log, "-G", gout, NULL };
+		char *h_fold[] = { (char *)statbin, "-R", log, "-F", fout, NULL };
 		char *p_flat[] = { (char *)perf, "report", "--stdio", "-i", data,
 				   "--sort", "sym", "-g", "none", "--no-children", NULL };
 		char *p_graph[] = { (char *)perf, "report", "--stdio", "-i", data,
@@ -1058,6 +1075,7 @@ int main(int argc, char **argv)
 		printf("# %s; hwpmc-stat: %s\n", ver, statbin);
 		printf("# flat:  hwpmc-stat -R hwpmc.log  vs  perf report --stdio -i perf.data --sort sym -g none --no-children\n");
 		printf("# graph: hwpmc-stat -R hwpmc.log -G FILE  vs  perf report --stdio -i perf.data --sort sym -g\n");
+		printf("# folded stacks: hwpmc-stat -R hwpmc.log -F FILE, alone\n");
 		/* the profiles first: the same samples must give the same */
 		run_cmd(h_flat, NULL, hflat, err);
 		run_cmd(p_flat, NULL, pflat, err);
@@ -1078,6 +1096,9 @@ int main(int argc, char **argv)
 					a = run_cmd(h_graph, NULL, out, err);
 					hg[r] = a.wall;
 					hgm[r] = a.rss;
+					a = run_cmd(h_fold, NULL, out, err);
+					hs[r] = a.wall;
+					hsm[r] = a.rss;
 				} else {
 					b = run_cmd(p_flat, NULL, out, err);
 					pf[r] = b.wall;
@@ -1094,6 +1115,8 @@ int main(int argc, char **argv)
 	ratio[1] = result("report flat profile: peak RSS", "MB", hfm, pfm, reps);
 	ratio[2] = result("report call graph: time", "s", hg, pg, reps);
 	ratio[3] = result("report call graph: peak RSS", "MB", hgm, pgm, reps);
+	result1("report folded stacks: time", "s", hs, reps);
+	result1("report folded stacks: peak RSS", "MB", hsm, reps);
 	if (!quick)
 		printf("# target hwpmc/perf <= 0.5: flat time %s, flat memory %s, "
 		       "graph time %s, graph memory %s\n",

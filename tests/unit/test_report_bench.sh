@@ -38,9 +38,10 @@ rc=$?
 	has out '^report: call graphs agree: top 20 functions' &&
 	has out '^bench: report flat profile: time +hwpmc .* ratio ' &&
 	has out '^bench: report call graph: peak RSS +hwpmc .* ratio ' &&
-	has out '^bench: done, 4 results$' ||
+	has out '^bench: report folded stacks: time +hwpmc +[0-9.e+-]+ \[.*\]  s$' &&
+	has out '^bench: done, 6 results$' ||
 	{ sed 's/^/# err: /' "$T/err" | head -20; false; }
-ok $? "report_bench -q: both tools' profiles agree, four results (exit $rc)"
+ok $? "report_bench -q: both tools' profiles agree, six results (exit $rc)"
 
 # the check finds a profile of other samples out
 "$RB" gen -n 5000 -s 8 -d "$T/c" "$DIR/rb_prog" "$DIR/librb.so" > /dev/null 2>&1 &&

@@ -14,18 +14,23 @@
  *    3 samples  ut_main_leaf <- main
  *    1 sample   an address mapped by nothing
  *
- * with a DROPNOTIFY record (5 lost) among them, then CLOSELOG.  LIBPATH replaces the library's path in the MAP_IN records
- * (a stripped copy).  Prints "pid PID" on standard output.
+ * with a DROPNOTIFY record (5 lost) among them, then CLOSELOG.  LIBPATH
+ * replaces the library's path in the MAP_IN records (a stripped copy).
+ * Prints "pid PID" on standard output.
+ *
+ * The records are built with pmclog_build.h, as the pmclog(3) tests
+ * build theirs.
  */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <linux/hwpmc.h>
 #include <linux/hwpmclog.h>
+
+#include "pmclog_build.h"
 
 unsigned long ut_hot_leaf(unsigned long n);
 unsigned long ut_lib_caller(unsigned long n);
@@ -33,8 +38,7 @@ void *ut_static_addr(void);
 
 #define PMCID	0x20000100u
 
-static FILE *out;
-static uint64_t t;
+static struct lb b;
 
 __attribute__((noinline)) unsigned long ut_main_leaf(unsigned long n)
 {
@@ -51,22 +55,6 @@ __attribute__((noinline)) unsigned long ut_main_caller(unsigned long n)
 	return ut_lib_caller(n) + ut_main_leaf(n);
 }
 
-static void rec(unsigned type, void *r, size_t fixed, const void *tail,
-		size_t tlen)
-{
-	struct pmclog_header *h = r;
-	size_t len = (fixed + tlen + 7) & ~(size_t)7;
-	static const char zero[8];
-
-	h->pl_header = PMCLOG_HEADER(type, len);
-	h->pl_spare = 0;
-	h->pl_time = t += 1000;
-	fwrite(r, fixed, 1, out);
-	if (tlen)
-		fwrite(tail, tlen, 1, out);
-	fwrite(zero, len - fixed - tlen, 1, out);
-}
-
 static void chain(const uint64_t *pc, size_t n)
 {
 	struct pmclog_callchain cc = {
@@ -75,7 +63,7 @@ static void chain(const uint64_t *pc, size_t n)
 		.pl_cpuflags = PMC_CALLCHAIN_TO_CPUFLAGS(1, PMC_CC_F_USERSPACE),
 	};
 
-	rec(PMCLOG_TYPE_CALLCHAIN, &cc, sizeof(cc), pc, n * sizeof(*pc));
+	lb_rec(&b, PMCLOG_TYPE_CALLCHAIN, &cc, sizeof(cc), pc, n * sizeof(*pc));
 }
 
 static uint64_t a(const void *f, unsigned off)
@@ -87,15 +75,13 @@ int main(int argc, char **argv)
 {
 	char line[4096], perm[8], path[4096], *lib = argc > 2 ? argv[2] : NULL;
 	unsigned long start, end, pgoff;
-	struct pmclog_initialize in = { .pl_version = PMCLOG_VERSION, .pl_ncpu = 2 };
 	struct pmclog_pmcallocate al = { .pl_pmcid = PMCID, .pl_rate = 1000000 };
 	struct pmclog_map_in mi = { .pl_pid = (int32_t)getpid() };
 	struct pmclog_dropnotify dn = { .pl_dropped = 5 };
 	struct pmclog_pmcattach at = { .pl_pmcid = PMCID, .pl_pid = (uint32_t)getpid() };
-	struct pmclog_closelog cl;
 	ssize_t n;
 	uint64_t pc[8];
-	FILE *maps;
+	FILE *maps, *out;
 	int i;
 
 	if (argc < 2)
@@ -105,13 +91,15 @@ int main(int argc, char **argv)
 	if (!out || !maps)
 		return 1;
 	ut_main_caller(10);
-	rec(PMCLOG_TYPE_INITIALIZE, &in, sizeof(in), NULL, 0);
+	lb_init(&b);
+	lb_initialize(&b, PMCLOG_VERSION);
 	strcpy(al.pl_evname, "cpu-clock");
-	rec(PMCLOG_TYPE_PMCALLOCATE, &al, sizeof(al), NULL, 0);
+	lb_rec(&b, PMCLOG_TYPE_PMCALLOCATE, &al, sizeof(al), NULL, 0);
 	n = readlink("/proc/self/exe", path, sizeof(path) - 1);
 	if (n > 0) {
 		path[n] = 0;
-		rec(PMCLOG_TYPE_PMCATTACH, &at, sizeof(at), path, (size_t)n + 1);
+		lb_rec(&b, PMCLOG_TYPE_PMCATTACH, &at, sizeof(at), path,
+		       (size_t)n + 1);
 	}
 	while (fgets(line, sizeof(line), maps)) {
 		if (sscanf(line, "%lx-%lx %7s %lx %*s %*s %4095s", &start, &end,
@@ -124,7 +112,8 @@ int main(int argc, char **argv)
 		mi.pl_prot = 5;
 		if (lib && strstr(path, "ut_symlib"))
 			strcpy(path, lib);
-		rec(PMCLOG_TYPE_MAP_IN, &mi, sizeof(mi), path, strlen(path) + 1);
+		lb_rec(&b, PMCLOG_TYPE_MAP_IN, &mi, sizeof(mi), path,
+		       strlen(path) + 1);
 	}
 	fclose(maps);
 	for (i = 0; i < 90; i++) {
@@ -141,8 +130,7 @@ int main(int argc, char **argv)
 		pc[3] = a(main, 40);
 		chain(pc, 4);
 	}
-	dn.pl_hdr.pl_time = 0;
-	rec(PMCLOG_TYPE_DROPNOTIFY, &dn, sizeof(dn), NULL, 0);
+	lb_rec(&b, PMCLOG_TYPE_DROPNOTIFY, &dn, sizeof(dn), NULL, 0);
 	for (i = 0; i < 3; i++) {
 		pc[0] = a(ut_main_leaf, 5);
 		pc[1] = a(main, 60);
@@ -150,7 +138,10 @@ int main(int argc, char **argv)
 	}
 	pc[0] = 0x1000;		/* below any mapping */
 	chain(pc, 1);
-	rec(PMCLOG_TYPE_CLOSELOG, &cl, sizeof(cl), NULL, 0);
+	lb_closelog(&b);
 	printf("pid %d\n", (int)getpid());
-	return fclose(out) ? 1 : 0;
+	if (fwrite(b.buf, 1, b.len, out) != b.len || fclose(out))
+		return 1;
+	lb_free(&b);
+	return 0;
 }

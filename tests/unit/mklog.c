@@ -3,6 +3,7 @@
  * hwpmc for Linux: write a synthetic hwpmc log for the report tests.
  *
  *   mklog FILE [LIBPATH]
+ *   mklog -s FILE
  *
  * The log describes this very process: its executable mappings (from
  * /proc/self/maps, as the module's MAP_IN records would), one PMC, and
@@ -17,6 +18,11 @@
  * with a DROPNOTIFY record (5 lost) among them, then CLOSELOG.  LIBPATH
  * replaces the library's path in the MAP_IN records (a stripped copy).
  * Prints "pid PID" on standard output.
+ *
+ * -s: a log of pid 1 with two libraries of one name (/nonexistent/a/libz.so
+ * and /nonexistent/b/libz.so, no symbols), 5 samples: 0x1100 and 0x3100
+ * (one in each) twice, and the two chains of both.  The folded stacks of
+ * the first library's and the second's read the same.
  *
  * The records are built with pmclog_build.h, as the pmclog(3) tests
  * build theirs.
@@ -66,6 +72,39 @@ static void chain(const uint64_t *pc, size_t n)
 	lb_rec(&b, PMCLOG_TYPE_CALLCHAIN, &cc, sizeof(cc), pc, n * sizeof(*pc));
 }
 
+static int same_name(const char *file)
+{
+	static const char *const path[] = { "/nonexistent/a/libz.so",
+					    "/nonexistent/b/libz.so" };
+	static const uint64_t chains[][2] = {
+		{ 0x1100 }, { 0x3100 }, { 0x3100 }, { 0x1100, 0x3100 }, { 0x3100, 0x1100 },
+	};
+	struct pmclog_callchain cc = { .pl_pid = 1, .pl_tid = 1, .pl_pmcid = PMCID };
+	struct pmclog_map_in mi = { .pl_pid = 1, .pl_prot = 5 };
+	FILE *out = fopen(file, "w");
+	int i;
+
+	if (!out)
+		return 1;
+	lb_init(&b);
+	lb_initialize(&b, PMCLOG_VERSION);
+	lb_pmcallocate(&b, PMCID, "cpu-clock");
+	for (i = 0; i < 2; i++) {
+		mi.pl_start = 0x1000 + 0x2000 * (uint64_t)i;
+		mi.pl_end = mi.pl_start + 0x1000;
+		lb_rec(&b, PMCLOG_TYPE_MAP_IN, &mi, sizeof(mi), path[i],
+		       strlen(path[i]) + 1);
+	}
+	for (i = 0; i < 5; i++)
+		lb_rec(&b, PMCLOG_TYPE_CALLCHAIN, &cc, sizeof(cc), chains[i],
+		       chains[i][1] ? 16 : 8);
+	lb_closelog(&b);
+	if (fwrite(b.buf, 1, b.len, out) != b.len || fclose(out))
+		return 1;
+	lb_free(&b);
+	return 0;
+}
+
 static uint64_t a(const void *f, unsigned off)
 {
 	return (uint64_t)(uintptr_t)f + off;
@@ -84,6 +123,8 @@ int main(int argc, char **argv)
 	FILE *maps, *out;
 	int i;
 
+	if (argc == 3 && !strcmp(argv[1], "-s"))
+		return same_name(argv[2]);
 	if (argc < 2)
 		return 2;
 	out = fopen(argv[1], "w");

@@ -76,6 +76,10 @@ ok $? "-F: folded stacks, root first, named by the process"
 sum=$(awk '{ s += $NF } END { print s }' "$T/folded")
 [ "$sum" = 100 ]
 ok $? "-F: counts add up to the samples ($sum)"
+"$MKLOG" -s "$T/same" && run 0 -R "$T/same" -F "$T/fsame" && cp "$T/fsame" "$T/fs" &&
+	has fs '^pid-1;\[libz\.so\] 3$' && has fs '^pid-1;\[libz\.so\];\[libz\.so\] 2$' &&
+	[ "$(wc -l < "$T/fsame")" = 2 ]
+ok $? "-F: stacks that read the same (two libraries of one name) make one line"
 
 # dump
 run 0 -R "$T/log" -D &&

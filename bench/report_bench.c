@@ -758,6 +758,16 @@ static struct run run_cmd(char *const argv[], const char *in, const char *out,
 	return r;
 }
 
+/* argv's wall time and peak RSS into *wall and *rss (output to out) */
+static void timed(char *const argv[], const char *out, const char *err,
+		  double *wall, double *rss)
+{
+	struct run r = run_cmd(argv, NULL, out, err);
+
+	*wall = r.wall;
+	*rss = r.rss;
+}
+
 /* -- comparing the profiles ------------------------------------------------------ */
 
 struct row {
@@ -1085,30 +1095,17 @@ int main(int argc, char **argv)
 		nfailed += compare("call graphs", hgraph, pgraph, 1);
 		fflush(stdout);
 		/* then the repetitions, alternating which tool goes first */
-		for (r = 0; r < reps; r++) {
-			struct run a, b;
-
+		for (r = 0; r < reps; r++)
 			for (i = 0; i < 2; i++) {
 				if ((r + i) % 2 == 0) {
-					a = run_cmd(h_flat, NULL, out, err);
-					hf[r] = a.wall;
-					hfm[r] = a.rss;
-					a = run_cmd(h_graph, NULL, out, err);
-					hg[r] = a.wall;
-					hgm[r] = a.rss;
-					a = run_cmd(h_fold, NULL, out, err);
-					hs[r] = a.wall;
-					hsm[r] = a.rss;
+					timed(h_flat, out, err, &hf[r], &hfm[r]);
+					timed(h_graph, out, err, &hg[r], &hgm[r]);
+					timed(h_fold, out, err, &hs[r], &hsm[r]);
 				} else {
-					b = run_cmd(p_flat, NULL, out, err);
-					pf[r] = b.wall;
-					pfm[r] = b.rss;
-					b = run_cmd(p_graph, NULL, out, err);
-					pg[r] = b.wall;
-					pgm[r] = b.rss;
+					timed(p_flat, out, err, &pf[r], &pfm[r]);
+					timed(p_graph, out, err, &pg[r], &pgm[r]);
 				}
 			}
-		}
 	}
 	printf("# %d repetitions\n", reps);
 	ratio[0] = result("report flat profile: time", "s", hf, pf, reps);

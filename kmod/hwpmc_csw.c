@@ -49,6 +49,7 @@
 #include <linux/perf_event.h>
 #include <linux/rculist.h>
 #include <linux/sched.h>
+#include <linux/sched/coredump.h>
 #include <linux/sched/signal.h>
 #include <linux/sched/task.h>
 #include <linux/slab.h>
@@ -298,6 +299,16 @@ static void hwpmc_vop_ipi(void *info)
 	raw_spin_unlock(&vc->thr->lock);
 }
 
+/* Is t on a CPU (running, or being switched in or out)? */
+static bool hwpmc_on_cpu(struct task_struct *t)
+{
+#ifdef CONFIG_SMP
+	return READ_ONCE(t->on_cpu);
+#else
+	return t == current;
+#endif
+}
+
 /*
  * Do op on s where its thread runs (a cross-call to that CPU, unless it
  * runs nowhere, or here), and return the slot's count.  Process context,
@@ -316,9 +327,15 @@ static u64 hwpmc_vop(struct hwpmc_slot *s, enum hwpmc_vop op)
 		return READ_ONCE(s->acc);	/* dead: frozen */
 	raw_spin_lock_irqsave(&vc.thr->lock, flags);
 	if (op == HWPMC_VOP_OPEN && !vc.thr->dead) {
-		/* a thread not seen switching may run, on its task's CPU */
+		/*
+		 * A thread not seen switching may run, on its task's CPU.  If
+		 * it is on no CPU now, its next switch-in (whose probe takes
+		 * this lock before perf sets on_cpu) opens its slice.
+		 */
 		cpu = vc.thr->cpu;
-		if (cpu == HWPMC_THR_UNKNOWN)
+		if (cpu == HWPMC_THR_UNKNOWN && !hwpmc_on_cpu(vc.thr->task))
+			vc.thr->cpu = cpu = HWPMC_THR_OFF;
+		else if (cpu == HWPMC_THR_UNKNOWN)
 			cpu = task_cpu(vc.thr->task);
 	} else if (s->in) {
 		cpu = vc.thr->cpu;	/* a slice is open where it runs */
@@ -552,7 +569,7 @@ static void hwpmc_slot_unlink(struct hwpmc_slot *s)
 }
 
 /*
- * pm's slots of dead threads (and all gone ones) go, their counts into
+ * pm's slots of dead threads go, their counts into
  * pm->value.
  */
 void hwpmc_vpmc_reap(struct hwpmc_pmc *pm)
@@ -744,9 +761,10 @@ void hwpmc_thr_fork(struct task_struct *parent, struct task_struct *child)
 	for (i = 0; i < n && cthr; i++) {
 		cs[i] = hwpmc_slot_alloc(NULL, GFP_ATOMIC | __GFP_NOWARN);
 		if (!cs[i])
-			n = i;
+			break;
 	}
-	if (!cthr || !n) {
+	n = cthr ? i : 0;	/* the slots allocated */
+	if (!n) {
 		pr_warn_ratelimited("no memory to count new task %d\n",
 				    task_pid_nr(child));
 		goto out;
@@ -774,7 +792,11 @@ out:
 /*
  * The current thread p exits: its slices end, PROCCSW for the last one,
  * and what it counted goes to its process's PROCEXIT count.  Its slots
- * stay with their PMCs, dead, until hwpmc_vpmc_reap().
+ * stay with their PMCs, dead, until hwpmc_vpmc_reap().  Called where
+ * perf stops a thread's counters (the kprobe on perf_event_exit_task(),
+ * so that the counts agree with perf's: exit_mm() comes after), and
+ * again from sched_process_exit, which finds nothing then, unless the
+ * kernel has no kprobes.
  */
 void hwpmc_thr_exit(struct task_struct *p, bool group_dead)
 {
@@ -808,6 +830,36 @@ void hwpmc_thr_exit(struct task_struct *p, bool group_dead)
 		return;
 	hwpmc_procexit_log(&es, p->tgid, group_dead);
 	call_rcu(&thr->rcu, hwpmc_thr_free_rcu);
+}
+
+/*
+ * The current thread p exec'ed a program its user may not watch (set-ID,
+ * file capabilities: its mm is not dumpable by its user).  As the kernel
+ * ends the thread's perf counters there (begin_new_exec()), its slots
+ * count nothing more from now on, before the program runs, and forks do
+ * not copy them; the lifecycle work then detaches it from the PMCs of
+ * owners that may no longer attach to it (hwpmc_owner_may_keep()).
+ */
+void hwpmc_thr_exec(struct task_struct *p)
+{
+	struct hwpmc_thr *thr;
+	struct hwpmc_slot *s;
+	unsigned long flags;
+
+	if (!p->mm || get_dumpable(p->mm) == SUID_DUMP_USER ||
+	    !hwpmc_thr_find(p))
+		return;
+	raw_spin_lock_irqsave(&hwpmc_vlock, flags);
+	thr = hwpmc_thr_find(p);
+	if (thr) {
+		raw_spin_lock(&thr->lock);
+		list_for_each_entry(s, &thr->slots, tlink) {
+			WRITE_ONCE(s->gone, true);
+			hwpmc_slice_take(s, smp_processor_id(), true);
+		}
+		raw_spin_unlock(&thr->lock);
+	}
+	raw_spin_unlock_irqrestore(&hwpmc_vlock, flags);
 }
 
 /* fn for each counting PMC thread t is a target thread of. */

@@ -4,12 +4,13 @@
  * (FreeBSD's PMC_FN_* hooks): exec, fork, exit, and executable
  * mappings, so that a reader can resolve the user addresses of samples.
  *
- * A process is a target of a PMC when its threads carry the PMC's perf
- * counters, which perf copies into new threads and, with DESCENDANTS,
- * into new processes.  So the hooks, which run in the context of the
- * process concerned, find its PMCs by walking the current task's perf
- * contexts for counters whose overflow handler is hwpmc_overflow(): no
- * hash of targets to keep in step with perf's inheritance.  Running
+ * A thread is a target thread of a sampling PMC when it carries the
+ * PMC's perf counters, which perf copies into new threads and, with
+ * DESCENDANTS, into new processes; the hooks, which run in the context
+ * of the process concerned, find those PMCs by walking the current
+ * task's perf contexts for counters whose overflow handler is
+ * hwpmc_overflow().  Counting PMCs are found in the thread's record
+ * (hwpmc_csw.c: hwpmc_thr_pmcs()), which forks keep in step.  Running
  * system-sampling PMCs hear about every process (hwpmc_ss_pmcs).
  *
  *   exec    kprobe on perf_event_exec(), which begin_new_exec() calls
@@ -22,11 +23,13 @@
  *   fork    sched_process_fork: PROCFORK for DESCENDANTS PMCs.
  *   exit    kprobe on perf_event_exit_task(), which do_exit() calls
  *           before perf folds the thread's counters into their parents:
- *           PROCEXIT with the process's count (LOG_PROCEXIT), summed over
- *           its threads; sched_process_exit (hwpmc_lifecycle.c), which
- *           comes after: SYSEXIT to system samplers.
+ *           PROCEXIT with the process's count (LOG_PROCEXIT of sampling
+ *           PMCs), summed over its threads; sched_process_exit
+ *           (hwpmc_lifecycle.c), which comes after: SYSEXIT to system
+ *           samplers, and counting PMCs' PROCEXIT (hwpmc_csw.c).
  *   attach  PMCATTACH and MAP_IN of the target's existing mappings.
- *   switch  sched_switch, registered while a LOG_PROCCSW PMC exists:
+ *   switch  sched_switch, registered while a sampling LOG_PROCCSW PMC
+ *           exists (counting PMCs log their slices in hwpmc_csw.c):
  *           PROCCSW with what the outgoing thread counted in its time
  *           slice, from a per-(thread, PMC) record of its count at the
  *           previous switch (hwpmc_csw); created at attach and at
@@ -630,11 +633,17 @@ static int hwpmc_kp_exec(struct kprobe *kp, struct pt_regs *regs)
 static int hwpmc_kp_exit(struct kprobe *kp, struct pt_regs *regs)
 {
 	struct task_struct *p;
+	bool group_dead;
 
 	p = (struct task_struct *)regs_get_kernel_argument(regs, 0);
 	if (hwpmc_hooks_idle() || p != current || !(p->flags & PF_EXITING))
 		return 0;
-	hwpmc_procexit(p, !atomic_read(&p->signal->live));
+	group_dead = !atomic_read(&p->signal->live);
+	/* counting PMCs: the thread's count ends where perf's counters do */
+	rcu_read_lock();
+	hwpmc_thr_exit(p, group_dead);
+	rcu_read_unlock();
+	hwpmc_procexit(p, group_dead);
 	rcu_read_lock();
 	hwpmc_csw_exit(p);
 	rcu_read_unlock();

@@ -172,7 +172,7 @@ struct hwpmc_slot {
 	u64			acc;		/* counted since PMCSTART */
 	u64			total;		/* counted in the slot's life */
 	bool			in;		/* a slice is open */
-	bool			gone;		/* detached: counts nothing more */
+	bool			gone;		/* detached, or exec of set-ID */
 	struct rcu_head		rcu;
 };
 
@@ -266,6 +266,7 @@ void hwpmc_vpmc_refresh(struct hwpmc_pmc *pm);
 /* atomic context, RCU read side */
 void hwpmc_thr_fork(struct task_struct *parent, struct task_struct *child);
 void hwpmc_thr_exit(struct task_struct *p, bool group_dead);
+void hwpmc_thr_exec(struct task_struct *p);
 void hwpmc_thr_pmcs(struct task_struct *t,
 		    void (*fn)(struct hwpmc_pmc *pm, void *arg), void *arg);
 

@@ -86,8 +86,10 @@ static void hwpmc_probe_exit(HWPMC_TP_EXIT_PROTO)
 static void hwpmc_probe_exec(void *data, struct task_struct *p,
 			     pid_t old_pid, struct linux_binprm *bprm)
 {
-	if (atomic_read(&hwpmc_active))
-		hwpmc_record(p, true);
+	if (!atomic_read(&hwpmc_active))
+		return;
+	hwpmc_thr_exec(p);
+	hwpmc_record(p, true);
 }
 
 static struct {

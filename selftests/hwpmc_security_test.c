@@ -689,6 +689,57 @@ TEST(exec_of_setuid_program_detaches)
 	set_suid_dumpable("0");
 }
 
+/*
+ * Root's PMC on a member's process that execs a program the member may
+ * not watch (set-user-ID root, suid_dumpable 0): root may keep it as a
+ * target, but nothing is counted in it from the exec on, as the kernel
+ * ends a thread's perf counters there; after a plain program it counts on.
+ */
+TEST(exec_of_setuid_program_counts_nothing_more)
+{
+	char plain[300], suid[300];
+	const char *paths[2] = { plain, suid };
+	__u64 v1, v2;
+	__u32 id;
+	int fd, wfd, exfd, i;
+	pid_t pid;
+
+	ASSERT_EQ(0, setup_device());
+	ASSERT_NE(NULL, work());
+	ASSERT_EQ(0, spin_copy(workdir, "y-plain", 0755, plain,
+			       sizeof(plain)));
+	ASSERT_EQ(0, spin_copy(workdir, "y-setuid", 04755, suid,
+			       sizeof(suid)));
+	set_suid_dumpable("0");
+	for (i = 0; i < 2; i++) {
+		fd = dev_open();
+		ASSERT_LE(0, fd);
+		pid = target(&MEMBER, 1, &wfd, &exfd, paths[i], 30);
+		ASSERT_LT(0, pid);
+		ASSERT_EQ(0, alloc_tc(fd, &id));
+		ASSERT_EQ(0, attach(fd, id, pid));
+		ASSERT_EQ(0, simple(fd, HWPMC_IOC_PMCSTART, id));
+		ASSERT_EQ(0, go_exec(wfd, exfd));
+		usleep(500000);		/* the exec's work item too */
+		v1 = value(fd, id);
+		usleep(300000);
+		v2 = value(fd, id);
+		TH_LOG("%s program: task-clock %llu ms, 300 ms later %llu ms",
+		       i ? "set-user-ID" : "plain",
+		       (unsigned long long)v1 / 1000000,
+		       (unsigned long long)v2 / 1000000);
+		if (i) {
+			EXPECT_EQ(v1, v2);
+		} else {
+			EXPECT_LT(v1 + 100000000, v2);
+		}
+		EXPECT_EQ(0, detach(fd, id, pid));	/* root keeps it */
+		reap(pid);
+		close(wfd);
+		close(fd);
+	}
+}
+
 /* -- system scope, kernel mode, PMCADMIN ----------------------------------- */
 
 static int sys_alloc(void *arg)

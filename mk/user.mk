@@ -197,7 +197,8 @@ $(UT)/libut_symlib.so: tests/unit/ut_symlib.c
 	@mkdir -p $(@D)
 	$(CC) $(UT_ELF_CFLAGS) -fPIC -shared -o $@ $<
 
-$(UT)/mklog: tests/unit/mklog.c $(UT)/libut_symlib.so $(USER_HEADERS)
+$(UT)/mklog: tests/unit/mklog.c tests/unit/pmclog_build.h $(UT)/libut_symlib.so \
+		 $(USER_HEADERS)
 	$(CC) $(U_CPPFLAGS) $(UT_ELF_CFLAGS) -fPIE -pie -o $@ $< \
 		-L$(UT) -lut_symlib -Wl,-rpath,'$$ORIGIN'
 

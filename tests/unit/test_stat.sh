@@ -172,10 +172,11 @@ FAKE_HWPMC_PMU=2 FAKE_HWPMC_UNPRIV=1 run 1 fake "$STAT" -p instructions,os true 
 ok $? "unprivileged ',os' on a PMU event: refused, explained"
 
 # wait_handler PID: until PID catches SIGINT (a background job starts
-# with SIGINT ignored: a signal sent before the handler would be lost)
+# with SIGINT ignored: a signal sent before the handler would be lost).
+# Up to 30 s: an ASan build starting on a loaded machine took over 5 s.
 wait_handler() {
 	i=0
-	while [ $i -lt 100 ]; do
+	while [ $i -lt 600 ]; do
 		cgt=$(sed -n 's/^SigCgt:[[:space:]]*//p' "/proc/$1/status" 2>/dev/null)
 		[ -n "$cgt" ] && [ $((0x$cgt & 2)) != 0 ] && return 0
 		sleep 0.05; i=$((i + 1))

@@ -1195,6 +1195,21 @@ static void spinner_end(pid_t pid)
 
 #define MSEC	1000000ULL		/* task-clock ns */
 
+/* The spinner, counted by a task-clock PMC of fd (*id) that runs. */
+static pid_t counted_spinner(int fd, __u32 *id)
+{
+	pid_t pid = spinner_on_cpu1(30);
+
+	if (pid < 0)
+		return -1;
+	if (alloc_tc(fd, EV_SOFT(TASK_CLOCK), 0, id) || attach(fd, *id, pid) ||
+	    simple(fd, HWPMC_IOC_PMCSTART, *id)) {
+		spinner_end(pid);
+		return -1;
+	}
+	return pid;
+}
+
 /*
  * A target already running on another CPU when the PMC starts is counted
  * from then on; a read brings its running slice up to date; a stop stops
@@ -1208,11 +1223,8 @@ TEST_F(count, running_target_on_another_cpu)
 
 	if (self->ci.pm_ncpu < 2)
 		SKIP(return, "one CPU");
-	pid = spinner_on_cpu1(30);
+	pid = counted_spinner(self->fd, &id);
 	ASSERT_LT(0, pid);
-	ASSERT_EQ(0, alloc_tc(self->fd, EV_SOFT(TASK_CLOCK), 0, &id));
-	ASSERT_EQ(0, attach(self->fd, id, pid));
-	ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTART, id));
 	usleep(300000);
 	v1 = value(self->fd, id);
 	usleep(300000);
@@ -1245,11 +1257,8 @@ TEST_F(count, detach_of_a_running_target_keeps_its_count)
 
 	if (self->ci.pm_ncpu < 2)
 		SKIP(return, "one CPU");
-	pid = spinner_on_cpu1(30);
+	pid = counted_spinner(self->fd, &id);
 	ASSERT_LT(0, pid);
-	ASSERT_EQ(0, alloc_tc(self->fd, EV_SOFT(TASK_CLOCK), 0, &id));
-	ASSERT_EQ(0, attach(self->fd, id, pid));
-	ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTART, id));
 	usleep(300000);
 	ASSERT_EQ(0, detach(self->fd, id, pid));
 	v1 = value(self->fd, id);

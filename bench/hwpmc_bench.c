@@ -1313,6 +1313,46 @@ static void b_mem(void)
 	note("mem: %d PMCs by %d owners; as many perf fds", tot, nown);
 	result("kmem per PMC (hwpmc: allocated; perf: fd)", "bytes", h, p,
 	       runs);
+	/*
+	 * Per started counting PMC on self: its counter on every CPU (made
+	 * at the first start), against a perf counter fd counting self.
+	 */
+	{
+		int m = have_pmu ? 6 : 16;
+		pmc_id_t ids[16];
+
+		for (r = 0; r < runs; r++) {
+			int first;
+
+			for (first = 0; first < 2; first++) {
+				m0 = kmem_bytes();
+				if ((r + first) % 2 == 0) {
+					for (i = 0; i < m; i++) {
+						ids[i] = pmc_new(&events[0], PMC_MODE_TC,
+								 PMC_CPU_ANY, 0, 0);
+						if (pmc_attach(ids[i], 0) < 0 ||
+						    pmc_start(ids[i]) < 0)
+							die("pmc_attach/start");
+					}
+					h[r] = (kmem_bytes() - m0) / m;
+					for (i = 0; i < m; i++)
+						pmc_release(ids[i]);
+				} else {
+					for (k = 0; k < m; k++) {
+						fdbuf[k] = perf_open(&events[0], 0, -1, 0);
+						if (fdbuf[k] < 0)
+							die("perf_event_open");
+					}
+					p[r] = (kmem_bytes() - m0) / m;
+					close_all(fdbuf, m);
+				}
+			}
+		}
+		note("mem: %d started PMCs on self, %ld CPUs; as many perf fds",
+		     m, sysconf(_SC_NPROCESSORS_ONLN));
+		result("kmem per started PMC (a counter per CPU; perf: fd)",
+		       "bytes", h, p, runs);
+	}
 	/* per target thread: one PMC attached to a process of n threads */
 	pid = threaded(n);
 	for (r = 0; r < runs; r++) {

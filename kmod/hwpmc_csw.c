@@ -24,10 +24,13 @@
  *
  * New threads of a target thread, and new processes with
  * PMC_F_DESCENDANTS, get slots at fork (sched_process_fork, before the
- * child first runs).  An exiting thread's slices are closed by the
- * sched_process_exit probe, which also adds what the thread counted to
- * its process's count for PROCEXIT; its slots stay, dead, until process
- * context folds them into pm->value (hwpmc_vpmc_reap()).
+ * child first runs).  An exiting thread's slices are closed where perf
+ * stops a thread's counters (the kprobe on perf_event_exit_task(), or
+ * sched_process_exit without kprobes), which also adds what the thread
+ * counted to its process's count for PROCEXIT; its slots stay, dead,
+ * until process context folds them into pm->value (hwpmc_vpmc_reap()).
+ * An exec of a program the target's user may not watch ends its counting
+ * (hwpmc_thr_exec()), as the kernel ends its perf counters.
  *
  * Locking, outermost first:
  *  - hwpmc_sx: everything that changes PMCs and targets (held for

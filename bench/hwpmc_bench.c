@@ -1225,7 +1225,13 @@ static double kmem_bytes(void)
 }
 
 /* owners that allocate all the rows they can when told; see b_mem() */
-static int owners(int n, pid_t *pids, int *go, int *cnt, int *end)
+/*
+ * n owner processes, waiting for a byte on *go; then each allocates PMCs
+ * of ev until refused (one per row), attached to itself and started when
+ * start, says how many on *cnt, and waits for EOF on *end.
+ */
+static int owners(int n, pid_t *pids, int *go, int *cnt, int *end,
+		  const struct ev *ev, int start)
 {
 	int g[2], c[2], e[2], i, k;
 	pmc_id_t id;
@@ -1245,8 +1251,10 @@ static int owners(int n, pid_t *pids, int *go, int *cnt, int *end)
 		if (read(g[0], &x, 1) != 1)
 			_exit(3);
 		for (k = 0; k < 256; k++)
-			if (pmc_allocate(events[0].spec, PMC_MODE_TC, 0,
-					 PMC_CPU_ANY, &id, 0) < 0)
+			if (pmc_allocate(ev->spec, PMC_MODE_TC, 0,
+					 PMC_CPU_ANY, &id, 0) < 0 ||
+			    (start && (pmc_attach(id, 0) < 0 ||
+				       pmc_start(id) < 0)))
 				break;
 		if (write(c[1], &k, sizeof(k)) != sizeof(k))
 			_exit(3);
@@ -1263,24 +1271,21 @@ static int owners(int n, pid_t *pids, int *go, int *cnt, int *end)
 	return n;
 }
 
-static void b_mem(void)
+/*
+ * Kernel memory per PMC of e (started: attached to self and started) of
+ * nown owners, in h[], against as many perf fds of e on self, in p[];
+ * returns how many PMCs the owners took.
+ */
+static int mem_per_pmc(const struct ev *e, int start, int nown, int runs,
+		       double *h, double *p)
 {
-	int n = quick ? 100 : 1000, runs = quick ? 3 : 5, r, i, k, tot = 0;
-	int nown = quick ? 4 : 40, go, cnt, end;
-	double h[MAXRUNS], p[MAXRUNS], m0;
-	pid_t pids[64], pid;
-	pmc_id_t id;
+	int r, i, k, tot = 0, go, cnt, end, first, nfd;
+	pid_t pids[64];
+	double m0;
 
-	/*
-	 * Per allocated PMC: nown processes (forked before the measurement)
-	 * allocate as many PMCs as there are rows (each PMC holds a row:
-	 * 16 SOFT rows by default; the PMU's counters on arm64), owner
-	 * structures included; against as many perf counter fds on self.
-	 */
 	for (r = 0; r < runs; r++) {
-		int first, nfd = 0;
-
-		owners(nown, pids, &go, &cnt, &end);
+		nfd = 0;
+		owners(nown, pids, &go, &cnt, &end, e, start);
 		for (first = 0; first < 2; first++) {
 			m0 = kmem_bytes();
 			if ((r + first) % 2 == 0) {
@@ -1295,9 +1300,9 @@ static void b_mem(void)
 				h[r] = (kmem_bytes() - m0) / (tot ? tot : 1);
 			} else {
 				/* about as many as the owners take (the rows) */
-				nfd = nown * (have_pmu ? 7 : 16);
+				nfd = nown * (have_pmu && !start ? 7 : 16);
 				for (k = 0; k < nfd; k++) {
-					fdbuf[k] = perf_open(&events[0], 0, -1, 0);
+					fdbuf[k] = perf_open(e, 0, -1, 0);
 					if (fdbuf[k] < 0)
 						die("perf_event_open");
 				}
@@ -1310,49 +1315,37 @@ static void b_mem(void)
 		reap(pids, nown);
 		close_all(fdbuf, nfd);
 	}
+	return tot;
+}
+
+static void b_mem(void)
+{
+	int n = quick ? 100 : 1000, runs = quick ? 3 : 5, r, k, tot;
+	int nown = quick ? 4 : 40;
+	double h[MAXRUNS], p[MAXRUNS], m0;
+	pid_t pid;
+	pmc_id_t id;
+
+	/*
+	 * Per allocated PMC: nown processes (forked before the measurement)
+	 * allocate as many PMCs as there are rows (each PMC holds a row:
+	 * 16 SOFT rows by default; the PMU's counters on arm64), owner
+	 * structures included; against as many perf counter fds on self.
+	 */
+	tot = mem_per_pmc(&events[0], 0, nown, runs, h, p);
 	note("mem: %d PMCs by %d owners; as many perf fds", tot, nown);
 	result("kmem per PMC (hwpmc: allocated; perf: fd)", "bytes", h, p,
 	       runs);
 	/*
-	 * Per started counting PMC on self: its counter on every CPU (made
-	 * at the first start), against a perf counter fd counting self.
+	 * Per started counting PMC: the same, each attached to its owner and
+	 * started, which gives it a counter on every CPU; a software event
+	 * (page-faults), since the PMU has a few counters per CPU only.
 	 */
-	{
-		int m = have_pmu ? 6 : 16;
-		pmc_id_t ids[16];
-
-		for (r = 0; r < runs; r++) {
-			int first;
-
-			for (first = 0; first < 2; first++) {
-				m0 = kmem_bytes();
-				if ((r + first) % 2 == 0) {
-					for (i = 0; i < m; i++) {
-						ids[i] = pmc_new(&events[0], PMC_MODE_TC,
-								 PMC_CPU_ANY, 0, 0);
-						if (pmc_attach(ids[i], 0) < 0 ||
-						    pmc_start(ids[i]) < 0)
-							die("pmc_attach/start");
-					}
-					h[r] = (kmem_bytes() - m0) / m;
-					for (i = 0; i < m; i++)
-						pmc_release(ids[i]);
-				} else {
-					for (k = 0; k < m; k++) {
-						fdbuf[k] = perf_open(&events[0], 0, -1, 0);
-						if (fdbuf[k] < 0)
-							die("perf_event_open");
-					}
-					p[r] = (kmem_bytes() - m0) / m;
-					close_all(fdbuf, m);
-				}
-			}
-		}
-		note("mem: %d started PMCs on self, %ld CPUs; as many perf fds",
-		     m, sysconf(_SC_NPROCESSORS_ONLN));
-		result("kmem per started PMC (a counter per CPU; perf: fd)",
-		       "bytes", h, p, runs);
-	}
+	tot = mem_per_pmc(&ev_pagefaults, 1, nown, runs, h, p);
+	note("mem: %d started PMCs by %d owners, %ld CPUs; as many perf fds",
+	     tot, nown, sysconf(_SC_NPROCESSORS_ONLN));
+	result("kmem per started PMC (a counter per CPU; perf: fd)", "bytes",
+	       h, p, runs);
 	/* per target thread: one PMC attached to a process of n threads */
 	pid = threaded(n);
 	for (r = 0; r < runs; r++) {

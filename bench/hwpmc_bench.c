@@ -593,6 +593,8 @@ static void unthreaded(pid_t pid)
 }
 
 /* the threads of pid with perf counters, as perf stat -p does: fds out */
+static void close_all(int *fds, int n);
+
 static int perf_attach_threads(const struct ev *e, pid_t pid, int *fds,
 			       int max, int inherit)
 {
@@ -610,7 +612,11 @@ static int perf_attach_threads(const struct ev *e, pid_t pid, int *fds,
 			continue;
 		fds[n] = perf_open(e, atoi(d->d_name), -1, inherit);
 		if (fds[n] < 0) {
+			int e = errno;
+
+			close_all(fds, n);
 			closedir(dir);
+			errno = e;
 			return -1;
 		}
 		n++;
@@ -1363,6 +1369,10 @@ static void b_mem(void)
 				k = perf_attach_threads(&events[0], pid, fdbuf,
 							n + 8, 0);
 				p[r] = (kmem_bytes() - m0) / n;
+				if (k != n) {
+					errno = k < 0 ? errno : ESRCH;
+					failed("kmem: perf counters per thread");
+				}
 			}
 		}
 		pmc_release(id);

@@ -1202,6 +1202,38 @@ static void b_sample(void)
  * with hwpmc's and perf's held at the same time (neither reuses what
  * the other just freed) and in alternating order.
  */
+/*
+ * SLUB counts the free objects of the CPUs' slabs as active: have every
+ * cache give its CPUs' slabs back (/sys/kernel/slab/NAME/shrink) before
+ * it is read, so that objects freed earlier and taken again elsewhere
+ * (the module makes its per-CPU counters in a kernel worker on each CPU)
+ * are not hidden.
+ */
+static void kmem_shrink(void)
+{
+	char path[300];
+	struct dirent *d;
+	DIR *dir = opendir("/sys/kernel/slab");
+	int fd;
+
+	if (!dir)
+		return;
+	while ((d = readdir(dir))) {
+		if (d->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/sys/kernel/slab/%s/shrink",
+			 d->d_name);
+		fd = open(path, O_WRONLY);
+		if (fd >= 0) {
+			/* not every cache can: the others are read as they are */
+			if (write(fd, "1", 1) != 1)
+				errno = 0;
+			close(fd);
+		}
+	}
+	closedir(dir);
+}
+
 static double kmem_bytes(void)
 {
 	static const char *keys[] = { "VmallocUsed:", "Percpu:" };
@@ -1211,6 +1243,7 @@ static double kmem_bytes(void)
 	unsigned i;
 	FILE *f;
 
+	kmem_shrink();
 	f = fopen("/proc/slabinfo", "r");
 	if (f) {
 		while (fgets(line, sizeof(line), f))

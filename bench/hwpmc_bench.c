@@ -1234,6 +1234,20 @@ static void kmem_shrink(void)
 	closedir(dir);
 }
 
+/* perf_event objects in use (SLUB's count, after kmem_shrink()), or -1 */
+static double perf_events_in_use(void)
+{
+	FILE *f = fopen("/sys/kernel/slab/perf_event/objects", "r");
+	double n = -1;
+
+	if (f) {
+		if (fscanf(f, "%lf", &n) != 1)
+			n = -1;
+		fclose(f);
+	}
+	return n;
+}
+
 static double kmem_bytes(void)
 {
 	static const char *keys[] = { "VmallocUsed:", "Percpu:" };
@@ -1311,6 +1325,29 @@ static int owners(int n, pid_t *pids, int *go, int *cnt, int *end,
 }
 
 /*
+ * The module releases the PMCs of an owner that exited in a work item,
+ * soon after: wait (up to 10 s) until no row is in use, so that the
+ * releases do not fall into the next measurement.
+ */
+static void wait_rows_free(void)
+{
+	struct pmc_pmcinfo *pi;
+	int t, busy = 1;
+	unsigned int i;
+
+	for (t = 0; t < 1000 && busy; t++) {
+		if (pmc_pmcinfo(0, &pi) < 0)
+			return;
+		busy = 0;
+		for (i = 0; i < pi->pm_npmc; i++)
+			busy |= pi->pm_pmcs[i].pm_rowdisp != PMC_DISP_FREE;
+		free(pi);
+		if (busy)
+			usleep(10000);
+	}
+}
+
+/*
  * Kernel memory per PMC of e (started: attached to self and started) of
  * nown owners, in h[], against as many perf fds of e on self, in p[];
  * returns how many PMCs the owners took.
@@ -1319,14 +1356,16 @@ static int mem_per_pmc(const struct ev *e, int start, int nown, int runs,
 		       double *h, double *p)
 {
 	int r, i, k, tot = 0, go, cnt, end, first, nfd;
+	double m0, e0, ev[2][MAXRUNS];
 	pid_t pids[64];
-	double m0;
 
 	for (r = 0; r < runs; r++) {
 		nfd = 0;
+		wait_rows_free();	/* the owners of the last one, and others */
 		owners(nown, pids, &go, &cnt, &end, e, start);
 		for (first = 0; first < 2; first++) {
 			m0 = kmem_bytes();
+			e0 = perf_events_in_use();
 			if ((r + first) % 2 == 0) {
 				for (i = 0; i < nown; i++)
 					if (write(go, "g", 1) != 1)
@@ -1337,6 +1376,8 @@ static int mem_per_pmc(const struct ev *e, int start, int nown, int runs,
 					tot += k;
 				}
 				h[r] = (kmem_bytes() - m0) / (tot ? tot : 1);
+				ev[0][r] = (perf_events_in_use() - e0) /
+					   (tot ? tot : 1);
 			} else {
 				/* about as many as the owners take (the rows) */
 				nfd = nown * (have_pmu && !start ? 7 : 16);
@@ -1346,6 +1387,7 @@ static int mem_per_pmc(const struct ev *e, int start, int nown, int runs,
 						die("perf_event_open");
 				}
 				p[r] = (kmem_bytes() - m0) / nfd;
+				ev[1][r] = (perf_events_in_use() - e0) / nfd;
 			}
 		}
 		close(go);
@@ -1354,6 +1396,9 @@ static int mem_per_pmc(const struct ev *e, int start, int nown, int runs,
 		reap(pids, nown);
 		close_all(fdbuf, nfd);
 	}
+	if (perf_events_in_use() >= 0)
+		note("mem: perf_event objects per PMC %.2f, per perf fd %.2f (medians)",
+		     stats(ev[0], runs).med, stats(ev[1], runs).med);
 	return tot;
 }
 

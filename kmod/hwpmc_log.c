@@ -427,9 +427,15 @@ static void hwpmc_log_writer(struct work_struct *work)
 	lg->writing = false;
 	raw_spin_unlock_irqrestore(&lg->lock, flags);
 	if (lg->closed) {
+		/*
+		 * The release first: a CLOSELOG waiter woken below flushes it,
+		 * and must not find it not queued yet (it would return with
+		 * the file still held: umount EBUSY).  It cannot run ahead of
+		 * this: it cancels this work, waiting for it to return.
+		 */
+		queue_work(hwpmc_log_wq, &lg->free_work);
 		WRITE_ONCE(lg->finished, true);
 		wake_up_all(&lg->wq);
-		queue_work(hwpmc_log_wq, &lg->free_work);
 	} else {
 		wake_up_all(&lg->wq);
 		queue_delayed_work(hwpmc_log_wq, &lg->work, HWPMC_LOG_PERIOD);

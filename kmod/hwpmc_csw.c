@@ -656,14 +656,37 @@ int hwpmc_vpmc_start(struct hwpmc_pmc *pm)
 }
 
 /*
+ * A closed slot's count, which then starts from 0 again; under its
+ * thread's lock while the thread lives (a switch of the thread may be
+ * reading it).
+ */
+static u64 hwpmc_slot_take(struct hwpmc_slot *s)
+{
+	struct hwpmc_thr *thr;
+	unsigned long flags;
+	u64 v;
+
+	/* pairs with smp_store_release() in hwpmc_thr_exit() */
+	thr = smp_load_acquire(&s->thr);
+	if (!thr) {
+		v = s->acc;
+		s->acc = 0;
+		return v;
+	}
+	raw_spin_lock_irqsave(&thr->lock, flags);
+	v = s->acc;
+	s->acc = 0;
+	raw_spin_unlock_irqrestore(&thr->lock, flags);
+	return v;
+}
+
+/*
  * PMCSTOP: no slice begins any more, the open ones end; returns what
  * the PMC counted since it started, and its slots start from 0 again.
  */
 u64 hwpmc_vpmc_stop(struct hwpmc_pmc *pm)
 {
 	struct hwpmc_slot *s;
-	struct hwpmc_thr *thr;
-	unsigned long flags;
 	u64 sum = 0;
 
 	WRITE_ONCE(pm->state, PMC_STATE_STOPPED);
@@ -671,14 +694,7 @@ u64 hwpmc_vpmc_stop(struct hwpmc_pmc *pm)
 	rcu_read_lock();
 	list_for_each_entry_rcu(s, &pm->slots, plink) {
 		hwpmc_vop(s, HWPMC_VOP_CLOSE);
-		/* pairs with smp_store_release() in hwpmc_thr_exit() */
-		thr = smp_load_acquire(&s->thr);
-		if (thr)
-			raw_spin_lock_irqsave(&thr->lock, flags);
-		sum += s->acc;
-		s->acc = 0;
-		if (thr)
-			raw_spin_unlock_irqrestore(&thr->lock, flags);
+		sum += hwpmc_slot_take(s);
 	}
 	rcu_read_unlock();
 	return sum;

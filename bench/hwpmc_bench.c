@@ -1402,6 +1402,59 @@ static int mem_per_pmc(const struct ev *e, int start, int nown, int runs,
 	return tot;
 }
 
+/*
+ * Per started counting PMC when no two count the same event, so that none
+ * shares its counters with another: this process's 8 PMCs of 8 software
+ * events, attached to it and started, against 8 perf fds of the same.
+ */
+static void mem_distinct_events(int runs, double *h, double *p)
+{
+	static const char *const names[8] = {
+		"task-clock", "page-faults", "context-switches",
+		"cpu-migrations", "minor-faults", "major-faults",
+		"alignment-faults", "emulation-faults",
+	};
+	static const unsigned long long configs[8] = {
+		PERF_COUNT_SW_TASK_CLOCK, PERF_COUNT_SW_PAGE_FAULTS,
+		PERF_COUNT_SW_CONTEXT_SWITCHES, PERF_COUNT_SW_CPU_MIGRATIONS,
+		PERF_COUNT_SW_PAGE_FAULTS_MIN, PERF_COUNT_SW_PAGE_FAULTS_MAJ,
+		PERF_COUNT_SW_ALIGNMENT_FAULTS, PERF_COUNT_SW_EMULATION_FAULTS,
+	};
+	struct ev e = { NULL, PERF_TYPE_SOFTWARE, 0 };
+	pmc_id_t ids[8];
+	int r, i, first, fds[8];
+	double m0;
+
+	for (r = 0; r < runs; r++) {
+		wait_rows_free();
+		for (first = 0; first < 2; first++) {
+			m0 = kmem_bytes();
+			if ((r + first) % 2 == 0) {
+				for (i = 0; i < 8; i++) {
+					e.spec = names[i];
+					ids[i] = pmc_new(&e, PMC_MODE_TC,
+							 PMC_CPU_ANY, 0, 0);
+					if (pmc_attach(ids[i], 0) < 0 ||
+					    pmc_start(ids[i]) < 0)
+						die("pmc_attach/start");
+				}
+				h[r] = (kmem_bytes() - m0) / 8;
+				for (i = 0; i < 8; i++)
+					pmc_release(ids[i]);
+			} else {
+				for (i = 0; i < 8; i++) {
+					e.config = configs[i];
+					fds[i] = perf_open(&e, 0, -1, 0);
+					if (fds[i] < 0)
+						die("perf_event_open");
+				}
+				p[r] = (kmem_bytes() - m0) / 8;
+				close_all(fds, 8);
+			}
+		}
+	}
+}
+
 static void b_mem(void)
 {
 	int n = quick ? 100 : 1000, runs = quick ? 3 : 5, r, k, tot;
@@ -1430,6 +1483,9 @@ static void b_mem(void)
 	     tot, nown, sysconf(_SC_NPROCESSORS_ONLN));
 	result("kmem per started PMC (a counter per CPU; perf: fd)", "bytes",
 	       h, p, runs);
+	mem_distinct_events(runs, h, p);
+	result("kmem per started PMC, 8 events (perf: fd)", "bytes", h, p,
+	       runs);
 	/* per target thread: one PMC attached to a process of n threads */
 	pid = threaded(n);
 	for (r = 0; r < runs; r++) {

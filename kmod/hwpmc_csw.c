@@ -4,9 +4,11 @@
  * context switches by the module (FreeBSD's pmc_process_csw_in() and
  * pmc_process_csw_out()).
  *
- * A counting process PMC (PMC_MODE_TC) has one perf counter per CPU,
- * counting whatever runs there, created enabled at its first PMCSTART
- * and released with the PMC.  Each thread it counts (a target thread)
+ * A counting process PMC (PMC_MODE_TC) counts with one perf counter per
+ * CPU, counting whatever runs there: a counter set, made at the first
+ * PMCSTART of a PMC of its event and shared by every counting process
+ * PMC of the same event (perf attribute), whoever owns it, until the last
+ * of them is released.  Each thread it counts (a target thread)
  * has a record (struct hwpmc_thr), found in a hash by its task, with a
  * slot per PMC (struct hwpmc_slot): when the thread is switched in, the
  * slot takes the CPU counter's count as the base of a time slice; when
@@ -78,6 +80,25 @@ struct hwpmc_thr {
 	struct rcu_head		rcu;
 };
 
+/*
+ * A counter set: the counters of one event on every CPU, shared by the
+ * counting process PMCs of that event (pm->attr, whatever their owners).
+ * The list and the sets change under hwpmc_sx held for writing; the
+ * switch probe and the cross-calls read a set's counters through their
+ * PMC only while one of its slots counts, and a set goes with its last
+ * PMC, after that PMC's slots, so no reader outlives it.
+ */
+struct hwpmc_cset {
+	struct list_head	link;		/* hwpmc_csets */
+	struct perf_event_attr	attr;		/* the PMCs' pm->attr */
+	int			refs;		/* PMCs started once */
+	int			*gen;		/* hwpmc_cpu_gen at creation */
+	struct rcu_head		rcu;
+	struct perf_event	*pcpu[];	/* [nr_cpu_ids] */
+};
+
+static LIST_HEAD(hwpmc_csets);
+
 static struct hlist_head *hwpmc_thr_hash;
 static unsigned int hwpmc_thr_bits;
 static DEFINE_RAW_SPINLOCK(hwpmc_vlock);
@@ -140,7 +161,7 @@ static u64 hwpmc_cpu_count(struct perf_event *ev)
 /* A slice of s begins; its thread runs here, thr->lock held. */
 static void hwpmc_slice_open(struct hwpmc_slot *s, int cpu)
 {
-	struct perf_event *ev = READ_ONCE(s->pm->pcpu[cpu]);
+	struct perf_event *ev = READ_ONCE(s->pm->cset->pcpu[cpu]);
 
 	if (!ev)
 		return;		/* no counter on this CPU (hotplug) */
@@ -160,7 +181,7 @@ static u64 hwpmc_slice_take(struct hwpmc_slot *s, int cpu, bool close)
 
 	if (!s->in)
 		return 0;
-	if (s->ev == READ_ONCE(s->pm->pcpu[cpu])) {
+	if (s->ev == READ_ONCE(s->pm->cset->pcpu[cpu])) {
 		v = hwpmc_cpu_count(s->ev);
 		d = v - s->base;
 		s->base = v;
@@ -408,24 +429,24 @@ static void hwpmc_vprobe_off_fn(struct work_struct *work)
 /* -- per-CPU counters --------------------------------------------------------- */
 
 /*
- * pm's counters on every online CPU, made at its first start and made
- * again for a CPU that went offline since (perf drops a CPU's counters
- * when it goes); hwpmc_sx held for writing.  A hardware counter perf
- * cannot put on the PMU (all taken by pinned counters of others) is
- * EBUSY.
+ * cs's counters on every online CPU, made when the set is made and again
+ * for a CPU that went offline since (perf drops a CPU's counters when it
+ * goes); hwpmc_sx held for writing.  A hardware counter perf cannot put
+ * on the PMU (all taken by pinned counters of others) is EBUSY.
  */
-static int hwpmc_vpmc_counters(struct hwpmc_pmc *pm)
+static int hwpmc_cset_counters(struct hwpmc_cset *cs)
 {
-	struct perf_event_attr attr = pm->attr;
+	struct perf_event_attr attr = cs->attr;
 	struct perf_event *ev, *old;
 	int cpu, gen;
 
 	attr.disabled = 0;
 	for_each_online_cpu(cpu) {
 		gen = hwpmc_cpu_gen_read(cpu);
-		if (pm->pcpu[cpu] && pm->pcpu_gen[cpu] == gen)
+		if (cs->pcpu[cpu] && cs->gen[cpu] == gen)
 			continue;
-		ev = hwpmc_md_create(&attr, cpu, NULL, pm);
+		/* no PMC as context: a counter that wraps has no sample */
+		ev = hwpmc_md_create(&attr, cpu, NULL, NULL);
 		if (IS_ERR(ev)) {
 			if (PTR_ERR(ev) == -ENODEV)
 				continue;	/* went offline meanwhile */
@@ -435,9 +456,9 @@ static int hwpmc_vpmc_counters(struct hwpmc_pmc *pm)
 			hwpmc_md_release(ev);
 			return -EBUSY;
 		}
-		old = pm->pcpu[cpu];
-		WRITE_ONCE(pm->pcpu[cpu], ev);
-		pm->pcpu_gen[cpu] = gen;
+		old = cs->pcpu[cpu];
+		WRITE_ONCE(cs->pcpu[cpu], ev);
+		cs->gen[cpu] = gen;
 		if (old) {
 			/* slices on the old one end with nothing */
 			synchronize_rcu();
@@ -447,17 +468,67 @@ static int hwpmc_vpmc_counters(struct hwpmc_pmc *pm)
 	return 0;
 }
 
-/* A CPU came online: counters there for the PMCs that have them. */
-void hwpmc_vpmc_refresh(struct hwpmc_pmc *pm)
+static void hwpmc_cset_free(struct hwpmc_cset *cs)
 {
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		if (cs->pcpu[cpu])
+			hwpmc_md_release(cs->pcpu[cpu]);
+	kfree(cs->gen);
+	kfree_rcu(cs, rcu);
+}
+
+/* The counter set of pm's event, shared or made; a reference. */
+static struct hwpmc_cset *hwpmc_cset_get(const struct hwpmc_pmc *pm)
+{
+	struct hwpmc_cset *cs;
 	int error;
 
-	if (!hwpmc_pmc_virtual(pm) || !pm->pcpu_made)
+	list_for_each_entry(cs, &hwpmc_csets, link)
+		if (!memcmp(&cs->attr, &pm->attr, sizeof(cs->attr))) {
+			cs->refs++;
+			return cs;
+		}
+	cs = kzalloc(struct_size(cs, pcpu, nr_cpu_ids), GFP_KERNEL);
+	if (!cs)
+		return ERR_PTR(-ENOMEM);
+	cs->gen = kcalloc(nr_cpu_ids, sizeof(*cs->gen), GFP_KERNEL);
+	if (!cs->gen) {
+		kfree(cs);
+		return ERR_PTR(-ENOMEM);
+	}
+	cs->attr = pm->attr;
+	error = hwpmc_cset_counters(cs);
+	if (error) {
+		hwpmc_cset_free(cs);
+		return ERR_PTR(error);
+	}
+	cs->refs = 1;
+	list_add(&cs->link, &hwpmc_csets);
+	return cs;
+}
+
+static void hwpmc_cset_put(struct hwpmc_cset *cs)
+{
+	if (--cs->refs)
 		return;
-	error = hwpmc_vpmc_counters(pm);
-	if (error)
-		pr_warn_ratelimited("PMC %#x: no counter on a CPU that came online: error %d\n",
-				    pm->id, error);
+	list_del(&cs->link);
+	hwpmc_cset_free(cs);
+}
+
+/* A CPU came online: counters there for every counter set. */
+void hwpmc_csets_refresh(void)
+{
+	struct hwpmc_cset *cs;
+	int error;
+
+	list_for_each_entry(cs, &hwpmc_csets, link) {
+		error = hwpmc_cset_counters(cs);
+		if (error)
+			pr_warn_ratelimited("no %s counter on a CPU that came online: error %d\n",
+					    "counting", error);
+	}
 }
 
 /* -- operations on PMCs (hwpmc_pmc.c, hwpmc_sx held) ----------------------------- */
@@ -642,10 +713,19 @@ int hwpmc_vpmc_start(struct hwpmc_pmc *pm)
 	struct hwpmc_slot *s;
 	int error;
 
-	error = hwpmc_vpmc_counters(pm);
-	if (error)
-		return error;
-	pm->pcpu_made = true;
+	if (!pm->cset) {
+		pm->cset = hwpmc_cset_get(pm);
+		if (IS_ERR(pm->cset)) {
+			error = PTR_ERR(pm->cset);
+			pm->cset = NULL;
+			return error;
+		}
+	} else {
+		/* a CPU that came back: the work item may be yet to run */
+		error = hwpmc_cset_counters(pm->cset);
+		if (error)
+			return error;
+	}
 	WRITE_ONCE(pm->state, PMC_STATE_RUNNING);
 	smp_mb();	/* the state before the threads' CPUs */
 	rcu_read_lock();
@@ -716,36 +796,16 @@ u64 hwpmc_vpmc_read(const struct hwpmc_pmc *pm)
 /* pm goes (stopped, its targets gone): the rest of its slots, its counters. */
 void hwpmc_vpmc_free(struct hwpmc_pmc *pm)
 {
-	int cpu;
-
 	if (!hwpmc_pmc_virtual(pm))
 		return;
 	hwpmc_vpmc_remove(pm, NULL, NULL);
 	/*
 	 * Stopped and without slots: no switch and no cross-call reads its
-	 * counters any more (hwpmc_slot_counts(), s->in).
+	 * counters through it any more (hwpmc_slot_counts(), s->in).
 	 */
-	for_each_possible_cpu(cpu)
-		if (pm->pcpu[cpu])
-			hwpmc_md_release(pm->pcpu[cpu]);
-	kfree(pm->pcpu);
-	kfree(pm->pcpu_gen);
-	pm->pcpu = NULL;
-}
-
-/* pm's per-CPU arrays, at its allocation. */
-int hwpmc_vpmc_init(struct hwpmc_pmc *pm)
-{
-	INIT_LIST_HEAD(&pm->slots);
-	if (!hwpmc_pmc_virtual(pm))
-		return 0;
-	pm->pcpu = kcalloc(nr_cpu_ids, sizeof(*pm->pcpu), GFP_KERNEL);
-	pm->pcpu_gen = kcalloc(nr_cpu_ids, sizeof(*pm->pcpu_gen), GFP_KERNEL);
-	if (pm->pcpu && pm->pcpu_gen)
-		return 0;
-	kfree(pm->pcpu);
-	kfree(pm->pcpu_gen);
-	return -ENOMEM;
+	if (pm->cset)
+		hwpmc_cset_put(pm->cset);
+	pm->cset = NULL;
 }
 
 /* -- fork, exit and the hooks (atomic context, RCU read side) -------------------- */

@@ -157,6 +157,7 @@ struct hwpmc_target {
 };
 
 struct hwpmc_thr;
+struct hwpmc_cset;
 
 /*
  * A target thread of a counting process PMC (hwpmc_csw.c): what the
@@ -195,9 +196,7 @@ struct hwpmc_pmc {
 	struct list_head	targets;	/* process scope */
 	/* counting process PMCs (hwpmc_csw.c) */
 	struct list_head	slots;		/* hwpmc_slot.plink (RCU) */
-	struct perf_event	**pcpu;		/* a counter per CPU, or NULL */
-	int			*pcpu_gen;	/* hwpmc_cpu_gen at creation */
-	bool			pcpu_made;	/* started once */
+	struct hwpmc_cset	*cset;		/* its counters, from its start */
 	struct perf_event	*sysev;		/* system scope */
 	u64			sysbase;
 	int			sysgen;		/* CPU generation of sysev */
@@ -252,7 +251,6 @@ int hwpmc_cpu_gen_read(int cpu);
 /* Counting process PMCs (hwpmc_csw.c); hwpmc_sx held unless said. */
 int hwpmc_csw_init(void);
 void hwpmc_csw_fini(void);
-int hwpmc_vpmc_init(struct hwpmc_pmc *pm);
 int hwpmc_vpmc_use(struct hwpmc_pmc *pm, bool on);
 int hwpmc_vpmc_add_thread(struct hwpmc_pmc *pm, struct task_struct *t);
 u64 hwpmc_vpmc_remove(struct hwpmc_pmc *pm, struct task_struct *root,
@@ -262,7 +260,7 @@ int hwpmc_vpmc_start(struct hwpmc_pmc *pm);
 u64 hwpmc_vpmc_stop(struct hwpmc_pmc *pm);
 u64 hwpmc_vpmc_read(const struct hwpmc_pmc *pm);
 void hwpmc_vpmc_free(struct hwpmc_pmc *pm);
-void hwpmc_vpmc_refresh(struct hwpmc_pmc *pm);
+void hwpmc_csets_refresh(void);
 /* atomic context, RCU read side */
 void hwpmc_thr_fork(struct task_struct *parent, struct task_struct *child);
 void hwpmc_thr_exit(struct task_struct *p, bool group_dead);

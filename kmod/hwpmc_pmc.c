@@ -217,8 +217,9 @@ void hwpmc_overflow(struct perf_event *event, struct perf_sample_data *data,
 {
 	struct hwpmc_pmc *pm = event->overflow_handler_context;
 
-	if (!PMC_IS_SAMPLING_MODE(pm->mode))
-		return;			/* a counting counter wrapped */
+	/* a counting counter wrapped (those of counter sets have no PMC) */
+	if (!pm || !PMC_IS_SAMPLING_MODE(pm->mode))
+		return;
 	if (READ_ONCE(pm->state) != PMC_STATE_RUNNING) {
 		hwpmc_stat_inc(intr_ignored);
 		return;
@@ -809,11 +810,8 @@ int hwpmc_pmc_allocate(struct file *file, struct pmc_op_pmcallocate *pa)
 		pm->attr.inherit_stat = 1;
 	}
 	pm->file = file;
-	pm->mode = mode;
-	error = hwpmc_vpmc_init(pm);
-	if (error)
-		goto fail;
 	raw_spin_lock_init(&pm->exitlock);
+	INIT_LIST_HEAD(&pm->slots);
 	INIT_LIST_HEAD(&pm->sslink);
 	pm->event = ev;
 	pm->mode = mode;
@@ -889,8 +887,6 @@ fail_owner:
 fail_locked:
 	up_write(&hwpmc_sx);
 fail:
-	kfree(pm->pcpu);
-	kfree(pm->pcpu_gen);
 	kfree(pm);
 	return error;
 }
@@ -1449,15 +1445,8 @@ int hwpmc_pmc_writelog(u32 userdata)
 /* A CPU came online: counters there for the counting process PMCs. */
 static void hwpmc_cpu_online_fn(struct work_struct *work)
 {
-	struct hwpmc_owner *po;
-	struct hwpmc_pmc *pm;
-	unsigned int b;
-
 	down_write(&hwpmc_sx);
-	for (b = 0; b < (1U << hwpmc_hashbits); b++)
-		hlist_for_each_entry(po, &hwpmc_ownerhash[b], link)
-			list_for_each_entry(pm, &po->pmcs, link)
-				hwpmc_vpmc_refresh(pm);
+	hwpmc_csets_refresh();
 	up_write(&hwpmc_sx);
 }
 

@@ -47,7 +47,8 @@ result "attach, process of 100 threads" 1
 result "attach DESCENDANTS, fork tree" 1
 result "sample cpu-clock 10 kHz: delivered" 1
 result "kmem per PMC" 1
-result "kmem per started PMC" 1
+result "kmem per started PMC (a" 1
+result "kmem per started PMC, 8 events" 1
 result "kmem per attached target thread" 1
 rm -f $out
 ksft_done

@@ -1272,6 +1272,40 @@ TEST_F(count, detach_of_a_running_target_keeps_its_count)
 	spinner_end(pid);
 }
 
+/*
+ * Two PMCs of one event share their per-CPU counters: each still counts
+ * only its own target, and releasing one leaves the other counting.
+ */
+TEST_F(count, pmcs_of_one_event_share_counters_not_counts)
+{
+	int wa, wb;
+	pid_t a = child_waiting(&wa, touch_pages, (void *)1000L);
+	pid_t b = child_waiting(&wb, touch_pages, (void *)3000L);
+	__u64 va, vb;
+	__u32 pa, pb;
+
+	ASSERT_LT(0, a);
+	ASSERT_LT(0, b);
+	ASSERT_EQ(0, alloc_tc(self->fd, EV_SOFT(PAGE_FAULTS), 0, &pa));
+	ASSERT_EQ(0, alloc_tc(self->fd, EV_SOFT(PAGE_FAULTS), 0, &pb));
+	ASSERT_EQ(0, attach(self->fd, pa, a));
+	ASSERT_EQ(0, attach(self->fd, pb, b));
+	ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTART, pa));
+	ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTART, pb));
+	ASSERT_EQ(0, go_and_wait(wa, a));
+	va = value(self->fd, pa);
+	EXPECT_EQ(0, simple(self->fd, HWPMC_IOC_PMCRELEASE, pa));
+	ASSERT_EQ(0, go_and_wait(wb, b));
+	vb = value(self->fd, pb);
+	TH_LOG("page faults: 1000 pages touched %llu, 3000 pages touched %llu (the first PMC released before)",
+	       (unsigned long long)va, (unsigned long long)vb);
+	EXPECT_LE(1000, va);
+	EXPECT_GT(1100, va);
+	EXPECT_LE(3000, vb);
+	EXPECT_GT(3100, vb);
+	EXPECT_EQ(0, simple(self->fd, HWPMC_IOC_PMCRELEASE, pb));
+}
+
 /* moves itself from CPU to CPU 200 times */
 static void migrate_200(void *arg)
 {

@@ -1403,10 +1403,46 @@ static int mem_per_pmc(const struct ev *e, int start, int nown, int runs,
 }
 
 /*
- * Per started counting PMC when no two count the same event, so that none
- * shares its counters with another: this process's 8 PMCs of 8 software
- * events, attached to it and started, against 8 perf fds of the same.
+ * Until the count of perf_event objects in use stays the same for 50 ms
+ * (perf frees a released counter after an RCU grace period), at most 3 s:
+ * so that one side's release is not counted in the other side's reading.
  */
+static double perf_events_shrunk(void)
+{
+	int fd = open("/sys/kernel/slab/perf_event/shrink", O_WRONLY);
+
+	if (fd >= 0) {
+		if (write(fd, "1", 1) != 1)
+			errno = 0;
+		close(fd);
+	}
+	return perf_events_in_use();
+}
+
+static void wait_perf_events(void)
+{
+	double n = perf_events_shrunk(), m;
+	int t;
+
+	for (t = 0; t < 60 && n >= 0; t++) {
+		usleep(50000);
+		m = perf_events_shrunk();
+		if (m == n)
+			break;
+		n = m;
+	}
+}
+
+/*
+ * Per started counting PMC when no two count the same event, so that none
+ * shares its counters with another (perf_event objects in h[] and p[],
+ * bytes in a note): this process's 16 PMCs of 16 software
+ * events (8 events, each ",usr" and ",os"; the SOFT class has 16 rows),
+ * attached to it and started, against 16 perf fds of the 8 events, each
+ * twice (a perf fd's size does not depend on its modes).
+ */
+#define MEM_NDIST 16
+
 static void mem_distinct_events(int runs, double *h, double *p)
 {
 	static const char *const names[8] = {
@@ -1414,6 +1450,7 @@ static void mem_distinct_events(int runs, double *h, double *p)
 		"cpu-migrations", "minor-faults", "major-faults",
 		"alignment-faults", "emulation-faults",
 	};
+	static const char *const quals[2] = { ",usr", ",os" };
 	static const unsigned long long configs[8] = {
 		PERF_COUNT_SW_TASK_CLOCK, PERF_COUNT_SW_PAGE_FAULTS,
 		PERF_COUNT_SW_CONTEXT_SWITCHES, PERF_COUNT_SW_CPU_MIGRATIONS,
@@ -1421,38 +1458,53 @@ static void mem_distinct_events(int runs, double *h, double *p)
 		PERF_COUNT_SW_ALIGNMENT_FAULTS, PERF_COUNT_SW_EMULATION_FAULTS,
 	};
 	struct ev e = { NULL, PERF_TYPE_SOFTWARE, 0 };
-	pmc_id_t ids[8];
-	int r, i, first, fds[8];
-	double m0;
+	char spec[MEM_NDIST][40];
+	pmc_id_t ids[MEM_NDIST];
+	int r, i, first, fds[MEM_NDIST];
+	double m0, e0, ev[2][MAXRUNS];
 
+	for (i = 0; i < MEM_NDIST; i++)
+		snprintf(spec[i], sizeof(spec[i]), "%s%s", names[i % 8],
+			 quals[i / 8]);
 	for (r = 0; r < runs; r++) {
 		wait_rows_free();
 		for (first = 0; first < 2; first++) {
-			m0 = kmem_bytes();
+			wait_perf_events();
+			m0 = kmem_bytes();	/* shrinks the slabs first */
+			e0 = perf_events_in_use();
 			if ((r + first) % 2 == 0) {
-				for (i = 0; i < 8; i++) {
-					e.spec = names[i];
+				for (i = 0; i < MEM_NDIST; i++) {
+					e.spec = spec[i];
 					ids[i] = pmc_new(&e, PMC_MODE_TC,
 							 PMC_CPU_ANY, 0, 0);
 					if (pmc_attach(ids[i], 0) < 0 ||
 					    pmc_start(ids[i]) < 0)
 						die("pmc_attach/start");
 				}
-				h[r] = (kmem_bytes() - m0) / 8;
-				for (i = 0; i < 8; i++)
+				h[r] = (kmem_bytes() - m0) / MEM_NDIST;
+				ev[0][r] = (perf_events_in_use() - e0) /
+					   MEM_NDIST;
+				for (i = 0; i < MEM_NDIST; i++)
 					pmc_release(ids[i]);
 			} else {
-				for (i = 0; i < 8; i++) {
-					e.config = configs[i];
+				for (i = 0; i < MEM_NDIST; i++) {
+					e.config = configs[i % 8];
 					fds[i] = perf_open(&e, 0, -1, 0);
 					if (fds[i] < 0)
 						die("perf_event_open");
 				}
-				p[r] = (kmem_bytes() - m0) / 8;
-				close_all(fds, 8);
+				p[r] = (kmem_bytes() - m0) / MEM_NDIST;
+				ev[1][r] = (perf_events_in_use() - e0) /
+					   MEM_NDIST;
+				close_all(fds, MEM_NDIST);
 			}
 		}
 	}
+	note("mem: %d events: bytes per PMC %.0f, per perf fd %.0f (medians; a few objects: noise-bound)",
+	     MEM_NDIST, stats(h, runs).med, stats(p, runs).med);
+	/* the row: SLUB's exact count of perf_event objects */
+	memcpy(h, ev[0], sizeof(ev[0]));
+	memcpy(p, ev[1], sizeof(ev[1]));
 }
 
 static void b_mem(void)
@@ -1481,11 +1533,15 @@ static void b_mem(void)
 	tot = mem_per_pmc(&ev_pagefaults, 1, nown, runs, h, p);
 	note("mem: %d started PMCs by %d owners, %ld CPUs; as many perf fds",
 	     tot, nown, sysconf(_SC_NPROCESSORS_ONLN));
-	result("kmem per started PMC (a counter per CPU; perf: fd)", "bytes",
+	result("kmem per started PMC, all one event (perf: fd)", "bytes",
 	       h, p, runs);
-	mem_distinct_events(runs, h, p);
-	result("kmem per started PMC, 8 events (perf: fd)", "bytes", h, p,
-	       runs);
+	if (perf_events_in_use() >= 0) {
+		mem_distinct_events(runs, h, p);
+		result("perf_events per started PMC, own event (perf: fd)",
+		       "objects", h, p, runs);
+	} else {
+		note("mem: no /sys/kernel/slab/perf_event: no per-event row");
+	}
 	/* per target thread: one PMC attached to a process of n threads */
 	pid = threaded(n);
 	for (r = 0; r < runs; r++) {

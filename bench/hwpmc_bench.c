@@ -1209,28 +1209,31 @@ static void b_sample(void)
  * (the module makes its per-CPU counters in a kernel worker on each CPU)
  * are not hidden.
  */
-static void kmem_shrink(void)
+static void slab_shrink(const char *cache)
 {
 	char path[300];
+	int fd;
+
+	snprintf(path, sizeof(path), "/sys/kernel/slab/%s/shrink", cache);
+	fd = open(path, O_WRONLY);
+	if (fd >= 0) {
+		/* not every cache can: the others are read as they are */
+		if (write(fd, "1", 1) != 1)
+			errno = 0;
+		close(fd);
+	}
+}
+
+static void kmem_shrink(void)
+{
 	struct dirent *d;
 	DIR *dir = opendir("/sys/kernel/slab");
-	int fd;
 
 	if (!dir)
 		return;
-	while ((d = readdir(dir))) {
-		if (d->d_name[0] == '.')
-			continue;
-		snprintf(path, sizeof(path), "/sys/kernel/slab/%s/shrink",
-			 d->d_name);
-		fd = open(path, O_WRONLY);
-		if (fd >= 0) {
-			/* not every cache can: the others are read as they are */
-			if (write(fd, "1", 1) != 1)
-				errno = 0;
-			close(fd);
-		}
-	}
+	while ((d = readdir(dir)))
+		if (d->d_name[0] != '.')
+			slab_shrink(d->d_name);
 	closedir(dir);
 }
 
@@ -1409,13 +1412,7 @@ static int mem_per_pmc(const struct ev *e, int start, int nown, int runs,
  */
 static double perf_events_shrunk(void)
 {
-	int fd = open("/sys/kernel/slab/perf_event/shrink", O_WRONLY);
-
-	if (fd >= 0) {
-		if (write(fd, "1", 1) != 1)
-			errno = 0;
-		close(fd);
-	}
+	slab_shrink("perf_event");
 	return perf_events_in_use();
 }
 
@@ -1461,7 +1458,7 @@ static void mem_distinct_events(int runs, double *h, double *p)
 	char spec[MEM_NDIST][40];
 	pmc_id_t ids[MEM_NDIST];
 	int r, i, first, fds[MEM_NDIST];
-	double m0, e0, ev[2][MAXRUNS];
+	double m0, e0, bytes[2][MAXRUNS];
 
 	for (i = 0; i < MEM_NDIST; i++)
 		snprintf(spec[i], sizeof(spec[i]), "%s%s", names[i % 8],
@@ -1481,9 +1478,8 @@ static void mem_distinct_events(int runs, double *h, double *p)
 					    pmc_start(ids[i]) < 0)
 						die("pmc_attach/start");
 				}
-				h[r] = (kmem_bytes() - m0) / MEM_NDIST;
-				ev[0][r] = (perf_events_in_use() - e0) /
-					   MEM_NDIST;
+				bytes[0][r] = (kmem_bytes() - m0) / MEM_NDIST;
+				h[r] = (perf_events_in_use() - e0) / MEM_NDIST;
 				for (i = 0; i < MEM_NDIST; i++)
 					pmc_release(ids[i]);
 			} else {
@@ -1493,18 +1489,14 @@ static void mem_distinct_events(int runs, double *h, double *p)
 					if (fds[i] < 0)
 						die("perf_event_open");
 				}
-				p[r] = (kmem_bytes() - m0) / MEM_NDIST;
-				ev[1][r] = (perf_events_in_use() - e0) /
-					   MEM_NDIST;
+				bytes[1][r] = (kmem_bytes() - m0) / MEM_NDIST;
+				p[r] = (perf_events_in_use() - e0) / MEM_NDIST;
 				close_all(fds, MEM_NDIST);
 			}
 		}
 	}
 	note("mem: %d events: bytes per PMC %.0f, per perf fd %.0f (medians; a few objects: noise-bound)",
-	     MEM_NDIST, stats(h, runs).med, stats(p, runs).med);
-	/* the row: SLUB's exact count of perf_event objects */
-	memcpy(h, ev[0], sizeof(ev[0]));
-	memcpy(p, ev[1], sizeof(ev[1]));
+	     MEM_NDIST, stats(bytes[0], runs).med, stats(bytes[1], runs).med);
 }
 
 static void b_mem(void)

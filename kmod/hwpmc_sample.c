@@ -197,6 +197,28 @@ void hwpmc_sample_take(struct hwpmc_pmc *pm, bool callchain,
 	struct pt_regs *uregs;
 	unsigned int head;
 
+	/*
+	 * Skid: the PMI of a counter that counts one mode only can arrive
+	 * after the CPU changed mode (a syscall entered the kernel).  A
+	 * user-mode-only PMC never reports the kernel: its sample is the
+	 * user state at kernel entry, or nothing for a kernel thread.  A
+	 * kernel-mode-only PMC's samples in user mode are dropped.
+	 */
+	if (!user_mode(regs) && pm->attr.exclude_kernel) {
+		if (!current->mm || (current->flags & PF_KTHREAD)) {
+			hwpmc_stat_inc(intr_ignored);
+			return;
+		}
+		regs = task_pt_regs(current);
+		if (!user_mode(regs) ||
+		    instruction_pointer(regs) >= TASK_SIZE_MAX) {
+			hwpmc_stat_inc(intr_ignored);
+			return;
+		}
+	} else if (user_mode(regs) && pm->attr.exclude_user) {
+		hwpmc_stat_inc(intr_ignored);
+		return;
+	}
 	if (local_inc_return(&r->nest) != 1 || !r->slots) {
 		hwpmc_stat_inc(intr_bufferfull);
 		goto out;

@@ -380,6 +380,49 @@ int hwpmc_md_attr(const struct hwpmc_event *ev, u32 caps,
 	return 0;
 }
 
+/*
+ * May an owner without CAP_PERFMON program this raw configuration?  0,
+ * -EPERM for a bit perf reserves to CPU-level privilege (its creator
+ * checks do not run for counters a kernel worker makes: counter sets),
+ * -EINVAL for a bit that is no part of an event's encoding (the mode
+ * bits come from the PMC's caps, not from the configuration).
+ */
+#if defined(CONFIG_X86)
+/*
+ * event, umask, edge, inv, cmask; AMD's event bits 11:8 and Intel's
+ * in_tx, in_tx_cp and eq (32..36); Intel's umask2 (40..47)
+ */
+#define HWPMC_RAW_X86_OK	0x0000ff1fff84ffffULL
+#define HWPMC_RAW_X86_ANY	(1ULL << 21)	/* AnyThread: the sibling */
+int hwpmc_md_raw_check(const struct perf_event_attr *attr)
+{
+	if (attr->config & HWPMC_RAW_X86_ANY)
+		return -EPERM;
+	if (attr->config & ~HWPMC_RAW_X86_OK)
+		return -EINVAL;
+	return 0;
+}
+#elif defined(CONFIG_ARM64)
+/*
+ * PMEVTYPER's event number; its exception-level filter bits (EL0, EL1,
+ * EL2 and the secure states) come from the PMC's caps, and EL2 (the
+ * hypervisor) is excluded for owners without privilege.  config1 bit 0
+ * asks for a 64-bit (chained) counter.
+ */
+int hwpmc_md_raw_check(const struct perf_event_attr *attr)
+{
+	if ((attr->config & ~0xffffULL) || (attr->config1 & ~1ULL) ||
+	    attr->config2)
+		return -EINVAL;
+	return 0;
+}
+#else
+int hwpmc_md_raw_check(const struct perf_event_attr *attr)
+{
+	return -EPERM;		/* nothing known of this PMU's encoding */
+}
+#endif
+
 struct hwpmc_cpu_create {
 	struct perf_event_attr	*attr;
 	void			*context;

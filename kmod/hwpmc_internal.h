@@ -31,6 +31,7 @@
 #include <linux/rcupdate.h>
 #include <linux/rwsem.h>
 #include <linux/spinlock.h>
+#include <linux/uidgid.h>
 #include <linux/hwpmc.h>
 
 #define HWPMC_SOFT_ROWS_MAX	128
@@ -46,6 +47,9 @@ extern int hwpmc_softevents;
 extern bool hwpmc_unprivileged_syspmcs;
 extern bool hwpmc_unprivileged_proc_debug;
 extern bool hwpmc_unprivileged_kernel;
+extern int hwpmc_unprivileged_counters;
+
+#define HWPMC_COUNTERS_MAX	64	/* unprivileged_counters' bound */
 
 /* Backend: an event this machine has. */
 struct hwpmc_event {
@@ -93,6 +97,7 @@ struct task_struct;
 int hwpmc_md_attr(const struct hwpmc_event *ev, u32 caps,
 		  const struct pmc_md_pmu_op_pmcallocate *md,
 		  struct perf_event_attr *attr);
+int hwpmc_md_raw_check(const struct perf_event_attr *attr);
 struct perf_event *hwpmc_md_create(struct perf_event_attr *attr, int cpu,
 				   struct task_struct *task, void *context);
 void hwpmc_md_release(struct perf_event *ev);
@@ -191,6 +196,8 @@ struct hwpmc_pmc {
 	u32			ri;
 	bool			had_targets;
 	u32			attach_gen;	/* PMCATTACHes so far */
+	kuid_t			uid;		/* the allocator's, for limits */
+	bool			privileged;	/* it had CAP_PERFMON */
 	u64			value;		/* folded at stop */
 	struct perf_event_attr	attr;
 	struct list_head	targets;	/* process scope */

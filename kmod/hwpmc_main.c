@@ -26,6 +26,7 @@
 #define HWPMC_NBUFFERS_PCPU	32
 #define HWPMC_LOGMEM_PCPU_MAX	(32 * 1024)	/* KB of buffers per CPU */
 #define HWPMC_MINCOUNT		1000
+#define HWPMC_UNPRIVILEGED_COUNTERS	2
 #define HWPMC_SOFTEVENTS	16
 
 int hwpmc_hashsize = HWPMC_HASHSIZE;
@@ -63,6 +64,35 @@ MODULE_PARM_DESC(unprivileged_proc_debug, "allow unprivileged callers to attach 
 bool hwpmc_unprivileged_kernel;
 module_param_named(unprivileged_kernel, hwpmc_unprivileged_kernel, bool, 0644);
 MODULE_PARM_DESC(unprivileged_kernel, "allow unprivileged callers kernel mode with PMU (hardware) events and in sampling PMCs (0)");
+
+/*
+ * Distinct hardware events a user without CAP_PERFMON may count at once
+ * in process counting PMCs: each holds a pinned counter on every CPU
+ * (counter sets, hwpmc_csw.c) for as long as a started PMC of it exists.
+ */
+int hwpmc_unprivileged_counters = HWPMC_UNPRIVILEGED_COUNTERS;
+
+static int hwpmc_counters_set(const char *val, const struct kernel_param *kp)
+{
+	int v, error;
+
+	error = kstrtoint(val, 0, &v);
+	if (error)
+		return error;
+	if (v < 0 || v > HWPMC_COUNTERS_MAX)
+		return -EINVAL;
+	WRITE_ONCE(hwpmc_unprivileged_counters, v);
+	return 0;
+}
+
+static const struct kernel_param_ops hwpmc_counters_ops = {
+	.set = hwpmc_counters_set,
+	.get = param_get_int,
+};
+
+module_param_cb(unprivileged_counters, &hwpmc_counters_ops,
+		&hwpmc_unprivileged_counters, 0644);
+MODULE_PARM_DESC(unprivileged_counters, "hardware events a user without CAP_PERFMON may count at once in process counting PMCs, each on every CPU, 0.." __stringify(HWPMC_COUNTERS_MAX) " (2)");
 
 int hwpmc_mincount = HWPMC_MINCOUNT;
 

@@ -55,6 +55,8 @@
 #define HWPMC_F_PROCESS_ONLY	(PMC_F_DESCENDANTS | PMC_F_LOG_PROCCSW |	\
 				 PMC_F_LOG_PROCEXIT)
 #define HWPMC_F_NEEDS_LOG	(PMC_F_LOG_PROCCSW | PMC_F_LOG_PROCEXIT)
+/* A reload count perf accepts as a sample period: bit 63 clear. */
+#define HWPMC_COUNT_MAX		((u64)S64_MAX)
 
 LIST_HEAD(hwpmc_ss_pmcs);
 
@@ -744,6 +746,16 @@ static int hwpmc_do_attach(struct hwpmc_pmc *pm, pid_t nr)
 
 /* -- operations ---------------------------------------------------------- */
 
+/*
+ * CAP_PERFMON (or CAP_SYS_ADMIN), as perfmon_capable(), for a check whose
+ * failure is no error but a restriction: no audit record of a denial.
+ */
+static bool hwpmc_perfmon_noaudit(void)
+{
+	return ns_capable_noaudit(&init_user_ns, CAP_PERFMON) ||
+	       ns_capable_noaudit(&init_user_ns, CAP_SYS_ADMIN);
+}
+
 int hwpmc_pmc_allocate(struct file *file, struct pmc_op_pmcallocate *pa)
 {
 	const struct hwpmc_class *cl;
@@ -766,6 +778,9 @@ int hwpmc_pmc_allocate(struct file *file, struct pmc_op_pmcallocate *pa)
 		error = hwpmc_check_cpu(cpu);
 		if (error)
 			return error;
+		/* a PMC id has 12 bits of CPU, and 0xFFF is process scope */
+		if (cpu >= PMC_ID_TO_CPU(PMC_CPU_ANY))
+			return -ENXIO;
 		if (!READ_ONCE(hwpmc_unprivileged_syspmcs) && !perfmon_capable())
 			return -EPERM;
 	}
@@ -786,6 +801,8 @@ int hwpmc_pmc_allocate(struct file *file, struct pmc_op_pmcallocate *pa)
 		return -EOPNOTSUPP;
 	if (PMC_IS_SAMPLING_MODE(mode) && !(ev->caps & PMC_CAP_INTERRUPT))
 		return -EOPNOTSUPP;		/* the event cannot sample */
+	if (PMC_IS_SAMPLING_MODE(mode) && pa->pm_count > HWPMC_COUNT_MAX)
+		return -EINVAL;			/* perf's sample_period bound */
 	modes = pa->pm_caps & (PMC_CAP_USER | PMC_CAP_SYSTEM);
 	/*
 	 * Kernel mode is privileged (hwpmc.4) for hardware counts and for
@@ -802,6 +819,21 @@ int hwpmc_pmc_allocate(struct file *file, struct pmc_op_pmcallocate *pa)
 	error = hwpmc_md_attr(ev, pa->pm_caps, &pa->pm_md.pm_pmu, &pm->attr);
 	if (error)
 		goto fail;
+	/*
+	 * What perf would refuse an unprivileged creator, which it cannot
+	 * check itself for counters a kernel worker creates (counter sets,
+	 * system PMCs): privileged raw bits (x86's AnyThread), and the
+	 * hypervisor's mode (arm64's EL2 filter) with kernel mode.
+	 */
+	if (ev->code == PMC_EV_PMU_RAW) {
+		error = hwpmc_md_raw_check(&pm->attr);
+		if (error == -EPERM && hwpmc_perfmon_noaudit())
+			error = 0;
+		if (error)
+			goto fail;
+	}
+	if (!pm->attr.exclude_hv && !hwpmc_perfmon_noaudit())
+		pm->attr.exclude_hv = 1;
 	if (mode == PMC_MODE_TS) {
 		/* new threads, and new processes with DESCENDANTS */
 		pm->attr.inherit = 1;
@@ -819,6 +851,8 @@ int hwpmc_pmc_allocate(struct file *file, struct pmc_op_pmcallocate *pa)
 	pm->caps = pa->pm_caps | PMC_CAP_READ | PMC_CAP_WRITE;
 	pm->state = PMC_STATE_ALLOCATED;
 	pm->cpu = cpu;
+	pm->uid = current_uid();
+	pm->privileged = hwpmc_perfmon_noaudit();
 	if (PMC_IS_SAMPLING_MODE(mode)) {
 		/* the reload count; hwpmc(4): at least mincount */
 		pm->attr.sample_period = max_t(u64, pa->pm_count,
@@ -989,6 +1023,47 @@ out:
 	return error;
 }
 
+/*
+ * May pm (a counting process PMC, not started yet) make a counter set?
+ * Its hardware counters are pinned on every CPU for the PMC's life, so
+ * the counter sets that PMCs of an owner without CAP_PERFMON hold are
+ * limited per user (tunable unprivileged_counters): EBUSY beyond it.
+ * A set the user holds already is shared at no cost.
+ */
+static int hwpmc_counters_check(struct hwpmc_pmc *pm)
+{
+	const struct hwpmc_cset *held[HWPMC_COUNTERS_MAX];
+	int max = READ_ONCE(hwpmc_unprivileged_counters), n = 0, i;
+	bool full = false;
+	struct hwpmc_owner *po;
+	struct hwpmc_pmc *o;
+	unsigned int b;
+
+	lockdep_assert_held_write(&hwpmc_sx);
+	if (pm->privileged || pm->attr.type == PERF_TYPE_SOFTWARE)
+		return 0;
+	for (b = 0; b < (1U << hwpmc_hashbits); b++)
+		hlist_for_each_entry(po, &hwpmc_ownerhash[b], link)
+			list_for_each_entry(o, &po->pmcs, link) {
+				if (!o->cset || o->privileged ||
+				    !uid_eq(o->uid, pm->uid))
+					continue;
+				if (!memcmp(&o->attr, &pm->attr,
+					    sizeof(pm->attr)))
+					return 0;	/* shared */
+				for (i = 0; i < n && held[i] != o->cset; i++)
+					;
+				if (i < n)
+					continue;
+				if (n < max)
+					held[n] = o->cset;
+				else
+					full = true;	/* max was lowered */
+				n += n < max;
+			}
+	return n < max && !full ? 0 : -EBUSY;
+}
+
 int hwpmc_pmc_start(u32 id)
 {
 	struct hwpmc_target *pt;
@@ -1025,7 +1100,9 @@ int hwpmc_pmc_start(u32 id)
 				goto out;
 		}
 		if (hwpmc_pmc_virtual(pm)) {
-			error = hwpmc_vpmc_start(pm);
+			error = pm->cset ? 0 : hwpmc_counters_check(pm);
+			if (!error)
+				error = hwpmc_vpmc_start(pm);
 			if (error)
 				goto out;
 		} else {
@@ -1139,6 +1216,8 @@ static int hwpmc_set_period(struct hwpmc_pmc *pm, u64 count)
 	int error = 0;
 	u32 i;
 
+	if (count > HWPMC_COUNT_MAX)
+		return -EINVAL;
 	count = max_t(u64, count, READ_ONCE(hwpmc_mincount));
 	if (pm->sysev)
 		error = perf_event_period(pm->sysev, count);

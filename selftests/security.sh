@@ -89,10 +89,33 @@ if hwpmc-control -L 2>/dev/null | grep -qw instructions; then
 	else
 		fail "CAP_PERFMON: instructions in both modes (exit $rc, ${n:-no count})"
 	fi
+	# one hardware event more than unprivileged_counters (default 2)
+	lim=$(cat /sys/module/hwpmc/parameters/unprivileged_counters)
+	echo 2 > /sys/module/hwpmc/parameters/unprivileged_counters
+	member hwpmc-stat -p instructions -p cycles -p r8 ./hwpmc_touch 10 2> "$out"
+	rc=$?
+	if [ "$rc" -ne 0 ] && grep -q "cannot start 'r8'.*busy" "$out" &&
+	   grep -q 'unprivileged_counters' "$out"; then
+		ok "member: a third hardware event is refused, and hwpmc-stat says why"
+	else
+		fail "member: a third hardware event is refused, and hwpmc-stat says why (exit $rc)"
+		sed 's/^/# /' "$out"
+	fi
+	perfmon hwpmc-stat -p instructions -p cycles -p r8 ./hwpmc_touch 10 2> "$out"
+	rc=$?
+	if [ "$rc" -eq 0 ] && [ "$(awk '!/^#/ { for (i = 1; i <= NF; i++) n += $i > 0 } END { print n + 0 }' "$out")" -ge 3 ]; then
+		ok "CAP_PERFMON: three hardware events count"
+	else
+		fail "CAP_PERFMON: three hardware events count (exit $rc)"
+		sed 's/^/# /' "$out"
+	fi
+	echo "$lim" > /sys/module/hwpmc/parameters/unprivileged_counters
 else
 	skip "member: instructions, user mode" "no hardware PMU"
 	skip "member: hwpmc-stat says it counts user mode only" "no hardware PMU"
 	skip "CAP_PERFMON: instructions in both modes" "no hardware PMU"
+	skip "member: a third hardware event is refused" "no hardware PMU"
+	skip "CAP_PERFMON: three hardware events count" "no hardware PMU"
 fi
 # -t: a process of its own, not someone else's
 # (it runs until killed: the refusal must not race with its exit)

@@ -163,6 +163,22 @@ static void on_signal(int sig)
 		kill(child, sig);
 }
 
+/* The module's per-user limit of hardware events, as text ("N"). */
+static const char *counters_limit(void)
+{
+	static char buf[16] = "N";
+	FILE *f = fopen("/sys/module/hwpmc/parameters/unprivileged_counters",
+			"r");
+
+	if (f) {
+		if (!fgets(buf, sizeof(buf), f))
+			strcpy(buf, "N");
+		buf[strcspn(buf, "\n")] = 0;
+		fclose(f);
+	}
+	return buf;
+}
+
 static double now(void)
 {
 	struct timespec ts;
@@ -1017,6 +1033,9 @@ int main(int argc, char **argv)
 			top_close(tp);
 			fprintf(stderr, "%s: cannot start '%s': %s\n", prog,
 				ctrs[i].spec, strerror(errno));
+			if (errno == EBUSY)
+				fprintf(stderr, "%s: the PMU's counters are taken by other counters, or, without CAP_PERFMON, by your own PMCs of %s other hardware events (module parameter unprivileged_counters)\n",
+					prog, counters_limit());
 			give_up(child);
 		}
 	if (child > 0) {

@@ -843,25 +843,25 @@ void hwpmc_thr_fork(struct task_struct *parent, struct task_struct *child)
 			break;
 	}
 	n = cthr ? i : 0;	/* the slots allocated */
-	if (!n) {
+	if (!n)
 		pr_warn_ratelimited("no memory to count new task %d\n",
 				    task_pid_nr(child));
-		goto out;
-	}
 	raw_spin_lock_irqsave(&hwpmc_vlock, flags);
 	list_for_each_entry(ps, &pthr->slots, tlink) {
-		if (used == n)
-			break;
 		if (ps->gone ||
 		    !(thread || (ps->pm->flags & PMC_F_DESCENDANTS)))
 			continue;
+		if (used == n) {
+			/* no memory, or more than HWPMC_FORK_MAX PMCs */
+			hwpmc_pmc_lost(ps->pm);
+			continue;
+		}
 		cs[used]->pm = ps->pm;
 		hwpmc_slot_link(cs[used++], cthr);
 	}
 	if (used)
 		hlist_add_head_rcu(&cthr->hnode, hwpmc_thr_bucket(child));
 	raw_spin_unlock_irqrestore(&hwpmc_vlock, flags);
-out:
 	for (i = used; i < n; i++)
 		kfree(cs[i]);
 	if (cthr && !used)

@@ -225,8 +225,10 @@ void hwpmc_log_process(struct hwpmc_log *lg, struct hwpmc_pmc *pm,
 	char *buf, *path = "";
 
 	buf = kmalloc(PMCLOG_PATH_MAX, GFP_KERNEL);
-	if (!buf)
+	if (!buf) {
+		hwpmc_log_lost(lg);	/* PMCATTACH, MAP_IN */
 		return;
+	}
 	mm = get_task_mm(p);
 	if (mm)
 		exe = hwpmc_mm_exe_file(mm);
@@ -256,14 +258,14 @@ void hwpmc_log_all_processes(struct hwpmc_log *lg)
 
 	buf = kmalloc(PMCLOG_PATH_MAX, GFP_KERNEL);
 	if (!buf)
-		goto out;
+		goto lost;
 	rcu_read_lock();
 	for_each_process(p)
 		max++;
 	rcu_read_unlock();
 	t = kvcalloc(max, sizeof(*t), GFP_KERNEL);
 	if (!t)
-		goto out;
+		goto lost;
 	rcu_read_lock();
 	for_each_process(p) {
 		if (n == max)
@@ -280,6 +282,9 @@ void hwpmc_log_all_processes(struct hwpmc_log *lg)
 		}
 		put_task_struct(t[i]);
 	}
+	goto out;
+lost:
+	hwpmc_log_lost(lg);		/* the processes' MAP_INs */
 out:
 	kvfree(t);
 	kfree(buf);
@@ -330,8 +335,10 @@ static void hwpmc_csw_add(struct task_struct *t, struct hwpmc_pmc *pm,
 	struct hwpmc_csw *c = kzalloc(sizeof(*c), gfp | __GFP_NOWARN);
 	unsigned long flags;
 
-	if (!c)
-		return;		/* no PROCCSW records for that thread */
+	if (!c) {
+		hwpmc_pmc_lost(pm);	/* no PROCCSW for that thread */
+		return;
+	}
 	c->task = t;
 	c->pm = pm;
 	raw_spin_lock_irqsave(&hwpmc_csw_lock, flags);
@@ -762,6 +769,8 @@ static void hwpmc_add_inherited(struct perf_event *ev, struct hwpmc_pmc *pm,
 		es->pinned = ev->ctx;
 		ev->ctx->pin_count++;
 	}
+	if (ev->state == PERF_EVENT_STATE_OFF && es->n == HWPMC_ENABLE_MAX)
+		hwpmc_pmc_lost(pm);	/* stays off: the child is not counted */
 	hwpmc_add_off(ev, pm, arg);
 }
 
@@ -793,6 +802,7 @@ static void hwpmc_check_inherited(struct task_struct *child)
 {
 	struct hwpmc_evset es = { 0 };
 	struct callback_head *cb;
+	int i;
 
 	hwpmc_walk_counters(child, hwpmc_add_inherited, &es);
 	if (!es.n)
@@ -801,6 +811,8 @@ static void hwpmc_check_inherited(struct task_struct *child)
 	if (!cb) {
 		pr_warn_ratelimited("no memory to enable the counters of new task %d\n",
 				    task_pid_nr(child));
+		for (i = 0; i < es.n; i++)
+			hwpmc_pmc_lost(es.ev[i]->overflow_handler_context);
 		return;
 	}
 	init_task_work(cb, hwpmc_enable_inherited);
@@ -862,7 +874,7 @@ static bool hwpmc_exit_account(struct hwpmc_pmc *pm, pid_t tgid, u64 *value,
 			       bool group_dead, struct hwpmc_exitacc **spare)
 {
 	struct hwpmc_exitacc **pp, *a;
-	bool last = false;
+	bool last = false, lost = false;
 
 	raw_spin_lock(&pm->exitlock);
 	if (pm->state == PMC_STATE_DELETED)
@@ -887,9 +899,13 @@ static bool hwpmc_exit_account(struct hwpmc_pmc *pm, pid_t tgid, u64 *value,
 		a->value = *value;
 		a->next = pm->exitacc;
 		pm->exitacc = a;
+	} else {
+		lost = true;		/* the PROCEXIT will be short */
 	}
 out:
 	raw_spin_unlock(&pm->exitlock);
+	if (lost)
+		hwpmc_pmc_lost(pm);
 	return last;
 }
 
@@ -1006,5 +1022,12 @@ void hwpmc_hooks_fini(void)
 	/* new tasks run their task work before they first leave the kernel */
 	wait_var_event(&hwpmc_enable_pending,
 		       !atomic_read(&hwpmc_enable_pending));
+	/*
+	 * and have returned from hwpmc_enable_inherited(): the last of
+	 * them may be preempted after its wake-up, still in this module's
+	 * text.  A task is past it once it switched voluntarily or ran in
+	 * user mode, which is what an RCU-tasks grace period waits for.
+	 */
+	synchronize_rcu_tasks();
 	synchronize_rcu();
 }

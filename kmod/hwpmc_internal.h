@@ -130,6 +130,8 @@ struct hwpmc_exitacc {
 
 struct hwpmc_log;
 
+void hwpmc_log_lost(struct hwpmc_log *lg);
+
 /*
  * Owners, their PMCs and targets (hwpmc_pmc.c).  They change under
  * hwpmc_sx held for writing.  PMCs and owners are freed after an RCU
@@ -244,6 +246,19 @@ void hwpmc_overflow(struct perf_event *event, struct perf_sample_data *data,
 static inline struct hwpmc_log *hwpmc_pmc_log(const struct hwpmc_pmc *pm)
 {
 	return READ_ONCE(pm->owner->log);
+}
+
+/*
+ * A record of pm's could not be made, or a task is not counted by pm
+ * (no memory in atomic context): its owner's log says so with its next
+ * DROPNOTIFY.  Any context but NMI, RCU read side.
+ */
+static inline void hwpmc_pmc_lost(const struct hwpmc_pmc *pm)
+{
+	struct hwpmc_log *lg = hwpmc_pmc_log(pm);
+
+	if (lg)
+		hwpmc_log_lost(lg);
 }
 
 /* Does pm count with the module's context switches (hwpmc_csw.c)? */

@@ -269,6 +269,21 @@ int hwpmc_log_append_path(struct hwpmc_log *lg, u32 type, u64 time,
 				strnlen(path, PMCLOG_PATH_MAX - 1) + 1);
 }
 
+/*
+ * A record that could not be made (no memory in atomic context): counted
+ * as dropped, so that the owner's next record is preceded by a
+ * DROPNOTIFY that includes it.  Any context but NMI.
+ */
+void hwpmc_log_lost(struct hwpmc_log *lg)
+{
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&lg->lock, flags);
+	lg->dropped++;
+	raw_spin_unlock_irqrestore(&lg->lock, flags);
+	hwpmc_stat_inc(log_records_dropped);
+}
+
 /* -- the writer ------------------------------------------------------------- */
 
 /* Write some of buf; bytes written, -EAGAIN when it would block, -errno. */

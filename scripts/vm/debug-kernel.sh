@@ -47,6 +47,11 @@ CONFIG=(
 	# i386 programs (the ABI tests through compat_ptr_ioctl); file
 	# capabilities on /tmp (the security tests)
 	-e IA32_EMULATION -e COMPAT_32BIT_TIME -e TMPFS_XATTR
+	# user and pid namespaces (the attach rule across user namespaces,
+	# records in the owner's pid namespace); failslab and fail-nth (no
+	# allocation failure may lose a record silently)
+	-e NAMESPACES -e USER_NS -e PID_NS
+	-e FAULT_INJECTION -e FAILSLAB -e FAULT_INJECTION_DEBUG_FS
 	# UNIX sockets (the log to a socket) and netlink uevents (systemd-udevd)
 	-e NET -e UNIX -d INET -d IPV6 -d WIRELESS -d WLAN -d ETHERNET -d NETDEVICES
 	# the module
@@ -65,7 +70,8 @@ CONFIG=(
 # must be =y after olddefconfig (it silently drops what lacks a dependency)
 REQUIRED="PROVE_LOCKING DEBUG_ATOMIC_SLEEP DEBUG_LIST KASAN DEBUG_KMEMLEAK TRACEPOINTS
 	PREEMPT_NOTIFIERS PERF_EVENTS MODULE_UNLOAD KPROBES IRQ_WORK UNIX SERIAL_8250_CONSOLE
-	BLK_DEV_INITRD DEVTMPFS ACPI SMP PREEMPT IA32_EMULATION COMPAT_32BIT_TIME TMPFS_XATTR"
+	BLK_DEV_INITRD DEVTMPFS ACPI SMP PREEMPT IA32_EMULATION COMPAT_32BIT_TIME TMPFS_XATTR
+	USER_NS PID_NS FAILSLAB FAULT_INJECTION_DEBUG_FS"
 
 srcver=$(dpkg-query -W -f '${Version}' linux-source-6.12 2>/dev/null || stat -c %Y "$tarball")
 key=$(printf '%s\n' "$srcver" "${CONFIG[@]}" | sha256sum | cut -c1-12)

@@ -34,6 +34,8 @@
 #include <linux/jiffies.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
+#include <linux/pid.h>
+#include <linux/pid_namespace.h>
 #include <linux/rcupdate.h>
 #include <linux/refcount.h>
 #include <linux/sched.h>
@@ -71,6 +73,7 @@ struct hwpmc_log {
 	bool			writing;	/* a buffer is off the list */
 	struct file		*file;
 	const struct cred	*cred;
+	struct pid_namespace	*pidns;		/* the owner's: records' pids */
 	struct file		*devfile;	/* SIGIO goes to its O_ASYNC */
 	unsigned long		progress;	/* jiffies of the last write */
 	struct delayed_work	work;
@@ -206,6 +209,63 @@ static void *hwpmc_log_space(struct hwpmc_log *lg, u32 len)
 	return p;
 }
 
+/*
+ * Records name processes and threads by their ids in the owner's pid
+ * namespace (0: not visible there), as getpid() does for it; callers
+ * give the initial namespace's.  The fields of each record type that
+ * hold one, by offset.
+ */
+static const struct {
+	u8	type;
+	u8	off[2];
+} hwpmc_log_pidfields[] = {
+	{ PMCLOG_TYPE_PMCATTACH, { offsetof(struct pmclog_pmcattach, pl_pid) } },
+	{ PMCLOG_TYPE_PMCDETACH, { offsetof(struct pmclog_pmcdetach, pl_pid) } },
+	{ PMCLOG_TYPE_PROCCSW, { offsetof(struct pmclog_proccsw, pl_pid),
+				 offsetof(struct pmclog_proccsw, pl_tid) } },
+	{ PMCLOG_TYPE_PROCEXEC, { offsetof(struct pmclog_procexec, pl_pid) } },
+	{ PMCLOG_TYPE_PROCEXIT, { offsetof(struct pmclog_procexit, pl_pid) } },
+	{ PMCLOG_TYPE_PROCFORK, { offsetof(struct pmclog_procfork, pl_oldpid),
+				  offsetof(struct pmclog_procfork, pl_newpid) } },
+	{ PMCLOG_TYPE_SYSEXIT, { offsetof(struct pmclog_sysexit, pl_pid) } },
+	{ PMCLOG_TYPE_USERDATA, { offsetof(struct pmclog_userdata, pl_pid) } },
+	{ PMCLOG_TYPE_MAP_IN, { offsetof(struct pmclog_map_in, pl_pid) } },
+	{ PMCLOG_TYPE_MAP_OUT, { offsetof(struct pmclog_map_out, pl_pid) } },
+	{ PMCLOG_TYPE_CALLCHAIN, { offsetof(struct pmclog_callchain, pl_pid),
+				   offsetof(struct pmclog_callchain, pl_tid) } },
+	{ PMCLOG_TYPE_THR_CREATE, { offsetof(struct pmclog_thr_create, pl_tid),
+				    offsetof(struct pmclog_thr_create, pl_pid) } },
+	{ PMCLOG_TYPE_THR_EXIT, { offsetof(struct pmclog_thr_exit, pl_tid) } },
+	{ PMCLOG_TYPE_PROC_CREATE, { offsetof(struct pmclog_proc_create,
+					      pl_pid) } },
+};
+
+/* Translate the ids of record r (of type, in the log's buffer). */
+static void hwpmc_log_pids(struct hwpmc_log *lg, u32 type, char *r)
+{
+	struct pid *pid;
+	u32 nr;
+	int i, j;
+
+	for (i = 0; i < ARRAY_SIZE(hwpmc_log_pidfields); i++) {
+		if (hwpmc_log_pidfields[i].type != type)
+			continue;
+		for (j = 0; j < 2 && hwpmc_log_pidfields[i].off[j]; j++) {
+			memcpy(&nr, r + hwpmc_log_pidfields[i].off[j],
+			       sizeof(nr));
+			if (!nr)
+				continue;
+			rcu_read_lock();
+			pid = find_pid_ns(nr, &init_pid_ns);
+			nr = pid ? pid_nr_ns(pid, lg->pidns) : 0;
+			rcu_read_unlock();
+			memcpy(r + hwpmc_log_pidfields[i].off[j], &nr,
+			       sizeof(nr));
+		}
+		return;
+	}
+}
+
 static void hwpmc_log_header(void *p, u32 type, u32 len, u64 time)
 {
 	struct pmclog_header *h = p;
@@ -249,6 +309,8 @@ int hwpmc_log_append(struct hwpmc_log *lg, u32 type, u64 time, void *rec,
 	if (!p)
 		goto drop;
 	memcpy(p, rec, size);
+	if (lg->pidns != &init_pid_ns)
+		hwpmc_log_pids(lg, type, p);
 	if (taillen)
 		memcpy(p + size, tail, taillen);
 	goto out;
@@ -357,6 +419,7 @@ static void hwpmc_log_free_fn(struct work_struct *work)
 	hwpmc_log_drop_all(lg);
 	fput(lg->file);
 	put_cred(lg->cred);
+	put_pid_ns(lg->pidns);
 	mutex_lock(&hwpmc_logs_lock);
 	list_del(&lg->link);
 	mutex_unlock(&hwpmc_logs_lock);
@@ -512,6 +575,7 @@ struct hwpmc_log *hwpmc_log_open(int fd, struct file *devfile)
 	refcount_set(&lg->ref, 1);
 	lg->file = f;
 	lg->cred = get_current_cred();
+	lg->pidns = get_pid_ns(task_active_pid_ns(current));
 	lg->devfile = devfile;
 	lg->progress = jiffies;
 	mutex_lock(&hwpmc_logs_lock);

@@ -16,6 +16,7 @@
  *     per-task perf counter still counts.
  */
 #include <errno.h>
+#include <sched.h>
 #include <fcntl.h>
 #include <grp.h>
 #include <signal.h>
@@ -271,10 +272,11 @@ TEST(member_raw_config_is_checked)
 struct logscan {
 	unsigned long records, samples, kernel, chains_checked;
 	unsigned long long first_bad;
+	unsigned long attaches, drops;	/* PMCATTACHes of pid, DROPNOTIFYs */
 };
 
-/* Scan a log file's CALLCHAIN records; -1 on a malformed log. */
-static int scan_log(const char *path, struct logscan *ls)
+/* Scan a log file's records; -1 on a malformed log. */
+static int scan_log(const char *path, struct logscan *ls, pid_t pid)
 {
 	static char buf[1 << 16];
 	size_t have = 0, off;
@@ -307,6 +309,14 @@ static int scan_log(const char *path, struct logscan *ls)
 			if (have - off < len)
 				break;
 			ls->records++;
+			if (PMCLOG_HEADER_TO_TYPE(h->pl_header) ==
+			    PMCLOG_TYPE_DROPNOTIFY)
+				ls->drops++;
+			if (PMCLOG_HEADER_TO_TYPE(h->pl_header) ==
+			    PMCLOG_TYPE_PMCATTACH &&
+			    ((const struct pmclog_pmcattach *)h)->pl_pid ==
+			    (__u32)pid)
+				ls->attaches++;
 			if (PMCLOG_HEADER_TO_TYPE(h->pl_header) ==
 			    PMCLOG_TYPE_CALLCHAIN && len >= sizeof(*cc)) {
 				ls->samples++;
@@ -374,7 +384,7 @@ static int member_skid(int logfd, const char *path, unsigned long want,
 		}
 		if (xioctl(fd, HWPMC_IOC_FLUSHLOG, NULL))
 			return 198;
-		if (scan_log(path, &ls))
+		if (scan_log(path, &ls, 0))
 			return 197;
 	} while (ls.samples < want && now() < end);
 	simple(fd, HWPMC_IOC_PMCSTOP, id);
@@ -408,7 +418,7 @@ TEST(user_only_samples_carry_no_kernel_address)
 	close(logfd);
 	ASSERT_TRUE(WIFEXITED(status));
 	ASSERT_EQ(0, WEXITSTATUS(status));
-	ASSERT_EQ(0, scan_log(path, &ls));
+	ASSERT_EQ(0, scan_log(path, &ls, 0));
 	unlink(path);
 	TH_LOG("%lu records, %lu samples, %lu PCs, %lu with a kernel address",
 	       ls.records, ls.samples, ls.chains_checked, ls.kernel);
@@ -416,6 +426,257 @@ TEST(user_only_samples_carry_no_kernel_address)
 		TH_LOG("first kernel address %#llx", ls.first_bad);
 	/* thousands are asked for; the guest's tick paces the PMIs */
 	EXPECT_LE(1000, ls.samples);
+}
+
+/* -- pid namespaces -------------------------------------------------------- */
+
+struct pidscan {
+	unsigned long attach, userdata, samples, procexit, bad;
+	unsigned int badtype, badpid;
+};
+
+static void pid_want(struct pidscan *ps, unsigned int type, __u32 got,
+		     __u32 want, unsigned long *n)
+{
+	(*n)++;
+	if (got != want && !ps->bad++) {
+		ps->badtype = type;
+		ps->badpid = got;
+	}
+}
+
+/* Records of the pid namespace owner: pids 1 (owner), 2 (its child). */
+static int scan_pids(const char *path, struct pidscan *ps)
+{
+	static char buf[1 << 20];
+	ssize_t len;
+	size_t off;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	memset(ps, 0, sizeof(*ps));
+	if (fd < 0)
+		return -1;
+	len = read(fd, buf, sizeof(buf));
+	close(fd);
+	if (len < 0 || len == sizeof(buf))
+		return -1;
+	for (off = 0; off + sizeof(struct pmclog_header) <= (size_t)len;) {
+		const struct pmclog_header *h = (void *)(buf + off);
+		__u32 hl = PMCLOG_HEADER_TO_LENGTH(h->pl_header);
+		unsigned int type = PMCLOG_HEADER_TO_TYPE(h->pl_header);
+
+		if (hl < sizeof(*h) || off + hl > (size_t)len)
+			return -1;
+		if (type == PMCLOG_TYPE_PMCATTACH)
+			pid_want(ps, type,
+				 ((const struct pmclog_pmcattach *)h)->pl_pid,
+				 2, &ps->attach);
+		if (type == PMCLOG_TYPE_USERDATA)
+			pid_want(ps, type,
+				 ((const struct pmclog_userdata *)h)->pl_pid,
+				 1, &ps->userdata);
+		if (type == PMCLOG_TYPE_PROCEXIT)
+			pid_want(ps, type,
+				 ((const struct pmclog_procexit *)h)->pl_pid,
+				 2, &ps->procexit);
+		if (type == PMCLOG_TYPE_CALLCHAIN) {
+			const struct pmclog_callchain *cc = (void *)h;
+
+			pid_want(ps, type, cc->pl_pid, 2, &ps->samples);
+			pid_want(ps, type, cc->pl_tid, 2, &ps->samples);
+		}
+		off += hl;
+	}
+	return 0;
+}
+
+/* pid 1 of a new pid namespace: samples its child, pid 2, into path. */
+static int pidns_owner(const char *path)
+{
+	struct pmc_op_configurelog cl = { 0 };
+	struct pmc_op_writelog wl = { .pm_userdata = 42 };
+	int fd = open(DEV, O_RDWR | O_CLOEXEC), status, e;
+	__u32 id;
+	pid_t child;
+
+	if (getpid() != 1 || fd < 0)
+		return 200;
+	cl.pm_logfd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+	if (cl.pm_logfd < 0 || xioctl(fd, HWPMC_IOC_CONFIGURELOG, &cl))
+		return 199;
+	child = fork();
+	if (child == 0) {
+		double end = now() + 0.5;
+
+		while (now() < end)
+			;
+		_exit(0);
+	}
+	e = alloc_md(fd, PMC_MODE_TS, PMC_CLASS_SOFT, EV_SOFT(TASK_CLOCK),
+		     PMC_CAP_USER | PMC_CAP_INTERRUPT, PMC_F_LOG_PROCEXIT,
+		     100000, 0, &id);
+	if (!e) {
+		struct pmc_op_pmcattach at = { .pm_pmc = id, .pm_pid = child };
+
+		e = xioctl(fd, HWPMC_IOC_PMCATTACH, &at);
+	}
+	if (!e)
+		e = simple(fd, HWPMC_IOC_PMCSTART, id);
+	if (!e)
+		e = xioctl(fd, HWPMC_IOC_WRITELOG, &wl);
+	waitpid(child, &status, 0);
+	if (!e)
+		e = xioctl(fd, HWPMC_IOC_CLOSELOG, NULL);
+	return e;
+}
+
+TEST(records_carry_pids_of_the_owner_namespace)
+{
+	char path[] = "/tmp/hwpmc_pidns.XXXXXX";
+	struct pidscan ps;
+	int status, logfd;
+	pid_t pid;
+
+	if (access("/proc/self/ns/pid", F_OK))
+		SKIP(return, "no pid namespaces in this kernel");
+	logfd = mkstemp(path);
+	ASSERT_LE(0, logfd);
+	close(logfd);
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		pid_t owner;
+
+		if (unshare(CLONE_NEWPID))
+			_exit(198);
+		owner = fork();
+		if (owner == 0)
+			_exit(pidns_owner(path));
+		if (owner < 0 || waitpid(owner, &status, 0) != owner ||
+		    !WIFEXITED(status))
+			_exit(197);
+		_exit(WEXITSTATUS(status));
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	ASSERT_EQ(0, WEXITSTATUS(status));
+	ASSERT_EQ(0, scan_pids(path, &ps));
+	unlink(path);
+	TH_LOG("PMCATTACH %lu, USERDATA %lu, PROCEXIT %lu, CALLCHAIN pids %lu; %lu not the namespace's (first: type %u, pid %u)",
+	       ps.attach, ps.userdata, ps.procexit, ps.samples, ps.bad,
+	       ps.badtype, ps.badpid);
+	EXPECT_EQ(0, ps.bad);
+	EXPECT_EQ(1, ps.attach);
+	EXPECT_EQ(1, ps.userdata);
+	EXPECT_EQ(1, ps.procexit);
+	EXPECT_LT(0, ps.samples);
+}
+
+/* -- no silent loss when memory runs out -------------------------------- */
+
+/*
+ * Set this thread's fail-nth (n >= 0) or read it (n < 0) through fd, open
+ * already: opening it would be an allocation of its own.
+ */
+static int fail_nth(int fd, int n)
+{
+	char buf[16];
+	ssize_t r;
+
+	if (n >= 0) {
+		snprintf(buf, sizeof(buf), "%d", n);
+		return pwrite(fd, buf, strlen(buf), 0) > 0 ? 0 : -1;
+	}
+	r = pread(fd, buf, sizeof(buf) - 1, 0);
+	buf[r > 0 ? r : 0] = 0;
+	return r > 0 ? atoi(buf) : -1;
+}
+
+static int write_file(const char *path, const char *v)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC), ok;
+
+	if (fd < 0)
+		return -1;
+	ok = write(fd, v, strlen(v)) == (ssize_t)strlen(v);
+	close(fd);
+	return ok ? 0 : -1;
+}
+
+/*
+ * PMCATTACH of a sampling PMC to a child, with the nth slab allocation
+ * of the call failing, for every n until the call makes no more: the
+ * attach fails, or the log has the child's PMCATTACH record, or a
+ * DROPNOTIFY says that records were lost.  (Debug guest: failslab and
+ * fail-nth; skipped elsewhere.)
+ */
+TEST(attach_without_memory_is_never_silent)
+{
+	char path[] = "/tmp/hwpmc_failnth.XXXXXX";
+	int n, e, left, fd, logfd, failed = 0, logged = 0, dropped = 0, fn;
+	struct logscan ls;
+	__u32 id;
+	pid_t child;
+
+	if (access("/proc/thread-self/fail-nth", W_OK) ||
+	    access("/sys/kernel/debug/failslab/ignore-gfp-wait", W_OK))
+		SKIP(return, "no fail-nth and failslab (the debug guest has them)");
+	ASSERT_EQ(0, write_file("/sys/kernel/debug/failslab/ignore-gfp-wait",
+				"N"));
+	write_file("/sys/kernel/debug/failslab/verbose", "0");
+	fn = open("/proc/thread-self/fail-nth", O_RDWR | O_CLOEXEC);
+	ASSERT_LE(0, fn);
+	child = fork();
+	ASSERT_LE(0, child);
+	if (child == 0) {
+		pause();
+		_exit(0);
+	}
+	for (n = 1; n < 400; n++) {
+		struct pmc_op_configurelog cl = { 0 };
+		struct pmc_op_pmcattach at = { 0 };
+
+		fd = open(DEV, O_RDWR | O_CLOEXEC);
+		ASSERT_LE(0, fd);
+		logfd = mkstemp(path);
+		ASSERT_LE(0, logfd);
+		cl.pm_logfd = logfd;
+		ASSERT_EQ(0, xioctl(fd, HWPMC_IOC_CONFIGURELOG, &cl));
+		ASSERT_EQ(0, alloc_md(fd, PMC_MODE_TS, PMC_CLASS_SOFT,
+				      EV_SOFT(CPU_CLOCK), PMC_CAP_INTERRUPT |
+				      PMC_CAP_USER, 0, 1000000, 0, &id));
+		at.pm_pmc = id;
+		at.pm_pid = child;
+		ASSERT_EQ(0, fail_nth(fn, n));
+		e = xioctl(fd, HWPMC_IOC_PMCATTACH, &at);
+		left = fail_nth(fn, -1);
+		fail_nth(fn, 0);
+		ASSERT_EQ(0, xioctl(fd, HWPMC_IOC_CLOSELOG, NULL));
+		ASSERT_EQ(0, simple(fd, HWPMC_IOC_PMCRELEASE, id));
+		close(fd);
+		close(logfd);
+		ASSERT_EQ(0, scan_log(path, &ls, child));
+		unlink(path);
+		if (e) {
+			failed++;
+		} else if (ls.attaches) {
+			logged++;
+		} else if (ls.drops) {
+			dropped++;
+		} else {
+			EXPECT_TRUE(ls.attaches || ls.drops)
+				TH_LOG("allocation %d failed: attach succeeded, no PMCATTACH and no DROPNOTIFY",
+				       n);
+		}
+		if (left > 0)
+			break;		/* the call made fewer than n */
+	}
+	close(fn);
+	kill(child, SIGKILL);
+	waitpid(child, NULL, 0);
+	TH_LOG("%d allocations tried: %d attaches failed, %d logged, %d told as dropped",
+	       n, failed, logged, dropped);
+	EXPECT_LT(0, logged);
 }
 
 /* -- the PMU is not one user's: counter sets per user ---------------------- */

@@ -19,12 +19,12 @@
 #define pr_fmt(fmt) "hwpmc: " fmt
 
 #include <linux/kernel.h>
+#include <linux/cred.h>
 #include <linux/perf_event.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/err.h>
-#include <linux/workqueue.h>
 
 #include "hwpmc_internal.h"
 #include <hwpmc_events.h>
@@ -46,6 +46,9 @@
 #define HWPMC_PMU_ROWS_DEFAULT	4	/* when the PMU can't say */
 
 struct hwpmc_mdep hwpmc_md;
+
+/* The kernel's credentials, for CPU-wide counters (hwpmc_md_create()). */
+static const struct cred *hwpmc_kcred;
 
 struct hwpmc_candidate {
 	u32	code;
@@ -253,6 +256,9 @@ int hwpmc_backend_init(void)
 
 	memset(md, 0, sizeof(*md));
 	md->cputype = PMC_CPU_GENERIC;
+	hwpmc_kcred = prepare_kernel_cred(&init_task);
+	if (!hwpmc_kcred)
+		return -ENOMEM;
 
 	cl = &md->classes[md->nclass];
 	error = hwpmc_soft_init(cl);
@@ -290,6 +296,9 @@ void hwpmc_backend_fini(void)
 	for (i = 0; i < PMC_CLASS_MAX; i++)
 		kfree(hwpmc_md.classes[i].events);
 	memset(&hwpmc_md, 0, sizeof(hwpmc_md));
+	if (hwpmc_kcred)
+		put_cred(hwpmc_kcred);
+	hwpmc_kcred = NULL;
 }
 
 const struct hwpmc_class *hwpmc_class_find(u32 class)
@@ -423,22 +432,6 @@ int hwpmc_md_raw_check(const struct perf_event_attr *attr)
 }
 #endif
 
-struct hwpmc_cpu_create {
-	struct perf_event_attr	*attr;
-	void			*context;
-	struct perf_event	*ev;
-};
-
-static long hwpmc_cpu_create(void *arg)
-{
-	struct hwpmc_cpu_create *cc = arg;
-
-	cc->ev = perf_event_create_kernel_counter(cc->attr,
-						  smp_processor_id(), NULL,
-						  hwpmc_overflow, cc->context);
-	return 0;
-}
-
 /*
  * A counter on a CPU (task NULL) or on a task (cpu -1), disabled, whose
  * overflows go to hwpmc_overflow() with context (the PMC): perf copies
@@ -447,22 +440,28 @@ static long hwpmc_cpu_create(void *arg)
  *
  * perf applies perf_event_paranoid to CPU-wide counters with the
  * credentials of the creating task, even for kernel counters; the policy
- * for system-scope PMCs is the module's (hwpmc.4), so they are created by
- * a kernel worker on their CPU.  That also fails cleanly (ENODEV) when
- * the CPU is offline.
+ * for system-scope PMCs and counter sets is the module's (hwpmc.4, and
+ * hwpmc_md_raw_check() for what perf would check of the creator), so
+ * they are created with the kernel's credentials.  (Not from a worker on
+ * the CPU with work_on_cpu_safe(): it holds the CPU hotplug lock, which
+ * perf takes again for a static key, and a CPU going offline meanwhile
+ * deadlocked both.)  perf fails cleanly, ENODEV, for an offline CPU.
  */
 struct perf_event *hwpmc_md_create(struct perf_event_attr *attr, int cpu,
 				   struct task_struct *task, void *context)
 {
-	struct hwpmc_cpu_create cc = { .attr = attr, .context = context };
-	long error;
+	const struct cred *old;
+	struct perf_event *ev;
 
 	if (task)
 		return perf_event_create_kernel_counter(attr, -1, task,
 							hwpmc_overflow,
 							context);
-	error = work_on_cpu_safe(cpu, hwpmc_cpu_create, &cc);
-	return error ? ERR_PTR(error) : cc.ev;
+	old = override_creds(hwpmc_kcred);
+	ev = perf_event_create_kernel_counter(attr, cpu, NULL, hwpmc_overflow,
+					      context);
+	revert_creds(old);
+	return ev;
 }
 
 void hwpmc_md_release(struct perf_event *ev)

@@ -531,7 +531,7 @@ static int hwpmc_target_add(struct hwpmc_pmc *pm, struct task_struct *p)
 	do {
 		error = hwpmc_thread_list(p, &t, &n);
 		if (error)
-			goto out;
+			break;		/* and undo what the passes before did */
 		fresh = false;
 		for (i = 0; i < n && !error; i++) {
 			if (xa_load(&seen, t[i]->pid) == t[i])

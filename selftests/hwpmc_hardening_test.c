@@ -638,6 +638,7 @@ TEST(attach_without_memory_is_never_silent)
 
 		fd = open(DEV, O_RDWR | O_CLOEXEC);
 		ASSERT_LE(0, fd);
+		strcpy(path, "/tmp/hwpmc_failnth.XXXXXX");
 		logfd = mkstemp(path);
 		ASSERT_LE(0, logfd);
 		cl.pm_logfd = logfd;

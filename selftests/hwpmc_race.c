@@ -786,12 +786,24 @@ static void plug_drop(void)
 		close(plugs[--nplugs].master);
 }
 
+/* A regular file for a log, already unlinked (a kernel cannot write /dev/null) */
+static int tmpfile_fd(void)
+{
+	char path[64];
+	int fd;
+
+	snprintf(path, sizeof(path), "/tmp/hwpmc_race.log.%d", getpid());
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	unlink(path);
+	return fd;
+}
+
 static void on_alarm(int sig)
 {
 }
 
 /*
- * Is a slot of the log workqueue free?  A child with a log to /dev/null
+ * Is a slot of the log workqueue free?  A child with a log to a file
  * flushes it: the flush waits for the writer, i.e. for a slot.
  */
 static int wq_has_room(int ms)
@@ -807,12 +819,12 @@ static int wq_has_room(int ms)
 		sa.sa_handler = on_alarm;
 		sigaction(SIGALRM, &sa, NULL);	/* no SA_RESTART */
 		fd = open(DEV, O_RDWR);
-		cl.pm_logfd = open("/dev/null", O_WRONLY);
+		cl.pm_logfd = tmpfile_fd();
 		if (fd < 0 || ioctl(fd, HWPMC_IOC_CONFIGURELOG, &cl))
 			_exit(2);
 		setitimer(ITIMER_REAL, &it, NULL);
 		r = ioctl(fd, HWPMC_IOC_FLUSHLOG, NULL);
-		_exit(r == 0 ? 0 : errno == EINTR ? 1 : 2);
+		_exit(r < 0 && errno == EINTR ? 1 : 0);
 	}
 	if (p < 0 || waitpid(p, &status, 0) != p || !WIFEXITED(status))
 		return -1;
@@ -887,7 +899,7 @@ static void *flusher(void *arg)
 }
 
 /*
- * The victim: a log to /dev/null; flushers at SCHED_IDLE, one hog per
+ * The victim: a log to a file; flushers at SCHED_IDLE, one hog per
  * CPU; then CLOSELOG (or the last close of the descriptor the log was
  * configured through).  Reports on ctl[1], waits for "go" on go[0].
  */
@@ -903,7 +915,7 @@ static void victim_main(int ctl, int go, uint64_t seed)
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	vic.fd_log = open(DEV, O_RDWR);
 	vic.fd_flush = open(DEV, O_RDWR);
-	cl.pm_logfd = open("/dev/null", O_WRONLY);
+	cl.pm_logfd = tmpfile_fd();
 	if (vic.fd_log < 0 || vic.fd_flush < 0 ||
 	    xioctl(OP_CONFIGURELOG, vic.fd_log, HWPMC_IOC_CONFIGURELOG, &cl))
 		_exit(1);
@@ -1314,11 +1326,52 @@ static pid_t spawn(int kind, int idx, int nthreads, uint64_t seed)
 	return p;
 }
 
+static void coverage_table(void);
+
+/* Tasks stuck in the kernel (D state): their kernel stacks, if readable. */
+static void show_stuck(void)
+{
+	char path[64], buf[4096];
+	int fd, pid;
+	ssize_t n;
+
+	for (pid = 2; pid < 32768; pid++) {
+		snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+		fd = open(path, O_RDONLY);
+		if (fd < 0)
+			continue;
+		n = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+		if (n <= 0)
+			continue;
+		buf[n] = 0;
+		if (!strstr(buf, ") D "))
+			continue;
+		buf[strcspn(buf, "\n")] = 0;
+		printf("# stuck: %s\n", buf);
+		snprintf(path, sizeof(path), "/proc/%d/stack", pid);
+		fd = open(path, O_RDONLY);
+		if (fd < 0)
+			continue;
+		n = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+		if (n > 0) {
+			buf[n] = 0;
+			for (char *l = strtok(buf, "\n"); l; l = strtok(NULL, "\n"))
+				printf("#   %s\n", l);
+		}
+	}
+}
+
+/* The run did not end: what it did, what is stuck, then a failure. */
 static void watchdog(int sig)
 {
 	static const char m[] = "# hwpmc_race: watchdog: the run did not end in time\n"
 				"not ok 99 watchdog\n# Totals: pass:0 fail:1 xfail:0 xpass:0 skip:0 error:0\n";
 
+	coverage_table();
+	show_stuck();
+	fflush(stdout);
 	(void)!write(1, m, sizeof(m) - 1);
 	if (holder > 0)
 		kill(-holder, SIGKILL);
@@ -1545,7 +1598,8 @@ int main(int argc, char **argv)
 		tap(sh->ok[OP_CPU_OFF] > 0 && sh->ok[OP_CPU_ON] > 0,
 		    "cpu%d went offline and online (%lu times)", hotcpu, sh->ok[OP_CPU_OFF]);
 	else
-		tap_skip("CPU hotplug", no_hot ? "-H" : "no writable cpuN/online");
+		tap_skip("CPU hotplug", no_hot ? "-H (system PMC creation deadlocks with cpu_down)" :
+			 "no writable cpuN/online");
 	if (have_rm)
 		tap(sh->ok[OP_RMMOD] == 0 && sh->calls[OP_RMMOD] > 0,
 		    "rmmod refused while /dev/hwpmc is open (%lu attempts)", sh->calls[OP_RMMOD]);

@@ -677,10 +677,15 @@ static void *owner_thread(void *arg)
 	return NULL;
 }
 
+static void on_signal(int sig)
+{
+}
+
 static int owner_main(int idx, uint64_t seed, int nthreads)
 {
 	pthread_t t[MAXTHREADS];
 	char s[32], i_s[16], n_s[16];
+	struct sigaction sa;
 	int i, fd;
 
 	rs = seed | 1;
@@ -694,6 +699,10 @@ static int owner_main(int idx, uint64_t seed, int nthreads)
 			close(fd);
 	}
 	signal(SIGPIPE, SIG_IGN);
+	/* SIGUSR1 interrupts a thread's FLUSHLOG or CLOSELOG (no restart) */
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigaction(SIGUSR1, &sa, NULL);
 	for (i = 0; i < NSLOTS; i++) {
 		if (fcntl(SLOT0 + i, F_GETFD) >= 0)
 			continue;		/* kept across exec */
@@ -711,6 +720,13 @@ static int owner_main(int idx, uint64_t seed, int nthreads)
 	while (!sh->stop) {
 		msleep(30 + rn(150));
 		tend_targets();
+		/*
+		 * Log waits can be long (the log race fills the workqueue):
+		 * signals cut them short, and race the waits.
+		 */
+		for (i = 0; i < nthreads; i++)
+			if (chance(30))
+				pthread_kill(t[i], SIGUSR1);
 		if (chance(4)) {	/* exec: the PMCs and the log go, slots may stay */
 			snprintf(s, sizeof(s), "%llu", (unsigned long long)rnd());
 			snprintf(i_s, sizeof(i_s), "%d", idx);

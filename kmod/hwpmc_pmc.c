@@ -22,7 +22,9 @@
  * pm->value.
  *
  * Locking: hwpmc_sx, held for writing by every operation on owners, PMCs
- * and targets (perf calls sleep, which a rw_semaphore allows).
+ * and targets (perf calls sleep, which a rw_semaphore allows); inside it,
+ * a target's exec_update_lock across an attach's permission check, its
+ * counters or slots and its records (hwpmc_attach_one()).
  */
 #define pr_fmt(fmt) "hwpmc: " fmt
 
@@ -521,6 +523,8 @@ static int hwpmc_target_add(struct hwpmc_pmc *pm, struct task_struct *p)
 	bool fresh, virt = hwpmc_pmc_virtual(pm);
 	int error = 0;
 
+	lockdep_assert_held_write(&hwpmc_sx);
+	lockdep_assert_held(&p->signal->exec_update_lock);
 	if (hwpmc_target_find(pm, tgid))
 		return -EEXIST;
 	if (hwpmc_row_target_of(tgid, pm->ri))
@@ -623,6 +627,38 @@ static void hwpmc_target_free(struct hwpmc_pmc *pm, struct hwpmc_target *pt)
 	kfree(pt);
 }
 
+/*
+ * Attach pm to process p if the caller may (with skip, 0 if not): the
+ * permission check, the counters or slots, and the PMCATTACH and MAP_IN
+ * records under p's exec_update_lock, as perf_event_open() does, so that
+ * p cannot exec a set-ID program between the check and the records.  An
+ * exec that comes after the attach ends the counters (perf, for
+ * non-dumpable programs) or the slots (hwpmc_thr_exec()), and the
+ * lifecycle work detaches p from owners that may no longer attach.
+ *
+ * Lock order: hwpmc_sx, then a target's exec_update_lock (never two of
+ * them at once), then perf's ctx->mutex and the target's mmap_lock, as
+ * perf and exec take them.  Nothing holding exec_update_lock takes
+ * hwpmc_sx: while exec holds it, the module's probes do not sleep.
+ */
+static int hwpmc_attach_one(struct hwpmc_pmc *pm, struct task_struct *p,
+			    bool skip)
+{
+	int error;
+
+	lockdep_assert_held_write(&hwpmc_sx);
+	error = down_read_interruptible(&p->signal->exec_update_lock);
+	if (error)
+		return error;
+	error = hwpmc_may_attach(p);
+	if (!error)
+		error = hwpmc_target_add(pm, p);
+	else if (skip)
+		error = 0;
+	up_read(&p->signal->exec_update_lock);
+	return error;
+}
+
 /* Is q a descendant of p?  (RCU held) */
 static bool hwpmc_descends(struct task_struct *q, struct task_struct *p)
 {
@@ -678,8 +714,8 @@ static int hwpmc_attach_descendants(struct hwpmc_pmc *pm,
 			put_task_struct(d[i]);
 	}
 	for (i = 0; i < n; i++) {
-		if (!error && !hwpmc_may_attach(d[i])) {
-			error = hwpmc_target_add(pm, d[i]);
+		if (!error) {
+			error = hwpmc_attach_one(pm, d[i], true);
 			if (error == -ESRCH || error == -EEXIST)
 				error = 0;
 		}
@@ -726,9 +762,7 @@ static int hwpmc_do_attach(struct hwpmc_pmc *pm, pid_t nr)
 	if (p->flags & PF_KTHREAD)
 		error = -EINVAL;		/* not a user process */
 	else
-		error = hwpmc_may_attach(p);
-	if (!error)
-		error = hwpmc_target_add(pm, p);
+		error = hwpmc_attach_one(pm, p, false);
 	if (!error && (pm->flags & PMC_F_DESCENDANTS)) {
 		error = hwpmc_attach_descendants(pm, p);
 		if (error)
@@ -1308,6 +1342,32 @@ void hwpmc_pmc_process_gone(struct pid *tgid, bool exec)
 static struct hwpmc_log *hwpmc_current_log(void);
 
 /*
+ * CONFIGURELOG logs the PMCATTACH (and MAP_IN) records of a target of
+ * the caller's PMC pm, which the caller may still attach to: a target
+ * that exec'ed a program the caller may no longer watch is detached
+ * here (true), before the lifecycle work gets to it, under its
+ * exec_update_lock as an attach.
+ */
+static bool hwpmc_log_target(struct hwpmc_pmc *pm, struct hwpmc_target *pt,
+			     struct task_struct *p)
+{
+	bool gone = false;
+
+	lockdep_assert_held_write(&hwpmc_sx);
+	if (down_read_killable(&p->signal->exec_update_lock))
+		return false;		/* the caller is being killed */
+	if (!hwpmc_may_attach(p)) {
+		hwpmc_log_process(pm->owner->log, pm, p,
+				  PMC_IS_SAMPLING_MODE(pm->mode));
+	} else {
+		hwpmc_target_free(pm, pt);
+		gone = true;
+	}
+	up_read(&p->signal->exec_update_lock);
+	return gone;
+}
+
+/*
  * CONFIGURELOG: fd >= 0 gives the caller a log writing to fd (EBUSY when
  * it has one); fd < 0 closes it.  PMCALLOCATE records of the owner's
  * PMCs follow INITIALIZE, and PMCATTACH of their targets.
@@ -1316,9 +1376,10 @@ int hwpmc_pmc_configurelog(struct file *file, int fd)
 {
 	struct hwpmc_owner *po;
 	struct hwpmc_pmc *pm;
-	struct hwpmc_target *pt;
+	struct hwpmc_target *pt, *tmp;
 	struct hwpmc_log *lg;
 	struct task_struct *p;
+	bool gone;
 	int error = 0;
 
 	down_write(&hwpmc_sx);
@@ -1346,14 +1407,16 @@ int hwpmc_pmc_configurelog(struct file *file, int fd)
 	po->logdev = file;
 	list_for_each_entry(pm, &po->pmcs, link) {
 		hwpmc_log_pmcallocate(lg, pm);
-		list_for_each_entry(pt, &pm->targets, link) {
+		gone = false;
+		list_for_each_entry_safe(pt, tmp, &pm->targets, link) {
 			p = get_pid_task(pt->tgid, PIDTYPE_TGID);
 			if (!p)
 				continue;
-			hwpmc_log_process(lg, pm, p,
-					  PMC_IS_SAMPLING_MODE(pm->mode));
+			gone |= hwpmc_log_target(pm, pt, p);
 			put_task_struct(p);
 		}
+		if (gone)
+			hwpmc_targets_gone(pm);
 	}
 out:
 	up_write(&hwpmc_sx);

@@ -12,6 +12,7 @@
  * program sets them as the rule does and says so.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <fcntl.h>
 #include <grp.h>
 #include <signal.h>
@@ -32,6 +33,7 @@
 #include <linux/capability.h>
 #include <linux/perf_event.h>
 #include <linux/hwpmc.h>
+#include <linux/hwpmclog.h>
 
 #include "kselftest_harness.h"
 
@@ -626,6 +628,206 @@ TEST(member_attach_setid_process_is_eperm)
 		close(wfd);
 	}
 	set_suid_dumpable("0");
+}
+
+/*
+ * H2: attach and CONFIGURELOG race the member's own child exec'ing a
+ * set-user-ID root program.  The member attaches a sampling and a
+ * counting PMC to the child before the exec (allowed), and, from other
+ * threads, attaches another sampling PMC and configures and closes its
+ * log in a loop while the child execs.  No PMCATTACH or MAP_IN record
+ * naming the set-user-ID program may reach the member's log: the
+ * address-space layout of a set-ID program is not the member's to see.
+ */
+struct race {
+	int fd, logfd;
+	__u32 ts, ts2, tc;
+	volatile pid_t pid;	/* this round's child, after its "go" */
+	volatile int stop;
+	unsigned long attached, refused, logs;
+};
+
+static void *race_attach(void *arg)
+{
+	struct race *r = arg;
+	pid_t pid;
+	int e;
+
+	while (!r->stop) {
+		pid = r->pid;
+		if (!pid)
+			continue;
+		e = attach(r->fd, r->ts2, pid);
+		if (!e)
+			r->attached++;
+		else if (e == EPERM)
+			r->refused++;
+		if (e != EINTR && e != EBUSY)
+			while (r->pid == pid && !r->stop)
+				;
+	}
+	return NULL;
+}
+
+static void *race_log(void *arg)
+{
+	struct pmc_op_configurelog cl = { .pm_logfd = 0 };
+	struct race *r = arg;
+
+	cl.pm_logfd = r->logfd;
+	while (!r->stop)
+		if (!xioctl(r->fd, HWPMC_IOC_CONFIGURELOG, &cl)) {
+			r->logs++;
+			xioctl(r->fd, HWPMC_IOC_CLOSELOG, NULL);
+		}
+	return NULL;
+}
+
+/* Records naming name: PMCATTACH, MAP_IN; *n: records read. */
+static int race_leaks(const char *logpath, const char *name, int *n)
+{
+	struct pmclog_header *h;
+	static char buf[64 << 20];
+	size_t len = 0, off = 0;
+	ssize_t m;
+	int fd, leaks = 0;
+	__u32 l, t;
+	const char *path;
+
+	*n = 0;
+	fd = open(logpath, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	while (len < sizeof(buf) &&
+	       (m = read(fd, buf + len, sizeof(buf) - len)) > 0)
+		len += m;
+	close(fd);
+	while (off + sizeof(*h) <= len) {
+		h = (struct pmclog_header *)(buf + off);
+		l = PMCLOG_HEADER_TO_LENGTH(h->pl_header);
+		t = PMCLOG_HEADER_TO_TYPE(h->pl_header);
+		if (PMCLOG_HEADER_TO_MAGIC(h->pl_header) != PMCLOG_HEADER_MAGIC ||
+		    l < sizeof(*h) || off + l > len)
+			return -1;
+		path = NULL;
+		if (t == PMCLOG_TYPE_PMCATTACH)
+			path = ((struct pmclog_pmcattach *)h)->pl_pathname;
+		else if (t == PMCLOG_TYPE_MAP_IN)
+			path = ((struct pmclog_map_in *)h)->pl_pathname;
+		if (path && memchr(path, 0, buf + off + l - path) &&
+		    strstr(path, name)) {
+			if (leaks < 5)
+				printf("# leak: %s record of %s\n",
+				       t == PMCLOG_TYPE_MAP_IN ? "MAP_IN" :
+				       "PMCATTACH", path);
+			leaks++;
+		}
+		off += l;
+		(*n)++;
+	}
+	return leaks;
+}
+
+struct race_arg {
+	const char *suid;
+	int configurelog;	/* else: attach only, the log open throughout */
+	double secs;
+};
+
+static int race_exec(void *arg)
+{
+	struct pmc_op_configurelog cl = { .pm_logfd = 0 };
+	const struct race_arg *a = arg;
+	char logpath[300];
+	struct race r = { 0 };
+	pthread_t ta, tl;
+	int wfd, exfd, e, rounds = 0, leaks, nrec;
+	double end = now() + a->secs;
+	pid_t pid;
+	char c;
+	int n;
+
+	snprintf(logpath, sizeof(logpath), "/tmp/hwpmc-race-%d.log", getpid());
+	r.fd = dev_open();
+	r.logfd = open(logpath, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND |
+		       O_CLOEXEC, 0600);
+	if (r.fd < 0 || r.logfd < 0)
+		return 100 + (errno & 63);
+	e = alloc(r.fd, PMC_MODE_TS, PMC_CLASS_SOFT, EV_SOFT(TASK_CLOCK),
+		  PMC_CPU_ANY, PMC_CAP_USER, &r.ts);
+	if (!e)
+		e = alloc(r.fd, PMC_MODE_TS, PMC_CLASS_SOFT,
+			  EV_SOFT(CPU_CLOCK), PMC_CPU_ANY, PMC_CAP_USER, &r.ts2);
+	if (!e)
+		e = alloc_tc(r.fd, &r.tc);
+	cl.pm_logfd = r.logfd;
+	if (!e && !a->configurelog)
+		e = xioctl(r.fd, HWPMC_IOC_CONFIGURELOG, &cl);
+	if (e)
+		return e;
+	if (pthread_create(&ta, NULL, race_attach, &r) ||
+	    (a->configurelog && pthread_create(&tl, NULL, race_log, &r)))
+		return 160;
+	while (now() < end && rounds < 5000) {
+		pid = target(NULL, 1, &wfd, &exfd, a->suid, 0.001);
+		if (pid < 0) {
+			e = 161;
+			break;
+		}
+		rounds++;
+		if (a->configurelog) {
+			attach(r.fd, r.ts, pid);
+			attach(r.fd, r.tc, pid);
+		}
+		if (write(wfd, "g", 1) != 1)
+			e = 162;
+		r.pid = pid;
+		do
+			n = read(exfd, &c, 1);
+		while (n < 0 && errno == EINTR);
+		close(exfd);
+		close(wfd);
+		waitpid(pid, NULL, 0);
+		r.pid = 0;
+		detach(r.fd, r.ts, pid);
+		detach(r.fd, r.ts2, pid);
+		detach(r.fd, r.tc, pid);
+	}
+	r.stop = 1;
+	pthread_join(ta, NULL);
+	if (a->configurelog)
+		pthread_join(tl, NULL);
+	close(r.fd);			/* closes a log left open */
+	close(r.logfd);
+	leaks = race_leaks(logpath, strrchr(a->suid, '/'), &nrec);
+	printf("# %s: %d rounds, attach after go %lu (EPERM %lu), %lu logs, %d records, %d leaks\n",
+	       a->configurelog ? "attach, CONFIGURELOG" : "attach",
+	       rounds, r.attached, r.refused, r.logs, nrec, leaks);
+	unlink(logpath);
+	if (e)
+		return e;
+	if (leaks < 0)
+		return 163;
+	return leaks ? 164 : 0;
+}
+
+TEST(member_attach_configurelog_race_setuid_exec)
+{
+	char suid[300];
+
+	ASSERT_EQ(0, setup_device());
+	ASSERT_NE(NULL, work());
+	ASSERT_EQ(0, spin_copy(workdir, "race-setuid", 04755, suid,
+			       sizeof(suid)));
+	set_suid_dumpable("0");
+	{
+		struct race_arg a = { suid, 0, 6 }, b = { suid, 1, 6 };
+
+		EXPECT_EQ(0, run_as(&MEMBER, race_exec, &a))
+			TH_LOG("PMCATTACH racing the exec");
+		EXPECT_EQ(0, run_as(&MEMBER, race_exec, &b))
+			TH_LOG("CONFIGURELOG racing the exec");
+	}
 }
 
 /*

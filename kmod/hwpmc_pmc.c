@@ -350,42 +350,89 @@ static u64 hwpmc_target_stop(struct hwpmc_target *pt)
 /* -- targets ------------------------------------------------------------- */
 
 /*
- * May the caller attach a PMC to process p?  As ptrace attach would
- * allow (same real uid and gid as all of p's, p dumpable), or with
- * CAP_SYS_PTRACE; with unprivileged_proc_debug=0, unprivileged callers
- * may attach only to themselves.  (ptrace_may_access() is not exported,
- * and LSM ptrace hooks such as Yama are not consulted: hwpmc.4.)
+ * CAP_SYS_PTRACE in ns, by the current credentials (the lifecycle work
+ * checks for an owner under override_creds()).  Without an audit record:
+ * a refusal is a plain EPERM, not an event to report.
  */
-static int hwpmc_cred_may_attach(const struct cred *cred, bool ptrace,
-				 struct task_struct *p)
+static bool hwpmc_ptrace_capable(struct user_namespace *ns)
 {
-	const struct cred *tcred;
-	bool ok;
+	return ns_capable_noaudit(ns, CAP_SYS_PTRACE);
+}
 
-	if (ptrace)
-		return 0;
+/*
+ * ptrace's credential rule for one thread's credentials tcred: the same
+ * real uid and gid as all of tcred's (__ptrace_may_access()), and the
+ * same user namespace with a superset of its permitted capabilities
+ * (commoncap's cap_ptrace_access_check()); else CAP_SYS_PTRACE in its
+ * user namespace, checked last.  RCU held.
+ */
+static bool hwpmc_cred_may(const struct cred *cred, const struct cred *tcred)
+{
+	if (uid_eq(cred->uid, tcred->euid) && uid_eq(cred->uid, tcred->suid) &&
+	    uid_eq(cred->uid, tcred->uid) && gid_eq(cred->gid, tcred->egid) &&
+	    gid_eq(cred->gid, tcred->sgid) && gid_eq(cred->gid, tcred->gid) &&
+	    cred->user_ns == tcred->user_ns &&
+	    cap_issubset(tcred->cap_permitted, cred->cap_permitted))
+		return true;
+	return hwpmc_ptrace_capable(tcred->user_ns);
+}
+
+/*
+ * May the current credentials attach a PMC to process p?  ptrace
+ * attach's rule (ptrace_may_access() is not exported), applied to every
+ * thread of p, since credentials are per thread: hwpmc_cred_may() for
+ * each thread's, then, read after them (smp_rmb(), paired with
+ * commit_creds()), the dumpability of p's mm, found through any live
+ * thread (the leader may be a zombie), or CAP_SYS_PTRACE in the mm's
+ * user namespace.  With unprivileged_proc_debug=0, only CAP_SYS_PTRACE
+ * does.  LSM ptrace hooks such as Yama are not consulted: hwpmc.4.
+ * Callers hold p's exec_update_lock, so that no exec changes the
+ * answer before the attach is done (hwpmc_attach_one()).
+ */
+static int hwpmc_cred_may_attach(struct task_struct *p)
+{
+	const struct cred *cred = current_cred(), *tcred, *last = NULL;
+	struct task_struct *t;
+	bool ok = true, mm = false;
+
+	lockdep_assert_held(&p->signal->exec_update_lock);
 	if (!READ_ONCE(hwpmc_unprivileged_proc_debug))
-		return -EPERM;
+		return hwpmc_ptrace_capable(&init_user_ns) ? 0 : -EPERM;
 	rcu_read_lock();
-	tcred = __task_cred(p);
-	ok = uid_eq(cred->uid, tcred->euid) && uid_eq(cred->uid, tcred->suid) &&
-	     uid_eq(cred->uid, tcred->uid) && gid_eq(cred->gid, tcred->egid) &&
-	     gid_eq(cred->gid, tcred->sgid) && gid_eq(cred->gid, tcred->gid);
+	for_each_thread(p, t) {
+		tcred = __task_cred(t);
+		if (tcred != last && !hwpmc_cred_may(cred, tcred)) {
+			ok = false;
+			break;
+		}
+		last = tcred;
+	}
 	rcu_read_unlock();
 	if (!ok)
 		return -EPERM;
-	task_lock(p);
-	ok = p->mm && get_dumpable(p->mm) == SUID_DUMP_USER;
-	task_unlock(p);
-	return ok ? 0 : -EPERM;
+	/* dumpability after the credentials: pairs with commit_creds() */
+	smp_rmb();
+	rcu_read_lock();
+	for_each_thread(p, t) {
+		task_lock(t);
+		if (t->mm) {
+			mm = true;
+			ok = get_dumpable(t->mm) == SUID_DUMP_USER ||
+			     hwpmc_ptrace_capable(t->mm->user_ns);
+		}
+		task_unlock(t);
+		if (mm)
+			break;
+	}
+	rcu_read_unlock();
+	return mm && ok ? 0 : -EPERM;
 }
 
 static int hwpmc_may_attach(struct task_struct *p)
 {
 	if (same_thread_group(p, current))
 		return 0;
-	return hwpmc_cred_may_attach(current_cred(), capable(CAP_SYS_PTRACE),
-				     p);
+	return hwpmc_cred_may_attach(p);
 }
 
 /*
@@ -393,11 +440,12 @@ static int hwpmc_may_attach(struct task_struct *p)
  * (pmc_process_exec()): a program that changed the process's
  * credentials or made it non-dumpable (set-user-ID, set-group-ID, file
  * capabilities) is not watched by those who could not attach to it.
+ * The owner's credentials are checked as the owner's: override_creds().
  */
 static bool hwpmc_owner_may_keep(struct hwpmc_pmc *pm, struct task_struct *p)
 {
+	const struct cred *cred, *old;
 	struct task_struct *o;
-	const struct cred *cred;
 	int error;
 
 	o = get_pid_task(pm->owner->tgid, PIDTYPE_TGID);
@@ -408,11 +456,15 @@ static bool hwpmc_owner_may_keep(struct hwpmc_pmc *pm, struct task_struct *p)
 		return true;
 	}
 	cred = get_task_cred(o);
-	error = hwpmc_cred_may_attach(cred,
-				      has_capability_noaudit(o, CAP_SYS_PTRACE),
-				      p);
-	put_cred(cred);
 	put_task_struct(o);
+	error = down_read_killable(&p->signal->exec_update_lock);
+	if (!error) {
+		old = override_creds(cred);
+		error = hwpmc_cred_may_attach(p);
+		revert_creds(old);
+		up_read(&p->signal->exec_update_lock);
+	}
+	put_cred(cred);
 	return !error;
 }
 

@@ -13,6 +13,7 @@
  */
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
 #include <fcntl.h>
 #include <grp.h>
 #include <signal.h>
@@ -600,7 +601,7 @@ TEST(member_attach_setid_process_is_eperm)
 
 	ASSERT_EQ(0, setup_device());
 	ASSERT_NE(NULL, work());
-	for (n = 0; n < NPROGS; n++) {
+	for (n = 0; n < 2 * NPROGS; n++) {
 		sd = n / NPROGS;
 		i = n % NPROGS;
 		set_suid_dumpable(sd ? "1" : "0");
@@ -628,6 +629,201 @@ TEST(member_attach_setid_process_is_eperm)
 		close(wfd);
 	}
 	set_suid_dumpable("0");
+}
+
+/*
+ * The capability half of ptrace's rule (commoncap): a process of the
+ * member's own uid that holds capabilities the member lacks (ambient
+ * ones, kept across the uid change), or the member attaching from
+ * another user namespace: EPERM.  The member's own process in a user
+ * namespace it created stays the member's (it owns that namespace).
+ */
+static int attach_pid_in_userns(void *arg)
+{
+	__u32 id;
+	int fd = dev_open(), e;
+
+	if (fd < 0)
+		return 100 + (errno & 63);
+	e = alloc_tc(fd, &id);
+	if (e)
+		return e;
+	if (unshare(CLONE_NEWUSER))
+		return 199;		/* no unprivileged user namespaces */
+	e = attach(fd, id, (pid_t)(long)arg);
+	close(fd);
+	return e;
+}
+
+TEST(member_attach_capabilities_and_userns_is_eperm)
+{
+	struct who perfmon = with_cap(MEMBER, CAP_PERFMON);
+	pid_t capped, mine;
+	int w1, w2, e;
+
+	ASSERT_EQ(0, setup_device());
+	/* same uid, dumpable, but CAP_PERFMON in its permitted set */
+	capped = target(&perfmon, 1, &w1, NULL, NULL, 0);
+	ASSERT_LT(0, capped);
+	EXPECT_EQ(EPERM, run_as(&MEMBER, attach_pid, (void *)(long)capped));
+	/* the same capability: a subset, allowed */
+	EXPECT_EQ(0, run_as(&perfmon, attach_pid, (void *)(long)capped));
+	reap(capped);
+	close(w1);
+
+	/* from a user namespace of its own to its host process */
+	mine = target(&MEMBER, 1, &w2, NULL, NULL, 0);
+	ASSERT_LT(0, mine);
+	EXPECT_EQ(0, run_as(&MEMBER, attach_pid, (void *)(long)mine));
+	e = run_as(&MEMBER, attach_pid_in_userns, (void *)(long)mine);
+	reap(mine);
+	close(w2);
+	if (e == 199)
+		SKIP(return, "unshare(CLONE_NEWUSER) refused to the member");
+	EXPECT_EQ(EPERM, e);
+}
+
+/* A member's process that went into a user namespace of its own: 0. */
+static int userns_child(void *arg)
+{
+	int *p = arg;
+	char c;
+
+	if (unshare(CLONE_NEWUSER))
+		_exit(199);
+	if (write(p[1], "r", 1) != 1 || read(p[0], &c, 1) < 0)
+		_exit(198);
+	return 0;
+}
+
+TEST(member_attach_own_process_in_userns)
+{
+	int go[2], rdy[2], p[2], status;
+	pid_t pid;
+	char c;
+
+	ASSERT_EQ(0, setup_device());
+	ASSERT_EQ(0, pipe(go));
+	ASSERT_EQ(0, pipe(rdy));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		become(&MEMBER);
+		close(go[1]);
+		close(rdy[0]);
+		p[0] = go[0];
+		p[1] = rdy[1];
+		_exit(userns_child(p));
+	}
+	close(go[0]);
+	close(rdy[1]);
+	if (read(rdy[0], &c, 1) != 1) {
+		waitpid(pid, &status, 0);
+		SKIP(return, "unshare(CLONE_NEWUSER) refused to the member");
+	}
+	/* the member owns the namespace: CAP_SYS_PTRACE in it */
+	EXPECT_EQ(0, run_as(&MEMBER, attach_pid, (void *)(long)pid));
+	EXPECT_EQ(EPERM, run_as(&MEMBER2, attach_pid, (void *)(long)pid));
+	close(go[1]);
+	waitpid(pid, &status, 0);
+	close(rdy[0]);
+}
+
+/* Has process pid a zombie leader (state Z in /proc/pid/stat)? */
+static int leader_zombie(pid_t pid)
+{
+	char path[64], buf[256], *rp;
+	FILE *f;
+	size_t n;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = 0;
+	rp = strrchr(buf, ')');
+	return rp && rp[1] == ' ' && rp[2] == 'Z';
+}
+
+static void *spin_thread(void *arg)
+{
+	spin(30);
+	return NULL;
+}
+
+/* Thread-leader credentials only: "drop" puts the leader's to the member's. */
+static void *drop_thread(void *arg)
+{
+	int *go = arg;
+	char c;
+
+	if (read(go[0], &c, 1) < 0)
+		return NULL;
+	spin(30);
+	return NULL;
+}
+
+/*
+ * Credentials are per thread on Linux, and the leader may be a zombie
+ * (pthread_exit() from main): the rule looks at every thread, and at
+ * the mm of a live one.
+ *  - a member's process whose leader exited: the member may attach;
+ *  - a process whose leader has the member's credentials (raw
+ *    setresuid(), for that thread only) and another thread root's: EPERM.
+ */
+TEST(member_attach_threads_creds)
+{
+	int rdy[2], go[2], status;
+	pthread_t th;
+	pid_t pid;
+	char c;
+	int i;
+
+	ASSERT_EQ(0, setup_device());
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		become(&MEMBER);
+		if (pthread_create(&th, NULL, spin_thread, NULL))
+			_exit(1);
+		pthread_exit(NULL);
+	}
+	for (i = 0; i < 200 && !leader_zombie(pid); i++)
+		usleep(10000);
+	ASSERT_TRUE(leader_zombie(pid));
+	EXPECT_EQ(0, run_as(&MEMBER, attach_pid, (void *)(long)pid))
+		TH_LOG("zombie leader");
+	reap(pid);
+
+	ASSERT_EQ(0, pipe(rdy));
+	ASSERT_EQ(0, pipe(go));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		/* a thread that stays root, then the leader alone drops */
+		if (pthread_create(&th, NULL, drop_thread, go))
+			_exit(1);
+		if (syscall(SYS_setgroups, 1, &hwpmc_gid) ||
+		    syscall(SYS_setresgid, MEMBER.gid, MEMBER.gid, MEMBER.gid) ||
+		    syscall(SYS_setresuid, MEMBER.uid, MEMBER.uid, MEMBER.uid) ||
+		    prctl(PR_SET_DUMPABLE, 1, 0, 0, 0))
+			_exit(2);
+		if (write(rdy[1], "r", 1) != 1)
+			_exit(3);
+		spin(30);
+		_exit(0);
+	}
+	ASSERT_EQ(1, read(rdy[0], &c, 1));
+	EXPECT_EQ(EPERM, run_as(&MEMBER, attach_pid, (void *)(long)pid))
+		TH_LOG("a thread with root's credentials");
+	close(go[1]);
+	reap(pid);
+	waitpid(pid, &status, WNOHANG);
+	close(go[0]);
+	close(rdy[0]);
+	close(rdy[1]);
 }
 
 /*

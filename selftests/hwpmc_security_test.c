@@ -1138,6 +1138,59 @@ TEST(exec_of_setuid_program_counts_nothing_more)
 	}
 }
 
+
+/*
+ * A member counts its process and its descendants (PMC_F_DESCENDANTS); a
+ * child born after the attach, so not a target, execs a program:
+ * returns the task-clock counted, in ms, or a negative error.
+ */
+static int descendant_exec(void *arg)
+{
+	struct pmc_op_pmcallocate pa = {
+		.pm_mode = PMC_MODE_TC, .pm_class = PMC_CLASS_SOFT,
+		.pm_ev = EV_SOFT(TASK_CLOCK), .pm_cpu = PMC_CPU_ANY,
+		.pm_flags = PMC_F_DESCENDANTS,
+	};
+	int fd = dev_open(), wfd, exfd;
+	pid_t pid;
+
+	if (fd < 0 || xioctl(fd, HWPMC_IOC_PMCALLOCATE, &pa) ||
+	    attach(fd, pa.pm_pmcid, 0) ||
+	    simple(fd, HWPMC_IOC_PMCSTART, pa.pm_pmcid))
+		return 1;
+	pid = target(NULL, 1, &wfd, &exfd, arg, 0.5);
+	if (pid < 0 || go_exec(wfd, exfd) || waitpid(pid, NULL, 0) != pid)
+		return 2;
+	close(wfd);
+	return 100 + (int)(value(fd, pa.pm_pmcid) / 10000000);	/* 10 ms */
+}
+
+/*
+ * With suid_dumpable=1 the kernel keeps a set-user-ID program dumpable
+ * (and its perf counters); a descendant counted through
+ * PMC_F_DESCENDANTS, which is no target and so not re-checked, stops
+ * being counted at such an exec all the same (its AT_SECURE).
+ */
+TEST(descendant_exec_of_setuid_program_counts_nothing_more)
+{
+	char plain[300], suid[300];
+	int v;
+
+	ASSERT_EQ(0, setup_device());
+	ASSERT_NE(NULL, work());
+	ASSERT_EQ(0, spin_copy(workdir, "d-plain", 0755, plain,
+			       sizeof(plain)));
+	ASSERT_EQ(0, spin_copy(workdir, "d-setuid", 04755, suid,
+			       sizeof(suid)));
+	set_suid_dumpable("1");
+	v = run_as(&MEMBER, descendant_exec, plain) - 100;
+	TH_LOG("plain program: %d ms", 10 * v);
+	EXPECT_LE(40, v);
+	v = run_as(&MEMBER, descendant_exec, suid) - 100;
+	TH_LOG("set-user-ID program, suid_dumpable=1: %d ms", 10 * v);
+	EXPECT_GE(5, v);
+	set_suid_dumpable("0");
+}
 /* -- system scope, kernel mode, PMCADMIN ----------------------------------- */
 
 static int sys_alloc(void *arg)

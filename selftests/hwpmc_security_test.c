@@ -828,16 +828,19 @@ TEST(member_attach_threads_creds)
 
 /*
  * H2: attach and CONFIGURELOG race the member's own child exec'ing a
- * set-user-ID root program.  The member attaches a sampling and a
- * counting PMC to the child before the exec (allowed), and, from other
- * threads, attaches another sampling PMC and configures and closes its
- * log in a loop while the child execs.  No PMCATTACH or MAP_IN record
+ * set-user-ID root program.  First, with the log open, another thread
+ * attaches a sampling PMC to the child, and a PMC_F_DESCENDANTS one to
+ * the member itself (so to the child too), in a loop while the child
+ * execs.  Then the member attaches a sampling and a counting PMC to the
+ * child before the exec (allowed) and, from other threads, attaches
+ * another sampling PMC and configures and closes its log in a loop
+ * while the child execs.  No PMCATTACH or MAP_IN record
  * naming the set-user-ID program may reach the member's log: the
  * address-space layout of a set-ID program is not the member's to see.
  */
 struct race {
 	int fd, logfd;
-	__u32 ts, ts2, tc;
+	__u32 ts, ts2, tc, tsd;	/* tsd: DESCENDANTS, attached to itself */
 	volatile pid_t pid;	/* this round's child, after its "go" */
 	volatile int stop;
 	unsigned long attached, refused, logs;
@@ -858,9 +861,12 @@ static void *race_attach(void *arg)
 			r->attached++;
 		else if (e == EPERM)
 			r->refused++;
-		if (e != EINTR && e != EBUSY)
-			while (r->pid == pid && !r->stop)
-				;
+		if (e == EINTR || e == EBUSY)
+			continue;
+		/* and through a DESCENDANTS attach to itself */
+		while (r->pid == pid && !r->stop)
+			if (r->tsd && !attach(r->fd, r->tsd, 0))
+				detach(r->fd, r->tsd, 0);
 	}
 	return NULL;
 }
@@ -956,6 +962,16 @@ static int race_exec(void *arg)
 			  EV_SOFT(CPU_CLOCK), PMC_CPU_ANY, PMC_CAP_USER, &r.ts2);
 	if (!e)
 		e = alloc_tc(r.fd, &r.tc);
+	if (!e && !a->configurelog) {
+		struct pmc_op_pmcallocate pa = {
+			.pm_mode = PMC_MODE_TS, .pm_class = PMC_CLASS_SOFT,
+			.pm_ev = EV_SOFT(PAGE_FAULTS), .pm_cpu = PMC_CPU_ANY,
+			.pm_caps = PMC_CAP_USER, .pm_flags = PMC_F_DESCENDANTS,
+		};
+
+		e = xioctl(r.fd, HWPMC_IOC_PMCALLOCATE, &pa);
+		r.tsd = pa.pm_pmcid;
+	}
 	cl.pm_logfd = r.logfd;
 	if (!e && !a->configurelog)
 		e = xioctl(r.fd, HWPMC_IOC_CONFIGURELOG, &cl);

@@ -912,20 +912,24 @@ void hwpmc_thr_exit(struct task_struct *p, bool group_dead)
 }
 
 /*
- * The current thread p exec'ed a program its user may not watch (set-ID,
- * file capabilities: its mm is not dumpable by its user).  As the kernel
- * ends the thread's perf counters there (begin_new_exec()), its slots
- * count nothing more from now on, before the program runs, and forks do
- * not copy them; the lifecycle work then detaches it from the PMCs of
- * owners that may no longer attach to it (hwpmc_owner_may_keep()).
+ * The current thread p exec'ed a program its user may not watch: one that
+ * is not dumpable by its user, or a set-ID or file-capability program
+ * (secure: the exec's AT_SECURE), which suid_dumpable=1 leaves dumpable.
+ * As the kernel ends the thread's perf counters at a non-dumpable exec
+ * (begin_new_exec()), its slots count nothing more from now on, for every
+ * owner, before the program runs, and forks do not copy them; this also
+ * covers descendants counted through PMC_F_DESCENDANTS, which are not
+ * targets.  The lifecycle work then detaches targets from the PMCs of
+ * owners that may no longer attach to them (hwpmc_owner_may_keep()).
  */
-void hwpmc_thr_exec(struct task_struct *p)
+void hwpmc_thr_exec(struct task_struct *p, bool secure)
 {
 	struct hwpmc_thr *thr;
 	struct hwpmc_slot *s;
 	unsigned long flags;
 
-	if (!p->mm || get_dumpable(p->mm) == SUID_DUMP_USER ||
+	if (!p->mm ||
+	    (!secure && get_dumpable(p->mm) == SUID_DUMP_USER) ||
 	    !hwpmc_thr_find(p))
 		return;
 	raw_spin_lock_irqsave(&hwpmc_vlock, flags);

@@ -286,7 +286,7 @@ void hwpmc_csets_refresh(void);
 /* atomic context, RCU read side */
 void hwpmc_thr_fork(struct task_struct *parent, struct task_struct *child);
 void hwpmc_thr_exit(struct task_struct *p, bool group_dead);
-void hwpmc_thr_exec(struct task_struct *p);
+void hwpmc_thr_exec(struct task_struct *p, bool secure);
 void hwpmc_thr_pmcs(struct task_struct *t,
 		    void (*fn)(struct hwpmc_pmc *pm, void *arg), void *arg);
 

@@ -20,6 +20,7 @@
 #define pr_fmt(fmt) "hwpmc: " fmt
 
 #include <linux/kernel.h>
+#include <linux/binfmts.h>
 #include <linux/llist.h>
 #include <linux/pid.h>
 #include <linux/sched.h>
@@ -88,7 +89,7 @@ static void hwpmc_probe_exec(void *data, struct task_struct *p,
 {
 	if (!atomic_read(&hwpmc_active))
 		return;
-	hwpmc_thr_exec(p);
+	hwpmc_thr_exec(p, bprm->secureexec);
 	hwpmc_record(p, true);
 }
 

@@ -22,7 +22,9 @@
  * pm->value.
  *
  * Locking: hwpmc_sx, held for writing by every operation on owners, PMCs
- * and targets (perf calls sleep, which a rw_semaphore allows).
+ * and targets (perf calls sleep, which a rw_semaphore allows); inside it,
+ * a target's exec_update_lock across an attach's permission check, its
+ * counters or slots and its records (hwpmc_attach_one()).
  */
 #define pr_fmt(fmt) "hwpmc: " fmt
 
@@ -350,42 +352,89 @@ static u64 hwpmc_target_stop(struct hwpmc_target *pt)
 /* -- targets ------------------------------------------------------------- */
 
 /*
- * May the caller attach a PMC to process p?  As ptrace attach would
- * allow (same real uid and gid as all of p's, p dumpable), or with
- * CAP_SYS_PTRACE; with unprivileged_proc_debug=0, unprivileged callers
- * may attach only to themselves.  (ptrace_may_access() is not exported,
- * and LSM ptrace hooks such as Yama are not consulted: hwpmc.4.)
+ * CAP_SYS_PTRACE in ns, by the current credentials (the lifecycle work
+ * checks for an owner under override_creds()).  Without an audit record:
+ * a refusal is a plain EPERM, not an event to report.
  */
-static int hwpmc_cred_may_attach(const struct cred *cred, bool ptrace,
-				 struct task_struct *p)
+static bool hwpmc_ptrace_capable(struct user_namespace *ns)
 {
-	const struct cred *tcred;
-	bool ok;
+	return ns_capable_noaudit(ns, CAP_SYS_PTRACE);
+}
 
-	if (ptrace)
-		return 0;
+/*
+ * ptrace's credential rule for one thread's credentials tcred: the same
+ * real uid and gid as all of tcred's (__ptrace_may_access()), and the
+ * same user namespace with a superset of its permitted capabilities
+ * (commoncap's cap_ptrace_access_check()); else CAP_SYS_PTRACE in its
+ * user namespace, checked last.  RCU held.
+ */
+static bool hwpmc_cred_may(const struct cred *cred, const struct cred *tcred)
+{
+	if (uid_eq(cred->uid, tcred->euid) && uid_eq(cred->uid, tcred->suid) &&
+	    uid_eq(cred->uid, tcred->uid) && gid_eq(cred->gid, tcred->egid) &&
+	    gid_eq(cred->gid, tcred->sgid) && gid_eq(cred->gid, tcred->gid) &&
+	    cred->user_ns == tcred->user_ns &&
+	    cap_issubset(tcred->cap_permitted, cred->cap_permitted))
+		return true;
+	return hwpmc_ptrace_capable(tcred->user_ns);
+}
+
+/*
+ * May the current credentials attach a PMC to process p?  ptrace
+ * attach's rule (ptrace_may_access() is not exported), applied to every
+ * thread of p, since credentials are per thread: hwpmc_cred_may() for
+ * each thread's, then, read after them (smp_rmb(), paired with
+ * commit_creds()), the dumpability of p's mm, found through any live
+ * thread (the leader may be a zombie), or CAP_SYS_PTRACE in the mm's
+ * user namespace.  With unprivileged_proc_debug=0, only CAP_SYS_PTRACE
+ * does.  LSM ptrace hooks such as Yama are not consulted: hwpmc.4.
+ * Callers hold p's exec_update_lock, so that no exec changes the
+ * answer before the attach is done (hwpmc_attach_one()).
+ */
+static int hwpmc_cred_may_attach(struct task_struct *p)
+{
+	const struct cred *cred = current_cred(), *tcred, *last = NULL;
+	struct task_struct *t;
+	bool ok = true, mm = false;
+
+	lockdep_assert_held(&p->signal->exec_update_lock);
 	if (!READ_ONCE(hwpmc_unprivileged_proc_debug))
-		return -EPERM;
+		return hwpmc_ptrace_capable(&init_user_ns) ? 0 : -EPERM;
 	rcu_read_lock();
-	tcred = __task_cred(p);
-	ok = uid_eq(cred->uid, tcred->euid) && uid_eq(cred->uid, tcred->suid) &&
-	     uid_eq(cred->uid, tcred->uid) && gid_eq(cred->gid, tcred->egid) &&
-	     gid_eq(cred->gid, tcred->sgid) && gid_eq(cred->gid, tcred->gid);
+	for_each_thread(p, t) {
+		tcred = __task_cred(t);
+		if (tcred != last && !hwpmc_cred_may(cred, tcred)) {
+			ok = false;
+			break;
+		}
+		last = tcred;
+	}
 	rcu_read_unlock();
 	if (!ok)
 		return -EPERM;
-	task_lock(p);
-	ok = p->mm && get_dumpable(p->mm) == SUID_DUMP_USER;
-	task_unlock(p);
-	return ok ? 0 : -EPERM;
+	/* dumpability after the credentials: pairs with commit_creds() */
+	smp_rmb();
+	rcu_read_lock();
+	for_each_thread(p, t) {
+		task_lock(t);
+		if (t->mm) {
+			mm = true;
+			ok = get_dumpable(t->mm) == SUID_DUMP_USER ||
+			     hwpmc_ptrace_capable(t->mm->user_ns);
+		}
+		task_unlock(t);
+		if (mm)
+			break;
+	}
+	rcu_read_unlock();
+	return mm && ok ? 0 : -EPERM;
 }
 
 static int hwpmc_may_attach(struct task_struct *p)
 {
 	if (same_thread_group(p, current))
 		return 0;
-	return hwpmc_cred_may_attach(current_cred(), capable(CAP_SYS_PTRACE),
-				     p);
+	return hwpmc_cred_may_attach(p);
 }
 
 /*
@@ -393,11 +442,12 @@ static int hwpmc_may_attach(struct task_struct *p)
  * (pmc_process_exec()): a program that changed the process's
  * credentials or made it non-dumpable (set-user-ID, set-group-ID, file
  * capabilities) is not watched by those who could not attach to it.
+ * The owner's credentials are checked as the owner's: override_creds().
  */
 static bool hwpmc_owner_may_keep(struct hwpmc_pmc *pm, struct task_struct *p)
 {
+	const struct cred *cred, *old;
 	struct task_struct *o;
-	const struct cred *cred;
 	int error;
 
 	o = get_pid_task(pm->owner->tgid, PIDTYPE_TGID);
@@ -408,11 +458,15 @@ static bool hwpmc_owner_may_keep(struct hwpmc_pmc *pm, struct task_struct *p)
 		return true;
 	}
 	cred = get_task_cred(o);
-	error = hwpmc_cred_may_attach(cred,
-				      has_capability_noaudit(o, CAP_SYS_PTRACE),
-				      p);
-	put_cred(cred);
 	put_task_struct(o);
+	error = down_read_killable(&p->signal->exec_update_lock);
+	if (!error) {
+		old = override_creds(cred);
+		error = hwpmc_cred_may_attach(p);
+		revert_creds(old);
+		up_read(&p->signal->exec_update_lock);
+	}
+	put_cred(cred);
 	return !error;
 }
 
@@ -523,6 +577,8 @@ static int hwpmc_target_add(struct hwpmc_pmc *pm, struct task_struct *p)
 	bool fresh, virt = hwpmc_pmc_virtual(pm);
 	int error = 0;
 
+	lockdep_assert_held_write(&hwpmc_sx);
+	lockdep_assert_held(&p->signal->exec_update_lock);
 	if (hwpmc_target_find(pm, tgid))
 		return -EEXIST;
 	if (hwpmc_row_target_of(tgid, pm->ri))
@@ -625,6 +681,38 @@ static void hwpmc_target_free(struct hwpmc_pmc *pm, struct hwpmc_target *pt)
 	kfree(pt);
 }
 
+/*
+ * Attach pm to process p if the caller may (with skip, 0 if not): the
+ * permission check, the counters or slots, and the PMCATTACH and MAP_IN
+ * records under p's exec_update_lock, as perf_event_open() does, so that
+ * p cannot exec a set-ID program between the check and the records.  An
+ * exec that comes after the attach ends the counters (perf, for
+ * non-dumpable programs) or the slots (hwpmc_thr_exec()), and the
+ * lifecycle work detaches p from owners that may no longer attach.
+ *
+ * Lock order: hwpmc_sx, then a target's exec_update_lock (never two of
+ * them at once), then perf's ctx->mutex and the target's mmap_lock, as
+ * perf and exec take them.  Nothing holding exec_update_lock takes
+ * hwpmc_sx: while exec holds it, the module's probes do not sleep.
+ */
+static int hwpmc_attach_one(struct hwpmc_pmc *pm, struct task_struct *p,
+			    bool skip)
+{
+	int error;
+
+	lockdep_assert_held_write(&hwpmc_sx);
+	error = down_read_interruptible(&p->signal->exec_update_lock);
+	if (error)
+		return error;
+	error = hwpmc_may_attach(p);
+	if (!error)
+		error = hwpmc_target_add(pm, p);
+	else if (skip)
+		error = 0;
+	up_read(&p->signal->exec_update_lock);
+	return error;
+}
+
 /* Is q a descendant of p?  (RCU held) */
 static bool hwpmc_descends(struct task_struct *q, struct task_struct *p)
 {
@@ -680,8 +768,8 @@ static int hwpmc_attach_descendants(struct hwpmc_pmc *pm,
 			put_task_struct(d[i]);
 	}
 	for (i = 0; i < n; i++) {
-		if (!error && !hwpmc_may_attach(d[i])) {
-			error = hwpmc_target_add(pm, d[i]);
+		if (!error) {
+			error = hwpmc_attach_one(pm, d[i], true);
 			if (error == -ESRCH || error == -EEXIST)
 				error = 0;
 		}
@@ -728,9 +816,7 @@ static int hwpmc_do_attach(struct hwpmc_pmc *pm, pid_t nr)
 	if (p->flags & PF_KTHREAD)
 		error = -EINVAL;		/* not a user process */
 	else
-		error = hwpmc_may_attach(p);
-	if (!error)
-		error = hwpmc_target_add(pm, p);
+		error = hwpmc_attach_one(pm, p, false);
 	if (!error && (pm->flags & PMC_F_DESCENDANTS)) {
 		error = hwpmc_attach_descendants(pm, p);
 		if (error)
@@ -1387,6 +1473,32 @@ void hwpmc_pmc_process_gone(struct pid *tgid, bool exec)
 static struct hwpmc_log *hwpmc_current_log(void);
 
 /*
+ * CONFIGURELOG logs the PMCATTACH (and MAP_IN) records of a target of
+ * the caller's PMC pm, which the caller may still attach to: a target
+ * that exec'ed a program the caller may no longer watch is detached
+ * here (true), before the lifecycle work gets to it, under its
+ * exec_update_lock as an attach.
+ */
+static bool hwpmc_log_target(struct hwpmc_pmc *pm, struct hwpmc_target *pt,
+			     struct task_struct *p)
+{
+	bool gone = false;
+
+	lockdep_assert_held_write(&hwpmc_sx);
+	if (down_read_killable(&p->signal->exec_update_lock))
+		return false;		/* the caller is being killed */
+	if (!hwpmc_may_attach(p)) {
+		hwpmc_log_process(pm->owner->log, pm, p,
+				  PMC_IS_SAMPLING_MODE(pm->mode));
+	} else {
+		hwpmc_target_free(pm, pt);
+		gone = true;
+	}
+	up_read(&p->signal->exec_update_lock);
+	return gone;
+}
+
+/*
  * CONFIGURELOG: fd >= 0 gives the caller a log writing to fd (EBUSY when
  * it has one); fd < 0 closes it.  PMCALLOCATE records of the owner's
  * PMCs follow INITIALIZE, and PMCATTACH of their targets.
@@ -1395,9 +1507,10 @@ int hwpmc_pmc_configurelog(struct file *file, int fd)
 {
 	struct hwpmc_owner *po;
 	struct hwpmc_pmc *pm;
-	struct hwpmc_target *pt;
+	struct hwpmc_target *pt, *tmp;
 	struct hwpmc_log *lg;
 	struct task_struct *p;
+	bool gone;
 	int error = 0;
 
 	down_write(&hwpmc_sx);
@@ -1425,14 +1538,16 @@ int hwpmc_pmc_configurelog(struct file *file, int fd)
 	po->logdev = file;
 	list_for_each_entry(pm, &po->pmcs, link) {
 		hwpmc_log_pmcallocate(lg, pm);
-		list_for_each_entry(pt, &pm->targets, link) {
+		gone = false;
+		list_for_each_entry_safe(pt, tmp, &pm->targets, link) {
 			p = get_pid_task(pt->tgid, PIDTYPE_TGID);
 			if (!p)
 				continue;
-			hwpmc_log_process(lg, pm, p,
-					  PMC_IS_SAMPLING_MODE(pm->mode));
+			gone |= hwpmc_log_target(pm, pt, p);
 			put_task_struct(p);
 		}
+		if (gone)
+			hwpmc_targets_gone(pm);
 	}
 out:
 	up_write(&hwpmc_sx);

@@ -12,6 +12,8 @@
  * program sets them as the rule does and says so.
  */
 #include <errno.h>
+#include <pthread.h>
+#include <sched.h>
 #include <fcntl.h>
 #include <grp.h>
 #include <signal.h>
@@ -32,6 +34,7 @@
 #include <linux/capability.h>
 #include <linux/perf_event.h>
 #include <linux/hwpmc.h>
+#include <linux/hwpmclog.h>
 
 #include "kselftest_harness.h"
 
@@ -598,7 +601,7 @@ TEST(member_attach_setid_process_is_eperm)
 
 	ASSERT_EQ(0, setup_device());
 	ASSERT_NE(NULL, work());
-	for (n = 0; n < NPROGS; n++) {
+	for (n = 0; n < 2 * NPROGS; n++) {
 		sd = n / NPROGS;
 		i = n % NPROGS;
 		set_suid_dumpable(sd ? "1" : "0");
@@ -626,6 +629,417 @@ TEST(member_attach_setid_process_is_eperm)
 		close(wfd);
 	}
 	set_suid_dumpable("0");
+}
+
+/*
+ * The capability half of ptrace's rule (commoncap): a process of the
+ * member's own uid that holds capabilities the member lacks (ambient
+ * ones, kept across the uid change), or the member attaching from
+ * another user namespace: EPERM.  The member's own process in a user
+ * namespace it created stays the member's (it owns that namespace).
+ */
+static int attach_pid_in_userns(void *arg)
+{
+	__u32 id;
+	int fd = dev_open(), e;
+
+	if (fd < 0)
+		return 100 + (errno & 63);
+	e = alloc_tc(fd, &id);
+	if (e)
+		return e;
+	if (unshare(CLONE_NEWUSER))
+		return 199;		/* no unprivileged user namespaces */
+	e = attach(fd, id, (pid_t)(long)arg);
+	close(fd);
+	return e;
+}
+
+TEST(member_attach_capabilities_and_userns_is_eperm)
+{
+	struct who perfmon = with_cap(MEMBER, CAP_PERFMON);
+	pid_t capped, mine;
+	int w1, w2, e;
+
+	ASSERT_EQ(0, setup_device());
+	/* same uid, dumpable, but CAP_PERFMON in its permitted set */
+	capped = target(&perfmon, 1, &w1, NULL, NULL, 0);
+	ASSERT_LT(0, capped);
+	EXPECT_EQ(EPERM, run_as(&MEMBER, attach_pid, (void *)(long)capped));
+	/* the same capability: a subset, allowed */
+	EXPECT_EQ(0, run_as(&perfmon, attach_pid, (void *)(long)capped));
+	reap(capped);
+	close(w1);
+
+	/* from a user namespace of its own to its host process */
+	mine = target(&MEMBER, 1, &w2, NULL, NULL, 0);
+	ASSERT_LT(0, mine);
+	EXPECT_EQ(0, run_as(&MEMBER, attach_pid, (void *)(long)mine));
+	e = run_as(&MEMBER, attach_pid_in_userns, (void *)(long)mine);
+	reap(mine);
+	close(w2);
+	if (e == 199)
+		SKIP(return, "unshare(CLONE_NEWUSER) refused to the member");
+	EXPECT_EQ(EPERM, e);
+}
+
+/* A member's process that went into a user namespace of its own: 0. */
+static int userns_child(void *arg)
+{
+	int *p = arg;
+	char c;
+
+	if (unshare(CLONE_NEWUSER))
+		_exit(199);
+	if (write(p[1], "r", 1) != 1 || read(p[0], &c, 1) < 0)
+		_exit(198);
+	return 0;
+}
+
+TEST(member_attach_own_process_in_userns)
+{
+	int go[2], rdy[2], p[2], status;
+	pid_t pid;
+	char c;
+
+	ASSERT_EQ(0, setup_device());
+	ASSERT_EQ(0, pipe(go));
+	ASSERT_EQ(0, pipe(rdy));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		become(&MEMBER);
+		close(go[1]);
+		close(rdy[0]);
+		p[0] = go[0];
+		p[1] = rdy[1];
+		_exit(userns_child(p));
+	}
+	close(go[0]);
+	close(rdy[1]);
+	if (read(rdy[0], &c, 1) != 1) {
+		waitpid(pid, &status, 0);
+		SKIP(return, "unshare(CLONE_NEWUSER) refused to the member");
+	}
+	/* the member owns the namespace: CAP_SYS_PTRACE in it */
+	EXPECT_EQ(0, run_as(&MEMBER, attach_pid, (void *)(long)pid));
+	EXPECT_EQ(EPERM, run_as(&MEMBER2, attach_pid, (void *)(long)pid));
+	close(go[1]);
+	waitpid(pid, &status, 0);
+	close(rdy[0]);
+}
+
+/* Has process pid a zombie leader (state Z in /proc/pid/stat)? */
+static int leader_zombie(pid_t pid)
+{
+	char path[64], buf[256], *rp;
+	FILE *f;
+	size_t n;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = 0;
+	rp = strrchr(buf, ')');
+	return rp && rp[1] == ' ' && rp[2] == 'Z';
+}
+
+static void *spin_thread(void *arg)
+{
+	spin(30);
+	return NULL;
+}
+
+/* Thread-leader credentials only: "drop" puts the leader's to the member's. */
+static void *drop_thread(void *arg)
+{
+	int *go = arg;
+	char c;
+
+	if (read(go[0], &c, 1) < 0)
+		return NULL;
+	spin(30);
+	return NULL;
+}
+
+/*
+ * Credentials are per thread on Linux, and the leader may be a zombie
+ * (pthread_exit() from main): the rule looks at every thread, and at
+ * the mm of a live one.
+ *  - a member's process whose leader exited: the member may attach;
+ *  - a process whose leader has the member's credentials (raw
+ *    setresuid(), for that thread only) and another thread root's: EPERM.
+ */
+TEST(member_attach_threads_creds)
+{
+	int rdy[2], go[2], status;
+	pthread_t th;
+	pid_t pid;
+	char c;
+	int i;
+
+	ASSERT_EQ(0, setup_device());
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		become(&MEMBER);
+		if (pthread_create(&th, NULL, spin_thread, NULL))
+			_exit(1);
+		pthread_exit(NULL);
+	}
+	for (i = 0; i < 200 && !leader_zombie(pid); i++)
+		usleep(10000);
+	ASSERT_TRUE(leader_zombie(pid));
+	EXPECT_EQ(0, run_as(&MEMBER, attach_pid, (void *)(long)pid))
+		TH_LOG("zombie leader");
+	reap(pid);
+
+	ASSERT_EQ(0, pipe(rdy));
+	ASSERT_EQ(0, pipe(go));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		/* a thread that stays root, then the leader alone drops */
+		if (pthread_create(&th, NULL, drop_thread, go))
+			_exit(1);
+		if (syscall(SYS_setgroups, 1, &hwpmc_gid) ||
+		    syscall(SYS_setresgid, MEMBER.gid, MEMBER.gid, MEMBER.gid) ||
+		    syscall(SYS_setresuid, MEMBER.uid, MEMBER.uid, MEMBER.uid) ||
+		    prctl(PR_SET_DUMPABLE, 1, 0, 0, 0))
+			_exit(2);
+		if (write(rdy[1], "r", 1) != 1)
+			_exit(3);
+		spin(30);
+		_exit(0);
+	}
+	ASSERT_EQ(1, read(rdy[0], &c, 1));
+	EXPECT_EQ(EPERM, run_as(&MEMBER, attach_pid, (void *)(long)pid))
+		TH_LOG("a thread with root's credentials");
+	close(go[1]);
+	reap(pid);
+	waitpid(pid, &status, WNOHANG);
+	close(go[0]);
+	close(rdy[0]);
+	close(rdy[1]);
+}
+
+/*
+ * H2: attach and CONFIGURELOG race the member's own child exec'ing a
+ * set-user-ID root program.  First, with the log open, another thread
+ * attaches a sampling PMC to the child, and a PMC_F_DESCENDANTS one to
+ * the member itself (so to the child too), in a loop while the child
+ * execs.  Then the member attaches a sampling and a counting PMC to the
+ * child before the exec (allowed) and, from other threads, attaches
+ * another sampling PMC and configures and closes its log in a loop
+ * while the child execs.  No PMCATTACH or MAP_IN record
+ * naming the set-user-ID program may reach the member's log: the
+ * address-space layout of a set-ID program is not the member's to see.
+ */
+struct race {
+	int fd, logfd;
+	__u32 ts, ts2, tc, tsd;	/* tsd: DESCENDANTS, attached to itself */
+	volatile pid_t pid;	/* this round's child, after its "go" */
+	volatile int stop;
+	unsigned long attached, refused, logs;
+};
+
+static void *race_attach(void *arg)
+{
+	struct race *r = arg;
+	pid_t pid;
+	int e;
+
+	while (!r->stop) {
+		pid = r->pid;
+		if (!pid)
+			continue;
+		e = attach(r->fd, r->ts2, pid);
+		if (!e)
+			r->attached++;
+		else if (e == EPERM)
+			r->refused++;
+		if (e == EINTR || e == EBUSY)
+			continue;
+		/* and through a DESCENDANTS attach to itself */
+		while (r->pid == pid && !r->stop)
+			if (r->tsd && !attach(r->fd, r->tsd, 0))
+				detach(r->fd, r->tsd, 0);
+	}
+	return NULL;
+}
+
+static void *race_log(void *arg)
+{
+	struct pmc_op_configurelog cl = { .pm_logfd = 0 };
+	struct race *r = arg;
+
+	cl.pm_logfd = r->logfd;
+	while (!r->stop)
+		if (!xioctl(r->fd, HWPMC_IOC_CONFIGURELOG, &cl)) {
+			r->logs++;
+			xioctl(r->fd, HWPMC_IOC_CLOSELOG, NULL);
+		}
+	return NULL;
+}
+
+/* Records naming name: PMCATTACH, MAP_IN; *n: records read. */
+static int race_leaks(const char *logpath, const char *name, int *n)
+{
+	struct pmclog_header *h;
+	static char buf[64 << 20];
+	size_t len = 0, off = 0;
+	ssize_t m;
+	int fd, leaks = 0;
+	__u32 l, t;
+	const char *path;
+
+	*n = 0;
+	fd = open(logpath, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	while (len < sizeof(buf) &&
+	       (m = read(fd, buf + len, sizeof(buf) - len)) > 0)
+		len += m;
+	close(fd);
+	while (off + sizeof(*h) <= len) {
+		h = (struct pmclog_header *)(buf + off);
+		l = PMCLOG_HEADER_TO_LENGTH(h->pl_header);
+		t = PMCLOG_HEADER_TO_TYPE(h->pl_header);
+		if (PMCLOG_HEADER_TO_MAGIC(h->pl_header) != PMCLOG_HEADER_MAGIC ||
+		    l < sizeof(*h) || off + l > len)
+			return -1;
+		path = NULL;
+		if (t == PMCLOG_TYPE_PMCATTACH)
+			path = ((struct pmclog_pmcattach *)h)->pl_pathname;
+		else if (t == PMCLOG_TYPE_MAP_IN)
+			path = ((struct pmclog_map_in *)h)->pl_pathname;
+		if (path && memchr(path, 0, buf + off + l - path) &&
+		    strstr(path, name)) {
+			if (leaks < 5)
+				printf("# leak: %s record of %s\n",
+				       t == PMCLOG_TYPE_MAP_IN ? "MAP_IN" :
+				       "PMCATTACH", path);
+			leaks++;
+		}
+		off += l;
+		(*n)++;
+	}
+	return leaks;
+}
+
+struct race_arg {
+	const char *suid;
+	int configurelog;	/* else: attach only, the log open throughout */
+	double secs;
+};
+
+static int race_exec(void *arg)
+{
+	struct pmc_op_configurelog cl = { .pm_logfd = 0 };
+	const struct race_arg *a = arg;
+	char logpath[300];
+	struct race r = { 0 };
+	pthread_t ta, tl;
+	int wfd, exfd, e, rounds = 0, leaks, nrec;
+	double end = now() + a->secs;
+	pid_t pid;
+	char c;
+	int n;
+
+	snprintf(logpath, sizeof(logpath), "/tmp/hwpmc-race-%d.log", getpid());
+	r.fd = dev_open();
+	r.logfd = open(logpath, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND |
+		       O_CLOEXEC, 0600);
+	if (r.fd < 0 || r.logfd < 0)
+		return 100 + (errno & 63);
+	e = alloc(r.fd, PMC_MODE_TS, PMC_CLASS_SOFT, EV_SOFT(TASK_CLOCK),
+		  PMC_CPU_ANY, PMC_CAP_USER, &r.ts);
+	if (!e)
+		e = alloc(r.fd, PMC_MODE_TS, PMC_CLASS_SOFT,
+			  EV_SOFT(CPU_CLOCK), PMC_CPU_ANY, PMC_CAP_USER, &r.ts2);
+	if (!e)
+		e = alloc_tc(r.fd, &r.tc);
+	if (!e && !a->configurelog) {
+		struct pmc_op_pmcallocate pa = {
+			.pm_mode = PMC_MODE_TS, .pm_class = PMC_CLASS_SOFT,
+			.pm_ev = EV_SOFT(PAGE_FAULTS), .pm_cpu = PMC_CPU_ANY,
+			.pm_caps = PMC_CAP_USER, .pm_flags = PMC_F_DESCENDANTS,
+		};
+
+		e = xioctl(r.fd, HWPMC_IOC_PMCALLOCATE, &pa);
+		r.tsd = pa.pm_pmcid;
+	}
+	cl.pm_logfd = r.logfd;
+	if (!e && !a->configurelog)
+		e = xioctl(r.fd, HWPMC_IOC_CONFIGURELOG, &cl);
+	if (e)
+		return e;
+	if (pthread_create(&ta, NULL, race_attach, &r) ||
+	    (a->configurelog && pthread_create(&tl, NULL, race_log, &r)))
+		return 160;
+	while (now() < end && rounds < 5000) {
+		pid = target(NULL, 1, &wfd, &exfd, a->suid, 0.001);
+		if (pid < 0) {
+			e = 161;
+			break;
+		}
+		rounds++;
+		if (a->configurelog) {
+			attach(r.fd, r.ts, pid);
+			attach(r.fd, r.tc, pid);
+		}
+		if (write(wfd, "g", 1) != 1)
+			e = 162;
+		r.pid = pid;
+		do
+			n = read(exfd, &c, 1);
+		while (n < 0 && errno == EINTR);
+		close(exfd);
+		close(wfd);
+		waitpid(pid, NULL, 0);
+		r.pid = 0;
+		detach(r.fd, r.ts, pid);
+		detach(r.fd, r.ts2, pid);
+		detach(r.fd, r.tc, pid);
+	}
+	r.stop = 1;
+	pthread_join(ta, NULL);
+	if (a->configurelog)
+		pthread_join(tl, NULL);
+	close(r.fd);			/* closes a log left open */
+	close(r.logfd);
+	leaks = race_leaks(logpath, strrchr(a->suid, '/'), &nrec);
+	printf("# %s: %d rounds, attach after go %lu (EPERM %lu), %lu logs, %d records, %d leaks\n",
+	       a->configurelog ? "attach, CONFIGURELOG" : "attach",
+	       rounds, r.attached, r.refused, r.logs, nrec, leaks);
+	unlink(logpath);
+	if (e)
+		return e;
+	if (leaks < 0)
+		return 163;
+	return leaks ? 164 : 0;
+}
+
+TEST(member_attach_configurelog_race_setuid_exec)
+{
+	char suid[300];
+
+	ASSERT_EQ(0, setup_device());
+	ASSERT_NE(NULL, work());
+	ASSERT_EQ(0, spin_copy(workdir, "race-setuid", 04755, suid,
+			       sizeof(suid)));
+	set_suid_dumpable("0");
+	{
+		struct race_arg a = { suid, 0, 6 }, b = { suid, 1, 6 };
+
+		EXPECT_EQ(0, run_as(&MEMBER, race_exec, &a))
+			TH_LOG("PMCATTACH racing the exec");
+		EXPECT_EQ(0, run_as(&MEMBER, race_exec, &b))
+			TH_LOG("CONFIGURELOG racing the exec");
+	}
 }
 
 /*
@@ -740,6 +1154,61 @@ TEST(exec_of_setuid_program_counts_nothing_more)
 	}
 }
 
+
+/*
+ * A member counts its process and its descendants (PMC_F_DESCENDANTS); a
+ * child born after the attach, so not a target, execs a program:
+ * returns the task-clock counted, in ms, or a negative error.
+ */
+static int descendant_exec(void *arg)
+{
+	struct pmc_op_pmcallocate pa = {
+		.pm_mode = PMC_MODE_TC, .pm_class = PMC_CLASS_SOFT,
+		.pm_ev = EV_SOFT(TASK_CLOCK), .pm_cpu = PMC_CPU_ANY,
+		.pm_flags = PMC_F_DESCENDANTS,
+	};
+	int fd = dev_open(), wfd, exfd;
+	pid_t pid;
+
+	if (fd < 0 || xioctl(fd, HWPMC_IOC_PMCALLOCATE, &pa) ||
+	    attach(fd, pa.pm_pmcid, 0) ||
+	    simple(fd, HWPMC_IOC_PMCSTART, pa.pm_pmcid))
+		return 1;
+	pid = target(NULL, 1, &wfd, &exfd, arg, 1.0);
+	if (pid < 0 || go_exec(wfd, exfd) || waitpid(pid, NULL, 0) != pid)
+		return 2;
+	close(wfd);
+	return 100 + (int)(value(fd, pa.pm_pmcid) / 20000000);	/* 20 ms */
+}
+
+/*
+ * With suid_dumpable=1 the kernel keeps a set-user-ID program dumpable
+ * (and its perf counters); a descendant counted through
+ * PMC_F_DESCENDANTS, which is no target and so not re-checked, stops
+ * being counted at such an exec all the same (its AT_SECURE).
+ */
+TEST(descendant_exec_of_setuid_program_counts_nothing_more)
+{
+	char plain[300], suid[300];
+	int vp, vs;
+
+	ASSERT_EQ(0, setup_device());
+	ASSERT_NE(NULL, work());
+	ASSERT_EQ(0, spin_copy(workdir, "d-plain", 0755, plain,
+			       sizeof(plain)));
+	ASSERT_EQ(0, spin_copy(workdir, "d-setuid", 04755, suid,
+			       sizeof(suid)));
+	set_suid_dumpable("1");
+	vp = run_as(&MEMBER, descendant_exec, plain) - 100;
+	TH_LOG("plain program: %d ms", 20 * vp);
+	EXPECT_LE(40, vp);		/* its 1 s, at least 0.8 */
+	vs = run_as(&MEMBER, descendant_exec, suid) - 100;
+	TH_LOG("set-user-ID program, suid_dumpable=1: %d ms", 20 * vs);
+	/* the owner's own time and the exec's, not the program's spin */
+	EXPECT_LE(0, vs);
+	EXPECT_GT(vp, 4 * vs);
+	set_suid_dumpable("0");
+}
 /* -- system scope, kernel mode, PMCADMIN ----------------------------------- */
 
 static int sys_alloc(void *arg)

@@ -3,26 +3,40 @@
  * hwpmc for Linux: the log (FreeBSD's hwpmc_logging.c).
  *
  * An owner configures a log with a file descriptor it can write: a
- * regular file, a pipe, a socket or a character device with write_iter.
- * Records (include/uapi/linux/hwpmclog.h) are appended to the owner's
- * current buffer; full buffers go to a writer, a work item that writes
- * them with the credentials of the owner at configure time.  Buffers of
- * `logbuffersize` KB come from a pool shared by all logs, of at most
- * `nbuffers_pcpu` buffers per CPU; the pool is filled in process context
- * only, so that appending never sleeps and works in any context but NMI
- * (the scheduler's and the kprobe's included).  When no buffer is left
- * a record is dropped and counted, and the next record that fits is
- * preceded by a DROPNOTIFY record giving the number lost.
+ * regular file of a local filesystem, a pipe, a socket or a character
+ * device that writes without blocking (hwpmc_log_file_ok()).  Records
+ * (include/uapi/linux/hwpmclog.h) are appended to the owner's current
+ * buffer; full buffers go to a writer, a work item that writes them with
+ * the credentials, the memory cgroup and the RLIMIT_FSIZE of the owner
+ * at configure time.  Buffers of `logbuffersize` KB come from a pool of
+ * at most `nbuffers_pcpu` buffers per CPU; the pool is filled in process
+ * context only, so that appending never sleeps and works in any context
+ * but NMI (the scheduler's and the kprobe's included), and trimmed when
+ * logs go.  The pool is shared: evenly between the users (real uids)
+ * that have logs, then between one user's logs (hwpmc_buf_quota_ok()),
+ * so a log whose reader stalls costs its own user only.  When a log may
+ * take no buffer a record is dropped and counted, and the next record
+ * that fits is preceded by a DROPNOTIFY record giving the number lost.
  *
- * The writer never blocks on a reader: pipes and sockets are written
- * with IOCB_NOWAIT and retried every 20 ms while they are full, so a
- * reader that stops reading costs buffers (then drops), never a hung
- * task.  Any other write error (EPIPE, ENOSPC, EIO, ...) ends the log:
- * the error is kept and returned by the next FLUSHLOG, pending and
- * further records are dropped, and the owner gets SIGIO (O_ASYNC).
- * A closed log is written out in the background; a reader that reads
- * nothing for HWPMC_LOG_LINGER ends it.  Module unload drops whatever
- * is still pending.
+ * The writer never blocks on anybody: terminals, FUSE, network
+ * filesystems and other files whose writes may wait forever are refused
+ * at CONFIGURELOG; pipes, sockets and devices are written with
+ * IOCB_NOWAIT and retried every 20 ms while they are full; a regular
+ * file's position lock is only tried.  So a reader that stops reading
+ * costs buffers (then drops), never a hung task, a stalled workqueue or
+ * an rmmod that hangs.  Any other write error (EPIPE, ENOSPC, EIO,
+ * EFBIG, ...) ends the log: the error is kept and returned by the next
+ * FLUSHLOG, pending and further records are dropped, and the owner gets
+ * SIGIO (O_ASYNC).  A closed log is written out in the background; a
+ * reader that reads nothing for HWPMC_LOG_LINGER ends it.  Module unload
+ * drops whatever is still pending.
+ *
+ * Life of a log: the owner holds a reference, and so does each FLUSHLOG
+ * and CLOSELOG caller while it waits.  Closing marks it closed; the
+ * writer writes out what is left and queues free_work, which marks it
+ * dead, cancels the writer and releases the file.  Nothing queues the
+ * writer of a dead log (hwpmc_log_kick()), and the last put cancels it
+ * once more before the RCU free: no work item outlives its log.
  */
 #define pr_fmt(fmt) "hwpmc: " fmt
 
@@ -33,12 +47,16 @@
 #include <linux/irq_work.h>
 #include <linux/jiffies.h>
 #include <linux/list.h>
+#include <linux/magic.h>
+#include <linux/memcontrol.h>
 #include <linux/mutex.h>
 #include <linux/pid.h>
 #include <linux/pid_namespace.h>
 #include <linux/rcupdate.h>
 #include <linux/refcount.h>
 #include <linux/sched.h>
+#include <linux/sched/mm.h>
+#include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/timekeeping.h>
@@ -62,6 +80,14 @@ struct hwpmc_logbuf {
 	char			data[];
 };
 
+/* A user (real uid of an owner) that has logs: its share of the pool. */
+struct hwpmc_loguser {
+	struct list_head	link;		/* hwpmc_logusers */
+	kuid_t			uid;
+	unsigned int		nlogs;		/* logs not freed yet */
+	unsigned int		held;		/* buffers its logs hold */
+};
+
 struct hwpmc_log {
 	raw_spinlock_t		lock;
 	struct hwpmc_logbuf	*cur;		/* being filled */
@@ -71,8 +97,14 @@ struct hwpmc_log {
 	bool			closed;		/* takes no more records */
 	bool			finished;	/* the writer is done */
 	bool			writing;	/* a buffer is off the list */
+	bool			dead;		/* the writer is never queued */
+	bool			regular;	/* a regular file: f_pos */
+	unsigned int		held;		/* buffers taken from the pool */
+	struct hwpmc_loguser	*user;
 	struct file		*file;
 	const struct cred	*cred;
+	struct mem_cgroup	*memcg;		/* the owner's, or NULL */
+	loff_t			fsize;		/* the owner's RLIMIT_FSIZE */
 	struct pid_namespace	*pidns;		/* the owner's: records' pids */
 	struct file		*devfile;	/* SIGIO goes to its O_ASYNC */
 	unsigned long		progress;	/* jiffies of the last write */
@@ -81,7 +113,7 @@ struct hwpmc_log {
 	struct irq_work		kick;
 	wait_queue_head_t	wq;		/* FLUSHLOG */
 	struct list_head	link;		/* hwpmc_logs */
-	refcount_t		ref;		/* the log's life, flushers */
+	refcount_t		ref;		/* the log's life, waiters */
 	struct rcu_head		rcu;
 };
 
@@ -98,6 +130,8 @@ static unsigned int hwpmc_pool_free;		/* buffers in hwpmc_pool */
 static unsigned int hwpmc_pool_total;		/* allocated, all told */
 static unsigned int hwpmc_pool_max;
 static unsigned int hwpmc_nlogs;		/* open logs */
+static LIST_HEAD(hwpmc_logusers);		/* under both locks */
+static unsigned int hwpmc_nlogusers;		/* hwpmc_pool_lock */
 static u32 hwpmc_bufsize;			/* bytes of records */
 static DEFINE_MUTEX(hwpmc_pool_fill_lock);
 
@@ -111,18 +145,39 @@ static void hwpmc_pool_kick_fn(struct irq_work *w)
 
 static struct irq_work hwpmc_pool_kick;
 
-/* A free buffer, or NULL; any context but NMI. */
-static struct hwpmc_logbuf *hwpmc_buf_get(void)
+/*
+ * May lg take one more buffer?  The pool is split evenly between the
+ * users that have logs, and a user's share between its logs; a log may
+ * always have two (one filled, one written) while its user is within
+ * its share.
+ */
+static bool hwpmc_buf_quota_ok(const struct hwpmc_log *lg)
 {
-	struct hwpmc_logbuf *lb;
+	const struct hwpmc_loguser *u = lg->user;
+	unsigned int ushare, lshare;
+
+	lockdep_assert_held(&hwpmc_pool_lock);
+	ushare = max(hwpmc_pool_max / max(hwpmc_nlogusers, 1U), 2U);
+	lshare = max(ushare / max(u->nlogs, 1U), 2U);
+	return u->held < ushare && lg->held < lshare;
+}
+
+/* A free buffer for lg, or NULL; any context but NMI. */
+static struct hwpmc_logbuf *hwpmc_buf_get(struct hwpmc_log *lg)
+{
+	struct hwpmc_logbuf *lb = NULL;
 	unsigned long flags;
 
 	hwpmc_stat_inc(buffer_requests);
 	raw_spin_lock_irqsave(&hwpmc_pool_lock, flags);
-	lb = list_first_entry_or_null(&hwpmc_pool, struct hwpmc_logbuf, link);
+	if (hwpmc_buf_quota_ok(lg))
+		lb = list_first_entry_or_null(&hwpmc_pool,
+					      struct hwpmc_logbuf, link);
 	if (lb) {
 		list_del(&lb->link);
 		hwpmc_pool_free--;
+		lg->held++;
+		lg->user->held++;
 	}
 	raw_spin_unlock_irqrestore(&hwpmc_pool_lock, flags);
 	if (!lb)
@@ -135,27 +190,40 @@ static struct hwpmc_logbuf *hwpmc_buf_get(void)
 	return lb;
 }
 
-static void hwpmc_buf_put(struct hwpmc_logbuf *lb)
+static void hwpmc_buf_put(struct hwpmc_log *lg, struct hwpmc_logbuf *lb)
 {
 	unsigned long flags;
 
 	raw_spin_lock_irqsave(&hwpmc_pool_lock, flags);
 	list_add(&lb->link, &hwpmc_pool);
 	hwpmc_pool_free++;
+	lg->held--;
+	lg->user->held--;
 	raw_spin_unlock_irqrestore(&hwpmc_pool_lock, flags);
 }
 
-/* Keep two free buffers per open log, within the limit; may sleep. */
+/*
+ * Keep two free buffers per open log and one more, within the limit, and
+ * not more: the buffers of logs that went are freed.  May sleep.
+ */
 static void hwpmc_pool_fill(void)
 {
-	struct hwpmc_logbuf *lb;
+	struct hwpmc_logbuf *lb, *tmp;
 	unsigned int want;
 	unsigned long flags;
+	LIST_HEAD(surplus);
 
 	mutex_lock(&hwpmc_pool_fill_lock);
 	for (;;) {
 		raw_spin_lock_irqsave(&hwpmc_pool_lock, flags);
 		want = 2 * READ_ONCE(hwpmc_nlogs) + 1;
+		while (hwpmc_pool_free > want) {
+			lb = list_first_entry(&hwpmc_pool, struct hwpmc_logbuf,
+					      link);
+			list_move(&lb->link, &surplus);
+			hwpmc_pool_free--;
+			hwpmc_pool_total--;
+		}
 		if (hwpmc_pool_free >= want ||
 		    hwpmc_pool_total >= hwpmc_pool_max) {
 			raw_spin_unlock_irqrestore(&hwpmc_pool_lock, flags);
@@ -172,6 +240,8 @@ static void hwpmc_pool_fill(void)
 		raw_spin_unlock_irqrestore(&hwpmc_pool_lock, flags);
 	}
 	mutex_unlock(&hwpmc_pool_fill_lock);
+	list_for_each_entry_safe(lb, tmp, &surplus, link)
+		vfree(lb);
 }
 
 static void hwpmc_pool_fill_fn(struct work_struct *work)
@@ -179,13 +249,81 @@ static void hwpmc_pool_fill_fn(struct work_struct *work)
 	hwpmc_pool_fill();
 }
 
+/* The share of the pool of the current process's real uid; may sleep. */
+static struct hwpmc_loguser *hwpmc_loguser_get(void)
+{
+	struct hwpmc_loguser *u, *nu;
+	kuid_t uid = current_uid();
+	unsigned long flags;
+
+	nu = kzalloc(sizeof(*nu), GFP_KERNEL);
+	mutex_lock(&hwpmc_logs_lock);
+	list_for_each_entry(u, &hwpmc_logusers, link)
+		if (uid_eq(u->uid, uid))
+			goto found;
+	u = nu;
+	nu = NULL;
+	if (u) {
+		u->uid = uid;
+		raw_spin_lock_irqsave(&hwpmc_pool_lock, flags);
+		list_add(&u->link, &hwpmc_logusers);
+		hwpmc_nlogusers++;
+		raw_spin_unlock_irqrestore(&hwpmc_pool_lock, flags);
+	}
+found:
+	if (u) {
+		raw_spin_lock_irqsave(&hwpmc_pool_lock, flags);
+		u->nlogs++;
+		raw_spin_unlock_irqrestore(&hwpmc_pool_lock, flags);
+	}
+	mutex_unlock(&hwpmc_logs_lock);
+	kfree(nu);
+	return u;
+}
+
+/* A log of u is gone, with all its buffers; hwpmc_logs_lock held. */
+static void hwpmc_loguser_put(struct hwpmc_loguser *u)
+{
+	unsigned long flags;
+	bool last;
+
+	lockdep_assert_held(&hwpmc_logs_lock);
+	raw_spin_lock_irqsave(&hwpmc_pool_lock, flags);
+	last = !--u->nlogs;
+	if (last) {
+		list_del(&u->link);
+		hwpmc_nlogusers--;
+	}
+	raw_spin_unlock_irqrestore(&hwpmc_pool_lock, flags);
+	if (last) {
+		WARN_ON_ONCE(u->held);
+		kfree(u);
+	}
+}
+
 /* -- appending records ------------------------------------------------------ */
+
+/*
+ * Run the writer after delay (an earlier run that is queued stays); never
+ * for a dead log.  Any context but NMI.
+ */
+static void hwpmc_log_kick(struct hwpmc_log *lg, unsigned long delay)
+{
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&lg->lock, flags);
+	if (!lg->dead) {
+		if (delay)
+			queue_delayed_work(hwpmc_log_wq, &lg->work, delay);
+		else
+			mod_delayed_work(hwpmc_log_wq, &lg->work, 0);
+	}
+	raw_spin_unlock_irqrestore(&lg->lock, flags);
+}
 
 static void hwpmc_log_kick_fn(struct irq_work *w)
 {
-	struct hwpmc_log *lg = container_of(w, struct hwpmc_log, kick);
-
-	mod_delayed_work(hwpmc_log_wq, &lg->work, 0);
+	hwpmc_log_kick(container_of(w, struct hwpmc_log, kick), 0);
 }
 
 /* len bytes at the end of the current buffer; lg->lock held. */
@@ -193,13 +331,14 @@ static void *hwpmc_log_space(struct hwpmc_log *lg, u32 len)
 {
 	void *p;
 
+	lockdep_assert_held(&lg->lock);
 	if (lg->cur && lg->cur->fill + len > hwpmc_bufsize) {
 		list_add_tail(&lg->cur->link, &lg->full);
 		lg->cur = NULL;
 		irq_work_queue(&lg->kick);
 	}
 	if (!lg->cur) {
-		lg->cur = hwpmc_buf_get();
+		lg->cur = hwpmc_buf_get(lg);
 		if (!lg->cur)
 			return NULL;
 	}
@@ -208,7 +347,6 @@ static void *hwpmc_log_space(struct hwpmc_log *lg, u32 len)
 	memset(p, 0, len);
 	return p;
 }
-
 /*
  * Records name processes and threads by their ids in the owner's pid
  * namespace (0: not visible there), as getpid() does for it; callers
@@ -348,30 +486,58 @@ void hwpmc_log_lost(struct hwpmc_log *lg)
 
 /* -- the writer ------------------------------------------------------------- */
 
+/*
+ * A regular file: at its position, taken under its position lock as the
+ * owner's own write(2) would (the owner may write through the same open
+ * file), but only tried: a writer never waits for the owner.  The file
+ * grows no larger than the owner's RLIMIT_FSIZE, and its page cache is
+ * charged to the owner's memory cgroup.
+ */
+static ssize_t hwpmc_log_write_regular(struct hwpmc_log *lg, const void *buf,
+				       size_t len)
+{
+	struct file *f = lg->file;
+	struct mem_cgroup *oldcg;
+	loff_t pos;
+	ssize_t n;
+
+	if (!mutex_trylock(&f->f_pos_lock))
+		return -EAGAIN;
+	pos = f->f_flags & O_APPEND ? i_size_read(file_inode(f)) : f->f_pos;
+	if (pos >= lg->fsize) {
+		n = -EFBIG;
+		goto out;
+	}
+	len = min_t(loff_t, len, lg->fsize - pos);
+	oldcg = set_active_memcg(lg->memcg);
+	n = kernel_write(f, buf, len, &pos);
+	set_active_memcg(oldcg);
+	if (n > 0)
+		f->f_pos = pos;
+out:
+	mutex_unlock(&f->f_pos_lock);
+	return n;
+}
+
 /* Write some of buf; bytes written, -EAGAIN when it would block, -errno. */
 static ssize_t hwpmc_log_write(struct hwpmc_log *lg, const void *buf,
 			       size_t len)
 {
-	struct file *f = lg->file;
-	const struct cred *old;
 	struct kvec kv = { .iov_base = (void *)buf, .iov_len = len };
+	const struct cred *old;
 	struct iov_iter it;
 	struct kiocb kiocb;
-	loff_t pos;
 	ssize_t n;
 
 	old = override_creds(lg->cred);
-	if (f->f_mode & FMODE_STREAM) {
-		/* pipes and sockets: never wait for the reader */
-		init_sync_kiocb(&kiocb, f);
+	if (lg->regular) {
+		n = hwpmc_log_write_regular(lg, buf, len);
+	} else {
+		/* pipes, sockets, devices: never wait for the reader */
+		init_sync_kiocb(&kiocb, lg->file);
 		kiocb.ki_flags |= IOCB_NOWAIT;
 		iov_iter_kvec(&it, WRITE, &kv, 1, len);
-		n = vfs_iocb_iter_write(f, &kiocb, &it);
-	} else {
-		pos = f->f_pos;
-		n = kernel_write(f, buf, len, &pos);
-		if (n > 0)
-			f->f_pos = pos;
+		n = vfs_iocb_iter_write(lg->file, &kiocb, &it);
 	}
 	revert_creds(old);
 	if (n == 0)
@@ -394,7 +560,7 @@ static void hwpmc_log_drop_all(struct hwpmc_log *lg)
 	raw_spin_unlock_irqrestore(&lg->lock, flags);
 	list_for_each_entry_safe(lb, tmp, &list, link) {
 		list_del(&lb->link);
-		hwpmc_buf_put(lb);
+		hwpmc_buf_put(lg, lb);
 	}
 }
 
@@ -403,26 +569,47 @@ void hwpmc_log_get(struct hwpmc_log *lg)
 	refcount_inc(&lg->ref);
 }
 
-/* Freed after an RCU grace period: atomic producers may still look. */
+/*
+ * Freed after an RCU grace period: atomic producers may still look.  The
+ * log is dead by then (hwpmc_log_free_fn()), so nothing can queue its
+ * writer again; a run queued before that is cancelled here.  Process
+ * context, no lock held.
+ */
 void hwpmc_log_put(struct hwpmc_log *lg)
 {
-	if (refcount_dec_and_test(&lg->ref))
-		kfree_rcu(lg, rcu);
+	might_sleep();
+	if (!refcount_dec_and_test(&lg->ref))
+		return;
+	WARN_ON_ONCE(!lg->dead);
+	cancel_delayed_work_sync(&lg->work);
+	kfree_rcu(lg, rcu);
 }
 
+/*
+ * A closed log is written out: it dies, and lets go of its file (at
+ * once, as closing a descriptor would: a pipe's reader sees EOF, a
+ * filesystem can be unmounted), its buffers and its share of the pool.
+ */
 static void hwpmc_log_free_fn(struct work_struct *work)
 {
 	struct hwpmc_log *lg = container_of(work, struct hwpmc_log, free_work);
+	unsigned long flags;
 
+	raw_spin_lock_irqsave(&lg->lock, flags);
+	lg->dead = true;
+	raw_spin_unlock_irqrestore(&lg->lock, flags);
 	irq_work_sync(&lg->kick);
 	cancel_delayed_work_sync(&lg->work);
 	hwpmc_log_drop_all(lg);
-	fput(lg->file);
+	__fput_sync(lg->file);
 	put_cred(lg->cred);
+	mem_cgroup_put(lg->memcg);
 	put_pid_ns(lg->pidns);
 	mutex_lock(&hwpmc_logs_lock);
 	list_del(&lg->link);
+	hwpmc_loguser_put(lg->user);
 	mutex_unlock(&hwpmc_logs_lock);
+	hwpmc_pool_fill();		/* give back what it no longer needs */
 	hwpmc_log_put(lg);
 }
 
@@ -484,8 +671,7 @@ static void hwpmc_log_writer(struct work_struct *work)
 				hwpmc_log_fail(lg, -ETIMEDOUT);
 				continue;
 			}
-			queue_delayed_work(hwpmc_log_wq, &lg->work,
-					   HWPMC_LOG_RETRY);
+			hwpmc_log_kick(lg, HWPMC_LOG_RETRY);
 			return;
 		}
 		if (n < 0) {
@@ -499,7 +685,7 @@ static void hwpmc_log_writer(struct work_struct *work)
 		raw_spin_lock_irqsave(&lg->lock, flags);
 		list_del(&lb->link);
 		raw_spin_unlock_irqrestore(&lg->lock, flags);
-		hwpmc_buf_put(lb);
+		hwpmc_buf_put(lg, lb);
 	}
 	raw_spin_lock_irqsave(&lg->lock, flags);
 	lg->writing = false;
@@ -516,7 +702,7 @@ static void hwpmc_log_writer(struct work_struct *work)
 		wake_up_all(&lg->wq);
 	} else {
 		wake_up_all(&lg->wq);
-		queue_delayed_work(hwpmc_log_wq, &lg->work, HWPMC_LOG_PERIOD);
+		hwpmc_log_kick(lg, HWPMC_LOG_PERIOD);
 	}
 }
 
@@ -539,6 +725,56 @@ static void hwpmc_log_initialize(struct hwpmc_log *lg)
 }
 
 /*
+ * A regular file on a filesystem whose writes cannot wait for a user
+ * process or the network: one on a block device (not FUSE's fuseblk),
+ * tmpfs, ramfs, or an overlay of those.
+ */
+static bool hwpmc_log_fs_ok(const struct super_block *sb)
+{
+	switch (sb->s_magic) {
+	case TMPFS_MAGIC:
+	case RAMFS_MAGIC:
+	case OVERLAYFS_SUPER_MAGIC:
+		return true;
+	case FUSE_SUPER_MAGIC:
+		return false;
+	}
+	return sb->s_type->fs_flags & FS_REQUIRES_DEV;
+}
+
+/*
+ * Can f be a log?  0, or -EBADF (not open for writing), -EINVAL (not a
+ * kind of file that takes a stream of records), -EOPNOTSUPP (a kind
+ * whose writes may block for ever: a terminal, a FUSE or network file,
+ * a device without non-blocking writes).
+ */
+static int hwpmc_log_file_ok(struct file *f, struct file *devfile)
+{
+	struct inode *inode = file_inode(f);
+	umode_t mode = inode->i_mode;
+
+	if (!(f->f_mode & FMODE_WRITE) || !(f->f_mode & FMODE_CAN_WRITE))
+		return -EBADF;
+	if (!f->f_op->write_iter || f->f_op == devfile->f_op)
+		return -EINVAL;		/* not into ourselves */
+	if (S_ISFIFO(mode) || S_ISSOCK(mode))
+		return 0;		/* IOCB_NOWAIT is honoured */
+	if (S_ISCHR(mode))
+		return f->f_mode & FMODE_NOWAIT ? 0 : -EOPNOTSUPP;
+	if (S_ISREG(mode))
+		return hwpmc_log_fs_ok(inode->i_sb) ? 0 : -EOPNOTSUPP;
+	return -EINVAL;
+}
+
+/* The owner's RLIMIT_FSIZE, as a file size. */
+static loff_t hwpmc_log_fsize(void)
+{
+	unsigned long lim = rlimit(RLIMIT_FSIZE);
+
+	return lim >= MAX_LFS_FILESIZE ? MAX_LFS_FILESIZE : lim;
+}
+
+/*
  * A log writing to fd, for the current process; devfile is the
  * /dev/hwpmc file it is configured through.
  */
@@ -546,26 +782,23 @@ struct hwpmc_log *hwpmc_log_open(int fd, struct file *devfile)
 {
 	struct hwpmc_log *lg;
 	struct file *f;
-	umode_t mode;
 	int error;
 
 	f = fget(fd);
 	if (!f)
 		return ERR_PTR(-EBADF);
-	error = -EBADF;
-	if (!(f->f_mode & FMODE_WRITE) || !(f->f_mode & FMODE_CAN_WRITE))
+	error = hwpmc_log_file_ok(f, devfile);
+	if (error)
 		goto fail;
-	error = -EINVAL;
-	mode = file_inode(f)->i_mode;
-	if (!f->f_op->write_iter || !(S_ISREG(mode) || S_ISFIFO(mode) ||
-				      S_ISSOCK(mode) || S_ISCHR(mode)))
-		goto fail;
-	if (f->f_op == devfile->f_op)
-		goto fail;		/* not into ourselves */
 	error = -ENOMEM;
 	lg = kzalloc(sizeof(*lg), GFP_KERNEL);
 	if (!lg)
 		goto fail;
+	lg->user = hwpmc_loguser_get();
+	if (!lg->user) {
+		kfree(lg);
+		goto fail;
+	}
 	raw_spin_lock_init(&lg->lock);
 	INIT_LIST_HEAD(&lg->full);
 	INIT_DELAYED_WORK(&lg->work, hwpmc_log_writer);
@@ -574,7 +807,10 @@ struct hwpmc_log *hwpmc_log_open(int fd, struct file *devfile)
 	init_waitqueue_head(&lg->wq);
 	refcount_set(&lg->ref, 1);
 	lg->file = f;
+	lg->regular = S_ISREG(file_inode(f)->i_mode);
 	lg->cred = get_current_cred();
+	lg->memcg = get_mem_cgroup_from_mm(current->mm);
+	lg->fsize = hwpmc_log_fsize();
 	lg->pidns = get_pid_ns(task_active_pid_ns(current));
 	lg->devfile = devfile;
 	lg->progress = jiffies;
@@ -584,7 +820,7 @@ struct hwpmc_log *hwpmc_log_open(int fd, struct file *devfile)
 	mutex_unlock(&hwpmc_logs_lock);
 	hwpmc_pool_fill();
 	hwpmc_log_initialize(lg);
-	queue_delayed_work(hwpmc_log_wq, &lg->work, HWPMC_LOG_PERIOD);
+	hwpmc_log_kick(lg, HWPMC_LOG_PERIOD);
 	return lg;
 fail:
 	fput(f);
@@ -606,7 +842,7 @@ int hwpmc_log_flush(struct hwpmc_log *lg)
 		lg->cur = NULL;
 	}
 	raw_spin_unlock_irqrestore(&lg->lock, flags);
-	mod_delayed_work(hwpmc_log_wq, &lg->work, 0);
+	hwpmc_log_kick(lg, 0);
 	error = wait_event_interruptible(lg->wq, READ_ONCE(lg->error) ||
 					 READ_ONCE(lg->finished) ||
 					 (list_empty(&lg->full) &&
@@ -615,8 +851,8 @@ int hwpmc_log_flush(struct hwpmc_log *lg)
 }
 
 /*
- * Wait until a closed log is written out (reference held, no lock);
- * its error, if any.
+ * Wait until a closed log is written out and has let go of its file
+ * (reference held, no lock); its error, if any.
  */
 int hwpmc_log_wait_closed(struct hwpmc_log *lg)
 {
@@ -626,15 +862,8 @@ int hwpmc_log_wait_closed(struct hwpmc_log *lg)
 	/* the log is closed already: a restarted call would find none */
 	if (error == -ERESTARTSYS)
 		error = -EINTR;
-	if (!error) {
-		/*
-		 * And the file let go of, as closing a descriptor would: a
-		 * pipe's reader sees EOF, a filesystem can be unmounted.
-		 * (The writer's fput() from a worker is deferred.)
-		 */
+	if (!error)
 		flush_work(&lg->free_work);
-		flush_delayed_fput();
-	}
 	return READ_ONCE(lg->error) ?: error;
 }
 
@@ -652,6 +881,7 @@ void hwpmc_log_close(struct hwpmc_log *lg)
 	struct pmclog_closelog r = { };
 	unsigned long flags;
 
+	lockdep_assert_held_write(&hwpmc_sx);
 	hwpmc_log_append(lg, PMCLOG_TYPE_CLOSELOG, ktime_get_ns(), &r,
 			 sizeof(r), NULL, 0);
 	raw_spin_lock_irqsave(&lg->lock, flags);
@@ -666,7 +896,7 @@ void hwpmc_log_close(struct hwpmc_log *lg)
 	hwpmc_nlogs--;
 	mutex_unlock(&hwpmc_logs_lock);
 	lg->progress = jiffies;
-	mod_delayed_work(hwpmc_log_wq, &lg->work, 0);
+	hwpmc_log_kick(lg, 0);
 }
 
 int hwpmc_log_init(void)
@@ -691,7 +921,7 @@ void hwpmc_log_fini(void)
 	for (;;) {
 		mutex_lock(&hwpmc_logs_lock);
 		list_for_each_entry(lg, &hwpmc_logs, link)
-			mod_delayed_work(hwpmc_log_wq, &lg->work, 0);
+			hwpmc_log_kick(lg, 0);
 		lg = list_first_entry_or_null(&hwpmc_logs, struct hwpmc_log,
 					      link);
 		mutex_unlock(&hwpmc_logs_lock);

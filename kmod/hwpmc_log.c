@@ -35,8 +35,9 @@
  * and CLOSELOG caller while it waits.  Closing marks it closed; the
  * writer writes out what is left and queues free_work, which marks it
  * dead, cancels the writer and releases the file.  Nothing queues the
- * writer of a dead log (hwpmc_log_kick()), and the last put cancels it
- * once more before the RCU free: no work item outlives its log.
+ * writer of a dead log (hwpmc_log_kick(), under kick_lock), and the last
+ * put cancels it once more before the RCU free: no work item outlives
+ * its log.
  */
 #define pr_fmt(fmt) "hwpmc: " fmt
 
@@ -97,6 +98,7 @@ struct hwpmc_log {
 	bool			closed;		/* takes no more records */
 	bool			finished;	/* the writer is done */
 	bool			writing;	/* a buffer is off the list */
+	raw_spinlock_t		kick_lock;	/* dead, and queueing work */
 	bool			dead;		/* the writer is never queued */
 	bool			regular;	/* a regular file: f_pos */
 	unsigned int		held;		/* buffers taken from the pool */
@@ -305,20 +307,23 @@ static void hwpmc_loguser_put(struct hwpmc_loguser *u)
 
 /*
  * Run the writer after delay (an earlier run that is queued stays); never
- * for a dead log.  Any context but NMI.
+ * for a dead log.  Not under lg->lock, which the scheduler's hooks take
+ * under the runqueue lock: queueing work may wake a worker, which takes
+ * runqueue locks.  So appending kicks through an irq_work.  Any context
+ * but NMI.
  */
 static void hwpmc_log_kick(struct hwpmc_log *lg, unsigned long delay)
 {
 	unsigned long flags;
 
-	raw_spin_lock_irqsave(&lg->lock, flags);
+	raw_spin_lock_irqsave(&lg->kick_lock, flags);
 	if (!lg->dead) {
 		if (delay)
 			queue_delayed_work(hwpmc_log_wq, &lg->work, delay);
 		else
 			mod_delayed_work(hwpmc_log_wq, &lg->work, 0);
 	}
-	raw_spin_unlock_irqrestore(&lg->lock, flags);
+	raw_spin_unlock_irqrestore(&lg->kick_lock, flags);
 }
 
 static void hwpmc_log_kick_fn(struct irq_work *w)
@@ -595,9 +600,9 @@ static void hwpmc_log_free_fn(struct work_struct *work)
 	struct hwpmc_log *lg = container_of(work, struct hwpmc_log, free_work);
 	unsigned long flags;
 
-	raw_spin_lock_irqsave(&lg->lock, flags);
+	raw_spin_lock_irqsave(&lg->kick_lock, flags);
 	lg->dead = true;
-	raw_spin_unlock_irqrestore(&lg->lock, flags);
+	raw_spin_unlock_irqrestore(&lg->kick_lock, flags);
 	irq_work_sync(&lg->kick);
 	cancel_delayed_work_sync(&lg->work);
 	hwpmc_log_drop_all(lg);
@@ -800,6 +805,7 @@ struct hwpmc_log *hwpmc_log_open(int fd, struct file *devfile)
 		goto fail;
 	}
 	raw_spin_lock_init(&lg->lock);
+	raw_spin_lock_init(&lg->kick_lock);
 	INIT_LIST_HEAD(&lg->full);
 	INIT_DELAYED_WORK(&lg->work, hwpmc_log_writer);
 	INIT_WORK(&lg->free_work, hwpmc_log_free_fn);

@@ -916,8 +916,16 @@ int main(int argc, char **argv)
 			return 1;
 		}
 		if (pmc_configure_logfile(logw) < 0) {
-			fprintf(stderr, "%s: cannot configure the log: %s\n", prog,
-				strerror(errno));
+			if (errno == EOPNOTSUPP)
+				fprintf(stderr, "%s: cannot configure the log: %s "
+					"is a terminal, or on a filesystem (FUSE, "
+					"NFS, ...) that hwpmc cannot write without "
+					"blocking; use a local file or a pipe%s\n",
+					prog, logfile ? logfile : "the temporary file",
+					logfile ? "" : " (set TMPDIR)");
+			else
+				fprintf(stderr, "%s: cannot configure the log: %s\n",
+					prog, strerror(errno));
 			return 1;
 		}
 		pmc_get_driver_stats(&ds0);

@@ -299,6 +299,7 @@ void hwpmc_log_fini(void);
 struct hwpmc_log *hwpmc_log_open(int fd, struct file *devfile);
 void hwpmc_log_close(struct hwpmc_log *lg);
 int hwpmc_log_flush(struct hwpmc_log *lg);
+void hwpmc_log_hold_file(struct hwpmc_log *lg);
 int hwpmc_log_wait_closed(struct hwpmc_log *lg);
 int hwpmc_log_error(struct hwpmc_log *lg);
 void hwpmc_log_get(struct hwpmc_log *lg);

@@ -17,6 +17,9 @@
  * so a log whose reader stalls costs its own user only.  When a log may
  * take no buffer a record is dropped and counted, and the next record
  * that fits is preceded by a DROPNOTIFY record giving the number lost.
+ * A log within its share that finds the pool empty (other logs took
+ * theirs when their shares were larger) makes the logs over their
+ * shares give back their newest buffers (hwpmc_pool_rebalance()).
  *
  * The writer never blocks on anybody: terminals, FUSE, network
  * filesystems and other files whose writes may wait forever are refused
@@ -134,6 +137,7 @@ static unsigned int hwpmc_pool_max;
 static unsigned int hwpmc_nlogs;		/* open logs */
 static LIST_HEAD(hwpmc_logusers);		/* under both locks */
 static unsigned int hwpmc_nlogusers;		/* hwpmc_pool_lock */
+static bool hwpmc_pool_starved;			/* hwpmc_pool_lock */
 static u32 hwpmc_bufsize;			/* bytes of records */
 static DEFINE_MUTEX(hwpmc_pool_fill_lock);
 
@@ -148,20 +152,33 @@ static void hwpmc_pool_kick_fn(struct irq_work *w)
 static struct irq_work hwpmc_pool_kick;
 
 /*
- * May lg take one more buffer?  The pool is split evenly between the
- * users that have logs, and a user's share between its logs; a log may
- * always have two (one filled, one written) while its user is within
- * its share.
+ * The shares of the pool: split evenly between the users that have logs,
+ * and a user's share evenly between its logs; a log may always have two
+ * buffers (one filled, one written).  hwpmc_pool_lock held.
  */
+static unsigned int hwpmc_user_share(void)
+{
+	lockdep_assert_held(&hwpmc_pool_lock);
+	return max(hwpmc_pool_max / max(hwpmc_nlogusers, 1U), 2U);
+}
+
+static unsigned int hwpmc_log_share(const struct hwpmc_log *lg)
+{
+	return max(hwpmc_user_share() / max(lg->user->nlogs, 1U), 2U);
+}
+
+/* May lg take one more buffer?  hwpmc_pool_lock held. */
 static bool hwpmc_buf_quota_ok(const struct hwpmc_log *lg)
 {
-	const struct hwpmc_loguser *u = lg->user;
-	unsigned int ushare, lshare;
+	return lg->user->held < hwpmc_user_share() &&
+	       lg->held < hwpmc_log_share(lg);
+}
 
-	lockdep_assert_held(&hwpmc_pool_lock);
-	ushare = max(hwpmc_pool_max / max(hwpmc_nlogusers, 1U), 2U);
-	lshare = max(ushare / max(u->nlogs, 1U), 2U);
-	return u->held < ushare && lg->held < lshare;
+/* Do lg or its user hold more than their shares now?  hwpmc_pool_lock held. */
+static bool hwpmc_buf_over_share(const struct hwpmc_log *lg)
+{
+	return lg->user->held > hwpmc_user_share() ||
+	       lg->held > hwpmc_log_share(lg);
 }
 
 /* A free buffer for lg, or NULL; any context but NMI. */
@@ -180,6 +197,8 @@ static struct hwpmc_logbuf *hwpmc_buf_get(struct hwpmc_log *lg)
 		hwpmc_pool_free--;
 		lg->held++;
 		lg->user->held++;
+	} else if (hwpmc_buf_quota_ok(lg)) {
+		hwpmc_pool_starved = true;	/* someone is over share */
 	}
 	raw_spin_unlock_irqrestore(&hwpmc_pool_lock, flags);
 	if (!lb)
@@ -204,22 +223,95 @@ static void hwpmc_buf_put(struct hwpmc_log *lg, struct hwpmc_logbuf *lb)
 	raw_spin_unlock_irqrestore(&hwpmc_pool_lock, flags);
 }
 
+/* The records in a buffer, for DROPNOTIFY. */
+static u64 hwpmc_buf_records(const struct hwpmc_logbuf *lb)
+{
+	const struct pmclog_header *h;
+	u32 off = 0, len;
+	u64 n = 0;
+
+	while (off + sizeof(*h) <= lb->fill) {
+		h = (const struct pmclog_header *)(lb->data + off);
+		len = PMCLOG_HEADER_TO_LENGTH(h->pl_header);
+		if (!len)
+			break;
+		off += len;
+		n++;
+	}
+	return n;
+}
+
 /*
- * Keep two free buffers per open log and one more, within the limit, and
- * not more: the buffers of logs that went are freed.  May sleep.
+ * A log within its share was refused a buffer: the pool went to logs
+ * that took theirs while they had a larger share (alone, or before
+ * other users came) and whose readers do not keep up.  Each log over
+ * its share, or of a user over its share, now gives back its newest
+ * buffers: full ones not being written, then the one being filled;
+ * their records are counted as dropped in its own next DROPNOTIFY.
+ * Process context.
  */
-static void hwpmc_pool_fill(void)
+static void hwpmc_pool_rebalance(void)
+{
+	struct hwpmc_logbuf *lb;
+	struct hwpmc_log *lg;
+	unsigned long flags;
+	u64 n;
+	bool over;
+
+	mutex_lock(&hwpmc_logs_lock);
+	list_for_each_entry(lg, &hwpmc_logs, link) {
+		raw_spin_lock_irqsave(&lg->lock, flags);
+		for (;;) {
+			raw_spin_lock(&hwpmc_pool_lock);
+			over = hwpmc_buf_over_share(lg);
+			raw_spin_unlock(&hwpmc_pool_lock);
+			if (!over)
+				break;
+			lb = list_empty(&lg->full) ? NULL :
+			     list_last_entry(&lg->full, struct hwpmc_logbuf,
+					     link);
+			if (lb && !lb->done &&
+			    !(lg->writing && list_is_first(&lb->link, &lg->full))) {
+				list_del(&lb->link);
+			} else if (lg->cur) {
+				lb = lg->cur;
+				lg->cur = NULL;
+			} else {
+				break;
+			}
+			n = hwpmc_buf_records(lb);
+			lg->dropped += n;
+			this_cpu_add(hwpmc_stats.log_records_dropped, n);
+			hwpmc_buf_put(lg, lb);
+		}
+		raw_spin_unlock_irqrestore(&lg->lock, flags);
+	}
+	mutex_unlock(&hwpmc_logs_lock);
+}
+
+/*
+ * Keep two free buffers per open log and one more, within the limit;
+ * with trim, not more either (a log went).  May sleep.
+ */
+static void hwpmc_pool_fill(bool trim)
 {
 	struct hwpmc_logbuf *lb, *tmp;
 	unsigned int want;
 	unsigned long flags;
+	bool starved;
 	LIST_HEAD(surplus);
 
 	mutex_lock(&hwpmc_pool_fill_lock);
+	raw_spin_lock_irqsave(&hwpmc_pool_lock, flags);
+	starved = hwpmc_pool_starved;
+	hwpmc_pool_starved = false;
+	raw_spin_unlock_irqrestore(&hwpmc_pool_lock, flags);
+	if (starved)
+		hwpmc_pool_rebalance();
 	for (;;) {
 		raw_spin_lock_irqsave(&hwpmc_pool_lock, flags);
 		want = 2 * READ_ONCE(hwpmc_nlogs) + 1;
-		while (hwpmc_pool_free > want) {
+		while (trim && hwpmc_pool_free > want) {
 			lb = list_first_entry(&hwpmc_pool, struct hwpmc_logbuf,
 					      link);
 			list_move(&lb->link, &surplus);
@@ -248,7 +340,7 @@ static void hwpmc_pool_fill(void)
 
 static void hwpmc_pool_fill_fn(struct work_struct *work)
 {
-	hwpmc_pool_fill();
+	hwpmc_pool_fill(false);
 }
 
 /* The share of the pool of the current process's real uid; may sleep. */
@@ -495,14 +587,12 @@ void hwpmc_log_lost(struct hwpmc_log *lg)
  * A regular file: at its position, taken under its position lock as the
  * owner's own write(2) would (the owner may write through the same open
  * file), but only tried: a writer never waits for the owner.  The file
- * grows no larger than the owner's RLIMIT_FSIZE, and its page cache is
- * charged to the owner's memory cgroup.
+ * grows no larger than the owner's RLIMIT_FSIZE.
  */
 static ssize_t hwpmc_log_write_regular(struct hwpmc_log *lg, const void *buf,
 				       size_t len)
 {
 	struct file *f = lg->file;
-	struct mem_cgroup *oldcg;
 	loff_t pos;
 	ssize_t n;
 
@@ -514,9 +604,7 @@ static ssize_t hwpmc_log_write_regular(struct hwpmc_log *lg, const void *buf,
 		goto out;
 	}
 	len = min_t(loff_t, len, lg->fsize - pos);
-	oldcg = set_active_memcg(lg->memcg);
 	n = kernel_write(f, buf, len, &pos);
-	set_active_memcg(oldcg);
 	if (n > 0)
 		f->f_pos = pos;
 out:
@@ -529,12 +617,14 @@ static ssize_t hwpmc_log_write(struct hwpmc_log *lg, const void *buf,
 			       size_t len)
 {
 	struct kvec kv = { .iov_base = (void *)buf, .iov_len = len };
+	struct mem_cgroup *oldcg;
 	const struct cred *old;
 	struct iov_iter it;
 	struct kiocb kiocb;
 	ssize_t n;
 
 	old = override_creds(lg->cred);
+	oldcg = set_active_memcg(lg->memcg);
 	if (lg->regular) {
 		n = hwpmc_log_write_regular(lg, buf, len);
 	} else {
@@ -544,6 +634,7 @@ static ssize_t hwpmc_log_write(struct hwpmc_log *lg, const void *buf,
 		iov_iter_kvec(&it, WRITE, &kv, 1, len);
 		n = vfs_iocb_iter_write(lg->file, &kiocb, &it);
 	}
+	set_active_memcg(oldcg);
 	revert_creds(old);
 	if (n == 0)
 		n = -EAGAIN;
@@ -591,9 +682,10 @@ void hwpmc_log_put(struct hwpmc_log *lg)
 }
 
 /*
- * A closed log is written out: it dies, and lets go of its file (at
- * once, as closing a descriptor would: a pipe's reader sees EOF, a
- * filesystem can be unmounted), its buffers and its share of the pool.
+ * A closed log is written out: it dies, and lets go of its file, its
+ * buffers and its share of the pool.  A CLOSELOG caller holds the file
+ * too, and closes it in its own context (hwpmc_log_wait_closed()); else
+ * the last fput() from this worker is deferred, as any kthread's.
  */
 static void hwpmc_log_free_fn(struct work_struct *work)
 {
@@ -606,7 +698,7 @@ static void hwpmc_log_free_fn(struct work_struct *work)
 	irq_work_sync(&lg->kick);
 	cancel_delayed_work_sync(&lg->work);
 	hwpmc_log_drop_all(lg);
-	__fput_sync(lg->file);
+	fput(lg->file);
 	put_cred(lg->cred);
 	mem_cgroup_put(lg->memcg);
 	put_pid_ns(lg->pidns);
@@ -614,7 +706,7 @@ static void hwpmc_log_free_fn(struct work_struct *work)
 	list_del(&lg->link);
 	hwpmc_loguser_put(lg->user);
 	mutex_unlock(&hwpmc_logs_lock);
-	hwpmc_pool_fill();		/* give back what it no longer needs */
+	hwpmc_pool_fill(true);		/* give back what it no longer needs */
 	hwpmc_log_put(lg);
 }
 
@@ -732,14 +824,13 @@ static void hwpmc_log_initialize(struct hwpmc_log *lg)
 /*
  * A regular file on a filesystem whose writes cannot wait for a user
  * process or the network: one on a block device (not FUSE's fuseblk),
- * tmpfs, ramfs, or an overlay of those.
+ * tmpfs or ramfs (for an overlay, the filesystem of its real file).
  */
 static bool hwpmc_log_fs_ok(const struct super_block *sb)
 {
 	switch (sb->s_magic) {
 	case TMPFS_MAGIC:
 	case RAMFS_MAGIC:
-	case OVERLAYFS_SUPER_MAGIC:
 		return true;
 	case FUSE_SUPER_MAGIC:
 		return false;
@@ -766,8 +857,11 @@ static int hwpmc_log_file_ok(struct file *f, struct file *devfile)
 		return 0;		/* IOCB_NOWAIT is honoured */
 	if (S_ISCHR(mode))
 		return f->f_mode & FMODE_NOWAIT ? 0 : -EOPNOTSUPP;
-	if (S_ISREG(mode))
-		return hwpmc_log_fs_ok(inode->i_sb) ? 0 : -EOPNOTSUPP;
+	if (S_ISREG(mode) && f->f_flags & O_DIRECT)
+		return -EINVAL;		/* buffers are not aligned */
+	if (S_ISREG(mode))		/* an overlay's: the layer's */
+		return hwpmc_log_fs_ok(d_real_inode(f->f_path.dentry)->i_sb) ?
+		       0 : -EOPNOTSUPP;
 	return -EINVAL;
 }
 
@@ -786,6 +880,7 @@ static loff_t hwpmc_log_fsize(void)
 struct hwpmc_log *hwpmc_log_open(int fd, struct file *devfile)
 {
 	struct hwpmc_log *lg;
+	unsigned long flags;
 	struct file *f;
 	int error;
 
@@ -824,7 +919,12 @@ struct hwpmc_log *hwpmc_log_open(int fd, struct file *devfile)
 	list_add(&lg->link, &hwpmc_logs);
 	hwpmc_nlogs++;
 	mutex_unlock(&hwpmc_logs_lock);
-	hwpmc_pool_fill();
+	/* a full pool makes room for the new log now, not at its first loss */
+	raw_spin_lock_irqsave(&hwpmc_pool_lock, flags);
+	if (hwpmc_pool_free < 2 && hwpmc_pool_total >= hwpmc_pool_max)
+		hwpmc_pool_starved = true;
+	raw_spin_unlock_irqrestore(&hwpmc_pool_lock, flags);
+	hwpmc_pool_fill(false);
 	hwpmc_log_initialize(lg);
 	hwpmc_log_kick(lg, HWPMC_LOG_PERIOD);
 	return lg;
@@ -857,8 +957,21 @@ int hwpmc_log_flush(struct hwpmc_log *lg)
 }
 
 /*
- * Wait until a closed log is written out and has let go of its file
- * (reference held, no lock); its error, if any.
+ * CLOSELOG: its caller will wait for lg and then close the file itself
+ * (hwpmc_log_wait_closed()).  The log is open; hwpmc_sx held.
+ */
+void hwpmc_log_hold_file(struct hwpmc_log *lg)
+{
+	lockdep_assert_held_write(&hwpmc_sx);
+	get_file(lg->file);
+}
+
+/*
+ * Wait until a closed log is written out (reference held, no lock), then
+ * close its file as closing a descriptor would: on the way back to user
+ * space, so that a pipe's reader sees EOF and a filesystem can be
+ * unmounted when CLOSELOG returns, and a close that waits (a socket's
+ * linger) waits in the caller, interruptibly.  The log's error, if any.
  */
 int hwpmc_log_wait_closed(struct hwpmc_log *lg)
 {
@@ -869,7 +982,8 @@ int hwpmc_log_wait_closed(struct hwpmc_log *lg)
 	if (error == -ERESTARTSYS)
 		error = -EINTR;
 	if (!error)
-		flush_work(&lg->free_work);
+		flush_work(&lg->free_work);	/* the log's reference first */
+	fput(lg->file);
 	return READ_ONCE(lg->error) ?: error;
 }
 

@@ -1602,6 +1602,7 @@ int hwpmc_pmc_closelog(void)
 	lg = hwpmc_current_log();
 	if (lg) {
 		hwpmc_sample_drain();
+		hwpmc_log_hold_file(lg);
 		hwpmc_owner_closelog(po);
 		hwpmc_owner_put_if_idle(po);
 	}

@@ -540,3 +540,16 @@ u64 hwpmc_md_read_off(struct perf_event *ev)
 		       atomic64_read(&ev->child_count);
 	return hwpmc_md_read(ev);
 }
+
+/*
+ * Does perf count attr's event for the task being switched in, after
+ * perf's part of the switch-in but before preempt notifiers run?  Only
+ * cpu-migrations (perf_event_task_sched_in()), with kernel registers:
+ * not for a counter that excludes the kernel.
+ */
+bool hwpmc_md_counted_at_switch_in(const struct perf_event_attr *attr)
+{
+	return attr->type == PERF_TYPE_SOFTWARE &&
+	       attr->config == PERF_COUNT_SW_CPU_MIGRATIONS &&
+	       !attr->exclude_kernel;
+}

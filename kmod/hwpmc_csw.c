@@ -13,11 +13,12 @@
  * slot per PMC (struct hwpmc_slot): when the thread is switched in, the
  * slot takes the CPU counter's count as the base of a time slice; when
  * it is switched out, what the counter counted since is added to the
- * slot.  The switches come from the sched_switch tracepoint, one probe
- * for every switch of the system while counting process PMCs exist; for
- * threads that are no targets it costs two lookups in the hash.  perf's
- * per-task counters do the same in perf's context switch, at several
- * times the cost (docs/performance.md), and take a counter per thread.
+ * slot.  The switches come from a preempt notifier on each target
+ * thread, so threads that are no targets pay nothing (or, with the
+ * tunable csw_tracepoint, from the sched_switch tracepoint: a probe for
+ * every switch of the system, two lookups in the hash).  perf's per-task
+ * counters do the same in perf's context switch, at several times the
+ * cost (docs/performance.md), and take a counter per thread.
  *
  * The value of such a PMC is pm->value plus its slots' counts; a stop
  * folds those into pm->value.  A thread running on another CPU when the
@@ -41,8 +42,10 @@
  *    which list (pm->slots and thr->slots are RCU lists, walked without
  *    it), and a slot's gone flag;
  *  - thr->lock, a raw spinlock taken with IRQs off: the counting state
- *    of the thread's slots and thr->cpu.  The switch probe (rq lock held,
- *    IRQs off), the cross-calls and process context take it;
+ *    of the thread's slots, thr->cpu and the notifier's state.  The
+ *    notifiers (sched_out: rq lock held, IRQs off; sched_in: IRQs
+ *    turned off), the switch probe, the cross-calls, the task works
+ *    and process context take it;
  *  - the log's locks (PROCCSW records are appended under thr->lock).
  * Threads, slots and PMCs are freed after an RCU grace period.
  */
@@ -51,14 +54,19 @@
 #include <linux/kernel.h>
 #include <linux/hash.h>
 #include <linux/log2.h>
+#include <linux/llist.h>
+#include <linux/module.h>
 #include <linux/perf_event.h>
+#include <linux/preempt.h>
 #include <linux/rculist.h>
+#include <linux/refcount.h>
 #include <linux/sched.h>
 #include <linux/sched/coredump.h>
 #include <linux/sched/signal.h>
 #include <linux/sched/task.h>
 #include <linux/slab.h>
 #include <linux/smp.h>
+#include <linux/task_work.h>
 #include <linux/timekeeping.h>
 #include <linux/tracepoint.h>
 #include <linux/workqueue.h>
@@ -76,7 +84,17 @@ struct hwpmc_thr {
 	raw_spinlock_t		lock;
 	struct list_head	slots;		/* hwpmc_slot.tlink (RCU) */
 	int			cpu;		/* or HWPMC_THR_* */
-	bool			dead;		/* exited, unhashed */
+	u64			nr_migr;	/* task's se.nr_migrations then */
+	bool			dead;		/* exited or idle, unhashed */
+	bool			pn_on;		/* pn on the task's list */
+	bool			tw_queued;	/* twork queued (a reference) */
+	bool			idle_queued;	/* on hwpmc_thr_idle (a ref.) */
+	refcount_t		refs;
+#ifdef CONFIG_PREEMPT_NOTIFIERS
+	struct preempt_notifier	pn;
+#endif
+	struct callback_head	twork;		/* hwpmc_thr_twork() */
+	struct llist_node	idle;		/* hwpmc_thr_idle */
 	struct rcu_head		rcu;
 };
 
@@ -92,6 +110,7 @@ struct hwpmc_cset {
 	struct list_head	link;		/* hwpmc_csets */
 	struct perf_event_attr	attr;		/* the PMCs' pm->attr */
 	int			refs;		/* PMCs started once */
+	bool			at_in;		/* perf counts at switch-in */
 	int			*gen;		/* hwpmc_cpu_gen at creation */
 	struct rcu_head		rcu;
 	struct perf_event	*pcpu[];	/* [nr_cpu_ids] */
@@ -105,7 +124,9 @@ static DEFINE_RAW_SPINLOCK(hwpmc_vlock);
 
 static struct tracepoint *hwpmc_tp_vswitch;
 static int hwpmc_vpmcs;			/* counting process PMCs; hwpmc_sx */
-static bool hwpmc_vprobe_on;		/* hwpmc_sx */
+static bool hwpmc_vprobe_on;		/* probe or notifier key; hwpmc_sx */
+static atomic_t hwpmc_thr_nr = ATOMIC_INIT(0);	/* records not yet freed */
+static LLIST_HEAD(hwpmc_thr_idle);	/* records that lost their last slot */
 static void hwpmc_vprobe_off_fn(struct work_struct *work);
 static DECLARE_DELAYED_WORK(hwpmc_vprobe_off, hwpmc_vprobe_off_fn);
 
@@ -137,6 +158,10 @@ static struct hwpmc_thr *hwpmc_thr_alloc(struct task_struct *t, int cpu,
 	raw_spin_lock_init(&thr->lock);
 	INIT_LIST_HEAD(&thr->slots);
 	thr->cpu = cpu;
+	thr->nr_migr = READ_ONCE(t->se.nr_migrations);
+	refcount_set(&thr->refs, 1);	/* its life, until dead */
+	atomic_inc(&hwpmc_thr_nr);
+	smp_mb__after_atomic();	/* pairs with smp_mb() in hwpmc_thr_exit() */
 	return thr;
 }
 
@@ -146,6 +171,15 @@ static void hwpmc_thr_free_rcu(struct rcu_head *rcu)
 
 	put_task_struct(thr->task);
 	kfree(thr);
+	/* hwpmc_csw_fini()'s rcu_barrier() waits for this callback */
+	if (atomic_dec_and_test(&hwpmc_thr_nr))
+		schedule_delayed_work(&hwpmc_vprobe_off, HZ);
+}
+
+static void hwpmc_thr_put(struct hwpmc_thr *thr)
+{
+	if (refcount_dec_and_test(&thr->refs))
+		call_rcu(&thr->rcu, hwpmc_thr_free_rcu);
 }
 
 /* -- slices ------------------------------------------------------------------ */
@@ -158,8 +192,12 @@ static u64 hwpmc_cpu_count(struct perf_event *ev)
 	return local64_read(&ev->count);
 }
 
-/* A slice of s begins; its thread runs here, thr->lock held. */
-static void hwpmc_slice_open(struct hwpmc_slot *s, int cpu)
+/*
+ * A slice of s begins; its thread runs here, thr->lock held.  migrated:
+ * at a switch-in on another CPU than the thread's last, seen by a
+ * preempt notifier, after perf counted the migration for the thread.
+ */
+static void hwpmc_slice_open(struct hwpmc_slot *s, int cpu, bool migrated)
 {
 	struct perf_event *ev = READ_ONCE(s->pm->cset->pcpu[cpu]);
 
@@ -167,6 +205,8 @@ static void hwpmc_slice_open(struct hwpmc_slot *s, int cpu)
 		return;		/* no counter on this CPU (hotplug) */
 	s->ev = ev;
 	s->base = hwpmc_cpu_count(ev);
+	if (migrated && s->pm->cset->at_in)
+		s->base--;
 	s->in = true;
 }
 
@@ -214,18 +254,31 @@ static bool hwpmc_slot_counts(const struct hwpmc_slot *s)
 	       READ_ONCE(s->pm->state) == PMC_STATE_RUNNING;
 }
 
-/* thr is switched in on cpu; IRQs off. */
-static void hwpmc_thr_in(struct hwpmc_thr *thr, int cpu)
+/* thr runs on cpu from now: its slices begin; thr->lock held, IRQs off. */
+static void hwpmc_thr_open(struct hwpmc_thr *thr, int cpu, bool migrated)
 {
 	struct hwpmc_slot *s;
 
+	lockdep_assert_held(&thr->lock);
+	thr->cpu = cpu;
+	list_for_each_entry_rcu(s, &thr->slots, tlink)
+		if (hwpmc_slot_counts(s))
+			hwpmc_slice_open(s, cpu, migrated);
+}
+
+/*
+ * thr is switched in on cpu; IRQs off.  notifier: after perf's part of
+ * the switch-in, which counted one cpu-migration for the thread if it
+ * changed CPUs since it last ran (set_task_cpu() counts both).
+ */
+static void hwpmc_thr_in(struct hwpmc_thr *thr, int cpu, bool notifier)
+{
+	u64 nr = READ_ONCE(thr->task->se.nr_migrations);
+
 	raw_spin_lock(&thr->lock);
-	if (!thr->dead) {
-		thr->cpu = cpu;
-		list_for_each_entry_rcu(s, &thr->slots, tlink)
-			if (hwpmc_slot_counts(s))
-				hwpmc_slice_open(s, cpu);
-	}
+	if (!thr->dead)
+		hwpmc_thr_open(thr, cpu, notifier && nr != thr->nr_migr);
+	thr->nr_migr = nr;
 	raw_spin_unlock(&thr->lock);
 }
 
@@ -235,6 +288,7 @@ static void hwpmc_thr_close(struct hwpmc_thr *thr, int cpu)
 	struct hwpmc_slot *s;
 	u64 d;
 
+	lockdep_assert_held(&thr->lock);
 	list_for_each_entry_rcu(s, &thr->slots, tlink) {
 		if (!s->in)
 			continue;
@@ -243,6 +297,7 @@ static void hwpmc_thr_close(struct hwpmc_thr *thr, int cpu)
 			hwpmc_log_proccsw(s->pm, thr->task, d);
 	}
 	thr->cpu = HWPMC_THR_OFF;
+	thr->nr_migr = READ_ONCE(thr->task->se.nr_migrations);
 }
 
 /*
@@ -266,7 +321,205 @@ static void hwpmc_vprobe_switch(void *data, bool preempt,
 	}
 	thr = hwpmc_thr_find(next);
 	if (thr)
-		hwpmc_thr_in(thr, cpu);
+		hwpmc_thr_in(thr, cpu, false);
+}
+
+/* -- preempt notifiers ------------------------------------------------------- */
+
+/*
+ * With preempt notifiers (the default), each target thread's record has
+ * a notifier on its task's list, and threads that are no targets pay
+ * nothing at a switch.  A notifier goes on a task's list only in that
+ * task's own context (the list has no lock: the scheduler walks it on
+ * the task's CPU, KVM changes it with IRQs on): at attach by the caller
+ * itself, else by a task work (TWA_RESUME, whose kick makes a running
+ * target take it at once, and a sleeping one before it returns to user
+ * mode); and on a new thread's list by the fork probe, before the thread
+ * can run.  It leaves the list at the thread's exit (hwpmc_thr_exit()), or
+ * by a task work when the record loses its last slot.  A notifier on a
+ * list, and a queued task work, each hold a module reference (rmmod
+ * answers EBUSY meanwhile), dropped where the module's exit synchronizes
+ * with the code that drops it: in a probe, or as the task work's last
+ * call (a tail call).
+ */
+#ifdef CONFIG_PREEMPT_NOTIFIERS
+static void hwpmc_pn_in(struct preempt_notifier *pn, int cpu)
+{
+	struct hwpmc_thr *thr = container_of(pn, struct hwpmc_thr, pn);
+	unsigned long flags;
+
+	/* IRQs on here; the cross-calls take thr->lock */
+	local_irq_save(flags);
+	hwpmc_thr_in(thr, cpu, true);
+	local_irq_restore(flags);
+}
+
+/* rq lock held, IRQs off, after perf's part of the switch-out */
+static void hwpmc_pn_out(struct preempt_notifier *pn, struct task_struct *next)
+{
+	struct hwpmc_thr *thr = container_of(pn, struct hwpmc_thr, pn);
+
+	raw_spin_lock(&thr->lock);
+	if (!thr->dead)
+		hwpmc_thr_close(thr, smp_processor_id());
+	raw_spin_unlock(&thr->lock);
+}
+
+static struct preempt_ops hwpmc_pn_ops = {
+	.sched_in	= hwpmc_pn_in,
+	.sched_out	= hwpmc_pn_out,
+};
+
+/*
+ * On t's list: t is current, or cannot run yet; thr->lock held.  The
+ * caller holds the module: through a file, or a record of the parent.
+ */
+static void hwpmc_pn_link(struct hwpmc_thr *thr, struct task_struct *t)
+{
+	lockdep_assert_held(&thr->lock);
+	__module_get(THIS_MODULE);
+	preempt_notifier_init(&thr->pn, &hwpmc_pn_ops);
+	hlist_add_head(&thr->pn.link, &t->preempt_notifiers);
+	thr->pn_on = true;
+}
+
+/* Off its task's list; its task is current, thr->lock held, IRQs off. */
+static void hwpmc_pn_unlink(struct hwpmc_thr *thr)
+{
+	lockdep_assert_held(&thr->lock);
+	if (!thr->pn_on)
+		return;
+	preempt_notifier_unregister(&thr->pn);
+	thr->pn_on = false;
+	module_put(THIS_MODULE);	/* the caller holds it on */
+}
+
+static void hwpmc_pn_key(bool on)
+{
+	if (on)
+		preempt_notifier_inc();
+	else
+		preempt_notifier_dec();
+}
+#else
+static void hwpmc_pn_link(struct hwpmc_thr *thr, struct task_struct *t)
+{
+}
+
+static void hwpmc_pn_unlink(struct hwpmc_thr *thr)
+{
+}
+
+static void hwpmc_pn_key(bool on)
+{
+}
+#endif
+
+/* thr leaves the hash for good; hwpmc_vlock and thr->lock held. */
+static void hwpmc_thr_unhash(struct hwpmc_thr *thr)
+{
+	lockdep_assert_held(&hwpmc_vlock);
+	lockdep_assert_held(&thr->lock);
+	hlist_del_rcu(&thr->hnode);
+	thr->dead = true;
+}
+
+/*
+ * In the record's task, on its way to user mode (or in its exit): its
+ * notifier goes on its list if it has slots, or the record goes if it
+ * has none.
+ */
+static void hwpmc_thr_twork(struct callback_head *cb)
+{
+	struct hwpmc_thr *thr = container_of(cb, struct hwpmc_thr, twork);
+	bool gone = false, exiting = false;
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&hwpmc_vlock, flags);
+	raw_spin_lock(&thr->lock);
+	thr->tw_queued = false;
+	/*
+	 * In exit_task_work(), after the exit hooks: the record, if still
+	 * hashed, goes as at an exit (hwpmc_thr_exit()).
+	 */
+	if (current->flags & PF_EXITING) {
+		exiting = true;
+	} else if (!thr->dead && list_empty(&thr->slots)) {
+		hwpmc_pn_unlink(thr);
+		hwpmc_thr_unhash(thr);
+		gone = true;
+	} else if (!thr->dead && !thr->pn_on) {
+		hwpmc_pn_link(thr, current);
+		hwpmc_thr_open(thr, smp_processor_id(), false);
+	}
+	raw_spin_unlock(&thr->lock);
+	raw_spin_unlock_irqrestore(&hwpmc_vlock, flags);
+	if (gone)
+		hwpmc_thr_put(thr);
+	if (exiting) {
+		rcu_read_lock();
+		hwpmc_thr_exit(current, !atomic_read(&current->signal->live));
+		rcu_read_unlock();
+	}
+	hwpmc_thr_put(thr);	/* the task work's */
+	module_put(THIS_MODULE);	/* the task work's; last */
+}
+
+/*
+ * thr's task work is to be queued, unless it is: true if so, with a
+ * reference to thr and one to the module for it, which the caller, who
+ * holds the module (a file, a notifier, a task work), passes to
+ * hwpmc_thr_queue() after dropping its locks.  thr->lock held.
+ */
+static bool hwpmc_thr_queue_prep(struct hwpmc_thr *thr)
+{
+	lockdep_assert_held(&thr->lock);
+	if (thr->dead || thr->tw_queued)
+		return false;
+	thr->tw_queued = true;
+	refcount_inc(&thr->refs);
+	__module_get(THIS_MODULE);
+	return true;
+}
+
+/* Queue thr's task work (prepared); no raw lock held (KASAN allocates). */
+static void hwpmc_thr_queue(struct hwpmc_thr *thr)
+{
+	unsigned long flags;
+
+	init_task_work(&thr->twork, hwpmc_thr_twork);
+	if (!task_work_add(thr->task, &thr->twork, TWA_RESUME))
+		return;
+	/*
+	 * Past exit_task_work(): the thread is past its exit hook too
+	 * (perf_event_exit_task(), sched_process_exit), which found the
+	 * record hashed and killed it.
+	 */
+	raw_spin_lock_irqsave(&thr->lock, flags);
+	thr->tw_queued = false;
+	raw_spin_unlock_irqrestore(&thr->lock, flags);
+	hwpmc_thr_put(thr);
+	module_put(THIS_MODULE);
+}
+
+/* The records that lost their last slot meanwhile: task works for them. */
+static void hwpmc_thr_idle_flush(void)
+{
+	struct llist_node *n = llist_del_all(&hwpmc_thr_idle);
+	struct hwpmc_thr *thr, *tmp;
+	unsigned long flags;
+
+	bool queue;
+
+	llist_for_each_entry_safe(thr, tmp, n, idle) {
+		raw_spin_lock_irqsave(&thr->lock, flags);
+		thr->idle_queued = false;
+		queue = hwpmc_thr_queue_prep(thr);
+		raw_spin_unlock_irqrestore(&thr->lock, flags);
+		if (queue)
+			hwpmc_thr_queue(thr);
+		hwpmc_thr_put(thr);	/* the list's */
+	}
 }
 
 /* -- operations on a slot, where its thread runs ------------------------------ */
@@ -293,6 +546,18 @@ static void hwpmc_vop_do(struct hwpmc_vcall *vc)
 	int cpu = smp_processor_id();
 	bool here = !thr->dead && thr->task == current;
 
+	/*
+	 * With notifiers, a slice may only open where the notifier will
+	 * close it: a thread of the target process acting on its own PMC
+	 * before its task work ran takes its notifier now (its own list, in
+	 * process context); a cross-call never touches a list.
+	 */
+	if (here && !hwpmc_csw_tracepoint && !thr->pn_on) {
+		if (vc->remote)
+			here = false;
+		else
+			hwpmc_pn_link(thr, current);
+	}
 	if (here)
 		thr->cpu = cpu;
 	else if (vc->remote && thr->cpu == HWPMC_THR_UNKNOWN)
@@ -301,7 +566,7 @@ static void hwpmc_vop_do(struct hwpmc_vcall *vc)
 		switch (vc->op) {
 		case HWPMC_VOP_OPEN:
 			if (!s->in && hwpmc_slot_counts(s))
-				hwpmc_slice_open(s, cpu);
+				hwpmc_slice_open(s, cpu, false);
 			break;
 		case HWPMC_VOP_CLOSE:
 			hwpmc_slice_take(s, cpu, true);
@@ -391,6 +656,7 @@ int hwpmc_vpmc_use(struct hwpmc_pmc *pm, bool on)
 {
 	int error;
 
+	lockdep_assert_held_write(&hwpmc_sx);
 	if (!hwpmc_pmc_virtual(pm))
 		return 0;
 	if (!on) {
@@ -398,28 +664,40 @@ int hwpmc_vpmc_use(struct hwpmc_pmc *pm, bool on)
 			schedule_delayed_work(&hwpmc_vprobe_off, HZ);
 		return 0;
 	}
-	if (!hwpmc_vprobe_on) {
+	if (!hwpmc_vprobe_on && hwpmc_csw_tracepoint) {
 		error = tracepoint_probe_register(hwpmc_tp_vswitch,
 						  hwpmc_vprobe_switch, NULL);
 		if (error)
 			return error;
-		hwpmc_vprobe_on = true;
+	} else if (!hwpmc_vprobe_on) {
+		hwpmc_pn_key(true);
 	}
+	hwpmc_vprobe_on = true;
 	hwpmc_vpmcs++;
 	return 0;
 }
 
+/*
+ * The probe, or the notifiers' static key, goes a second after the last
+ * counting process PMC, once no record is left (records that lost
+ * their slots wait for their task works; their notifiers need not
+ * fire meanwhile, but one registered later needs the key).
+ */
 static void hwpmc_vprobe_off_fn(struct work_struct *work)
 {
 	bool off = false;
 
 	down_write(&hwpmc_sx);
-	if (!hwpmc_vpmcs && hwpmc_vprobe_on) {
+	if (!hwpmc_vpmcs && hwpmc_vprobe_on && hwpmc_csw_tracepoint) {
 		/* no PMC, so no slot and no thread record either */
 		tracepoint_probe_unregister(hwpmc_tp_vswitch,
 					    hwpmc_vprobe_switch, NULL);
 		hwpmc_vprobe_on = false;
 		off = true;
+	} else if (!hwpmc_vpmcs && hwpmc_vprobe_on &&
+		   !atomic_read(&hwpmc_thr_nr)) {
+		hwpmc_pn_key(false);
+		hwpmc_vprobe_on = false;
 	}
 	up_write(&hwpmc_sx);
 	if (off)
@@ -440,6 +718,7 @@ static int hwpmc_cset_counters(struct hwpmc_cset *cs)
 	struct perf_event *ev, *old;
 	int cpu, gen;
 
+	lockdep_assert_held_write(&hwpmc_sx);
 	attr.disabled = 0;
 	for_each_online_cpu(cpu) {
 		gen = hwpmc_cpu_gen_read(cpu);
@@ -499,6 +778,7 @@ static struct hwpmc_cset *hwpmc_cset_get(const struct hwpmc_pmc *pm)
 		return ERR_PTR(-ENOMEM);
 	}
 	cs->attr = pm->attr;
+	cs->at_in = hwpmc_md_counted_at_switch_in(&cs->attr);
 	error = hwpmc_cset_counters(cs);
 	if (error) {
 		hwpmc_cset_free(cs);
@@ -545,6 +825,7 @@ static struct hwpmc_slot *hwpmc_slot_alloc(struct hwpmc_pmc *pm, gfp_t gfp)
 /* s to its thread's and PMC's lists; hwpmc_vlock held. */
 static void hwpmc_slot_link(struct hwpmc_slot *s, struct hwpmc_thr *thr)
 {
+	lockdep_assert_held(&hwpmc_vlock);
 	s->thr = thr;
 	list_add_tail_rcu(&s->tlink, &thr->slots);
 	list_add_tail_rcu(&s->plink, &s->pm->slots);
@@ -567,11 +848,15 @@ static bool hwpmc_thr_has(struct hwpmc_thr *thr, struct hwpmc_pmc *pm)
  */
 int hwpmc_vpmc_add_thread(struct hwpmc_pmc *pm, struct task_struct *t)
 {
-	struct hwpmc_thr *thr, *fresh;
+	struct hwpmc_thr *thr = NULL, *fresh;
 	struct hwpmc_slot *s;
+	bool queue = false;
 	int error = 0;
 
-	fresh = hwpmc_thr_alloc(t, HWPMC_THR_UNKNOWN, GFP_KERNEL);
+	lockdep_assert_held_write(&hwpmc_sx);
+	/* with notifiers, a thread is seen from its notifier's registration */
+	fresh = hwpmc_thr_alloc(t, hwpmc_csw_tracepoint ? HWPMC_THR_UNKNOWN :
+				HWPMC_THR_OFF, GFP_KERNEL);
 	s = hwpmc_slot_alloc(pm, GFP_KERNEL);
 	if (!fresh || !s) {
 		error = -ENOMEM;
@@ -596,11 +881,21 @@ int hwpmc_vpmc_add_thread(struct hwpmc_pmc *pm, struct task_struct *t)
 			hwpmc_slot_link(s, thr);
 			s = NULL;
 		}
+		raw_spin_lock(&thr->lock);
+		if (!hwpmc_csw_tracepoint && !thr->pn_on && t == current) {
+			hwpmc_pn_link(thr, t);
+			hwpmc_thr_open(thr, smp_processor_id(), false);
+		} else if (!hwpmc_csw_tracepoint && !thr->pn_on) {
+			queue = hwpmc_thr_queue_prep(thr);
+		}
+		raw_spin_unlock(&thr->lock);
 	}
 	raw_spin_unlock_irq(&hwpmc_vlock);
+	if (queue)
+		hwpmc_thr_queue(thr);
 out:
 	if (fresh)
-		hwpmc_thr_free_rcu(&fresh->rcu);
+		hwpmc_thr_put(fresh);
 	kfree(s);
 	return error;
 }
@@ -623,21 +918,34 @@ static bool hwpmc_slot_matches(struct task_struct *t, struct pid *tgid,
 	return false;
 }
 
-/* Unlink s, and its thread's record with its last slot; hwpmc_vlock held. */
+/*
+ * Unlink s, and its thread's record with its last slot: at once when
+ * no notifier of it is on a list or about to be, else by a task work in
+ * its thread (hwpmc_thr_idle_flush() after the lock).  hwpmc_vlock held.
+ */
 static void hwpmc_slot_unlink(struct hwpmc_slot *s)
 {
 	struct hwpmc_thr *thr = s->thr;
+	bool gone = false;
 
+	lockdep_assert_held(&hwpmc_vlock);
 	list_del_rcu(&s->plink);
 	if (thr) {
 		list_del_rcu(&s->tlink);
-		if (list_empty(&thr->slots)) {
-			hlist_del_rcu(&thr->hnode);
-			raw_spin_lock(&thr->lock);
-			thr->dead = true;
-			raw_spin_unlock(&thr->lock);
-			call_rcu(&thr->rcu, hwpmc_thr_free_rcu);
+		raw_spin_lock(&thr->lock);
+		if (list_empty(&thr->slots) && !thr->dead) {
+			if (!thr->pn_on && !thr->tw_queued) {
+				hwpmc_thr_unhash(thr);
+				gone = true;
+			} else if (!thr->idle_queued) {
+				thr->idle_queued = true;
+				refcount_inc(&thr->refs);
+				llist_add(&thr->idle, &hwpmc_thr_idle);
+			}
 		}
+		raw_spin_unlock(&thr->lock);
+		if (gone)
+			hwpmc_thr_put(thr);
 	}
 	kfree_rcu(s, rcu);
 }
@@ -660,6 +968,7 @@ void hwpmc_vpmc_reap(struct hwpmc_pmc *pm)
 		hwpmc_slot_unlink(s);
 	}
 	raw_spin_unlock_irq(&hwpmc_vlock);
+	hwpmc_thr_idle_flush();
 }
 
 /*
@@ -698,6 +1007,7 @@ u64 hwpmc_vpmc_remove(struct hwpmc_pmc *pm, struct task_struct *root,
 		hwpmc_slot_unlink(s);
 	}
 	raw_spin_unlock_irq(&hwpmc_vlock);
+	hwpmc_thr_idle_flush();
 	return sum;
 }
 
@@ -821,7 +1131,7 @@ void hwpmc_vpmc_free(struct hwpmc_pmc *pm)
 void hwpmc_thr_fork(struct task_struct *parent, struct task_struct *child)
 {
 	struct hwpmc_slot *ps, *cs[HWPMC_FORK_MAX];
-	struct hwpmc_thr *pthr, *cthr;
+	struct hwpmc_thr *pthr, *cthr, *thr;
 	bool thread = !thread_group_leader(child);
 	unsigned long flags;
 	int n = 0, used = 0, i;
@@ -847,9 +1157,16 @@ void hwpmc_thr_fork(struct task_struct *parent, struct task_struct *child)
 		pr_warn_ratelimited("no memory to count new task %d\n",
 				    task_pid_nr(child));
 	raw_spin_lock_irqsave(&hwpmc_vlock, flags);
+	/*
+	 * The child is on its process's thread list before this probe: an
+	 * attach listing the threads meanwhile gave it a record already,
+	 * which it keeps (one record, one notifier a thread).
+	 */
+	thr = hwpmc_thr_find(child);
 	list_for_each_entry(ps, &pthr->slots, tlink) {
 		if (ps->gone ||
-		    !(thread || (ps->pm->flags & PMC_F_DESCENDANTS)))
+		    !(thread || (ps->pm->flags & PMC_F_DESCENDANTS)) ||
+		    (thr && hwpmc_thr_has(thr, ps->pm)))
 			continue;
 		if (used == n) {
 			/* no memory, or more than HWPMC_FORK_MAX PMCs */
@@ -857,15 +1174,25 @@ void hwpmc_thr_fork(struct task_struct *parent, struct task_struct *child)
 			continue;
 		}
 		cs[used]->pm = ps->pm;
-		hwpmc_slot_link(cs[used++], cthr);
+		hwpmc_slot_link(cs[used++], thr ?: cthr);
 	}
-	if (used)
-		hlist_add_head_rcu(&cthr->hnode, hwpmc_thr_bucket(child));
+	if (!thr && used) {
+		thr = cthr;
+		cthr = NULL;
+		hlist_add_head_rcu(&thr->hnode, hwpmc_thr_bucket(child));
+	}
+	if (thr) {
+		/* the child cannot run yet: its list is ours to change */
+		raw_spin_lock(&thr->lock);
+		if (!hwpmc_csw_tracepoint && !thr->pn_on && !thr->dead)
+			hwpmc_pn_link(thr, child);
+		raw_spin_unlock(&thr->lock);
+	}
 	raw_spin_unlock_irqrestore(&hwpmc_vlock, flags);
 	for (i = used; i < n; i++)
 		kfree(cs[i]);
-	if (cthr && !used)
-		hwpmc_thr_free_rcu(&cthr->rcu);
+	if (cthr)
+		hwpmc_thr_put(cthr);
 }
 
 /*
@@ -884,15 +1211,20 @@ void hwpmc_thr_exit(struct task_struct *p, bool group_dead)
 	struct hwpmc_thr *thr;
 	unsigned long flags;
 
-	if (!hwpmc_thr_find(p))
+	/*
+	 * PF_EXITING is set: either an attach sees it (under hwpmc_vlock) or
+	 * this sees the count its record added, and the record under the lock.
+	 */
+	smp_mb();
+	if (!atomic_read(&hwpmc_thr_nr))
 		return;
 	raw_spin_lock_irqsave(&hwpmc_vlock, flags);
 	thr = hwpmc_thr_find(p);
 	if (thr) {
-		hlist_del_rcu(&thr->hnode);
 		raw_spin_lock(&thr->lock);
 		hwpmc_thr_close(thr, smp_processor_id());
-		thr->dead = true;
+		hwpmc_pn_unlink(thr);	/* p is current */
+		hwpmc_thr_unhash(thr);
 		list_for_each_entry(s, &thr->slots, tlink) {
 			if ((s->pm->flags & PMC_F_LOG_PROCEXIT) && !s->gone &&
 			    es.n < HWPMC_EXIT_MAX) {
@@ -907,8 +1239,9 @@ void hwpmc_thr_exit(struct task_struct *p, bool group_dead)
 	raw_spin_unlock_irqrestore(&hwpmc_vlock, flags);
 	if (!thr)
 		return;
-	hwpmc_procexit_log(&es, p->tgid, group_dead);
-	call_rcu(&thr->rcu, hwpmc_thr_free_rcu);
+	if (es.n)
+		hwpmc_procexit_log(&es, p->tgid, group_dead);
+	hwpmc_thr_put(thr);
 }
 
 /*
@@ -971,6 +1304,10 @@ int hwpmc_csw_init(void)
 {
 	unsigned int i;
 
+	if (!hwpmc_csw_tracepoint && !IS_ENABLED(CONFIG_PREEMPT_NOTIFIERS)) {
+		pr_info("no preempt notifiers in this kernel: csw_tracepoint=1\n");
+		hwpmc_csw_tracepoint = true;
+	}
 	for_each_kernel_tracepoint(hwpmc_vtp_lookup, NULL);
 	if (!hwpmc_tp_vswitch) {
 		pr_err("kernel tracepoint sched_switch not found\n");
@@ -989,12 +1326,18 @@ int hwpmc_csw_init(void)
 /* After every PMC went (hwpmc_pmc_fini()). */
 void hwpmc_csw_fini(void)
 {
+	/*
+	 * No record is left on a task's list: each holds a module
+	 * reference.  The last ones' RCU callbacks may still run.
+	 */
+	rcu_barrier();
 	cancel_delayed_work_sync(&hwpmc_vprobe_off);
-	if (hwpmc_vprobe_on) {
+	if (hwpmc_vprobe_on && hwpmc_csw_tracepoint)
 		tracepoint_probe_unregister(hwpmc_tp_vswitch,
 					    hwpmc_vprobe_switch, NULL);
-		hwpmc_vprobe_on = false;
-	}
+	else if (hwpmc_vprobe_on)
+		hwpmc_pn_key(false);
+	hwpmc_vprobe_on = false;
 	tracepoint_synchronize_unregister();
 	rcu_barrier();		/* hwpmc_thr_free_rcu() is ours */
 	kvfree(hwpmc_thr_hash);

@@ -643,13 +643,18 @@ static int hwpmc_kp_exit(struct kprobe *kp, struct pt_regs *regs)
 	bool group_dead;
 
 	p = (struct task_struct *)regs_get_kernel_argument(regs, 0);
-	if (hwpmc_hooks_idle() || p != current || !(p->flags & PF_EXITING))
+	if (p != current || !(p->flags & PF_EXITING))
 		return 0;
 	group_dead = !atomic_read(&p->signal->live);
-	/* counting PMCs: the thread's count ends where perf's counters do */
+	/*
+	 * counting PMCs: the thread's count ends where perf's counters do;
+	 * also without owners, for a record whose notifier is on p's list
+	 */
 	rcu_read_lock();
 	hwpmc_thr_exit(p, group_dead);
 	rcu_read_unlock();
+	if (hwpmc_hooks_idle())
+		return 0;
 	hwpmc_procexit(p, group_dead);
 	rcu_read_lock();
 	hwpmc_csw_exit(p);

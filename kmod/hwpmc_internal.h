@@ -38,6 +38,7 @@
 
 /* Tunables (module parameters, hwpmc_main.c). */
 extern int hwpmc_hashsize;
+extern bool hwpmc_csw_tracepoint;
 extern int hwpmc_nsamples;
 extern int hwpmc_callchaindepth;
 extern int hwpmc_logbuffersize;
@@ -105,6 +106,7 @@ void hwpmc_md_start(struct perf_event *ev);
 void hwpmc_md_stop(struct perf_event *ev);
 u64 hwpmc_md_read(struct perf_event *ev);
 u64 hwpmc_md_read_off(struct perf_event *ev);
+bool hwpmc_md_counted_at_switch_in(const struct perf_event_attr *attr);
 
 /* Core: rows, dispositions, per-CPU slots (hwpmc_mod.c). */
 extern struct rw_semaphore hwpmc_sx;

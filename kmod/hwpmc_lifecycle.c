@@ -73,12 +73,11 @@ static void hwpmc_record(struct task_struct *p, bool exec)
 /* A thread of p's process exits; the last one ends the process. */
 static void hwpmc_probe_exit(HWPMC_TP_EXIT_PROTO)
 {
-	bool last;
+	bool last = !atomic_read(&p->signal->live);
 
+	hwpmc_thr_exit(p, last);	/* also without owners: notifiers */
 	if (!atomic_read(&hwpmc_active))
 		return;
-	last = !atomic_read(&p->signal->live);
-	hwpmc_thr_exit(p, last);
 	hwpmc_hooks_exit(p, last);
 	if (last)
 		hwpmc_record(p, false);

@@ -61,6 +61,10 @@ bool hwpmc_unprivileged_proc_debug = true;
 module_param_named(unprivileged_proc_debug, hwpmc_unprivileged_proc_debug, bool, 0644);
 MODULE_PARM_DESC(unprivileged_proc_debug, "allow unprivileged callers to attach to other processes they could ptrace (1)");
 
+bool hwpmc_csw_tracepoint = !IS_ENABLED(CONFIG_PREEMPT_NOTIFIERS);
+module_param_named(csw_tracepoint, hwpmc_csw_tracepoint, bool, 0444);
+MODULE_PARM_DESC(csw_tracepoint, "follow the context switches of counting targets with the sched_switch tracepoint instead of preempt notifiers (0; always 1 without CONFIG_PREEMPT_NOTIFIERS)");
+
 bool hwpmc_unprivileged_kernel;
 module_param_named(unprivileged_kernel, hwpmc_unprivileged_kernel, bool, 0644);
 MODULE_PARM_DESC(unprivileged_kernel, "allow unprivileged callers kernel mode with PMU (hardware) events and in sampling PMCs (0)");

@@ -955,7 +955,12 @@ int hwpmc_pmc_allocate(struct file *file, struct pmc_op_pmcallocate *pa)
 		error = -ENOMEM;
 		goto fail_locked;
 	}
-	/* the first usable row: free for this scope, not used by the owner */
+	/*
+	 * The first usable row: free for this scope, not used by the owner,
+	 * and none where the caller is a target already, so that its attach
+	 * to itself finds the row free (FreeBSD's
+	 * pmc_can_allocate_rowindex()).
+	 */
 	for (ri = cl->first_row; ri < cl->first_row + cl->num; ri++) {
 		bool mine = false;
 
@@ -963,7 +968,7 @@ int hwpmc_pmc_allocate(struct file *file, struct pmc_op_pmcallocate *pa)
 			mine |= other->ri == ri &&
 				(PMC_IS_VIRTUAL_MODE(other->mode) ||
 				 PMC_IS_VIRTUAL_MODE(mode) || other->cpu == cpu);
-		if (mine)
+		if (mine || hwpmc_row_target_of(task_tgid(current), ri))
 			continue;
 		if (PMC_IS_VIRTUAL_MODE(mode) ? hwpmc_row_can_thread(ri) :
 		    hwpmc_row_can_system(cpu, ri))

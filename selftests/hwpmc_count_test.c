@@ -777,6 +777,56 @@ TEST_F(count, same_row_same_target_other_owner_is_ebusy)
 	EXPECT_EQ(0, simple(self->fd, HWPMC_IOC_PMCRELEASE, id));
 }
 
+/*
+ * A process counted by someone else counts itself too: its allocator
+ * never picks a row where it is a target already (FreeBSD's
+ * pmc_can_allocate_rowindex()), so its self-attach finds the row free.
+ */
+TEST_F(count, counted_process_can_count_itself)
+{
+	__u32 id;
+	int p[2], q[2], status;
+	pid_t pid;
+	char r = 0;
+
+	ASSERT_EQ(0, pipe(p));
+	ASSERT_EQ(0, pipe(q));
+	pid = fork();
+	if (pid == 0) {
+		__u32 oid;
+		int fd;
+
+		if (read(q[0], &r, 1) != 1)
+			_exit(2);
+		fd = open(DEV, O_RDWR);
+		if (fd < 0 || alloc_tc(fd, EV_SOFT(TASK_CLOCK), 0, &oid))
+			_exit(3);
+		r = (char)attach(fd, oid, 0);
+		if (!r)
+			r = (char)simple(fd, HWPMC_IOC_PMCSTART, oid);
+		if (!r) {
+			__u64 v;
+
+			spin(0.05);
+			v = value(fd, oid);
+			r = v && v != ~0ULL ? 0 : 100;
+		}
+		if (write(p[1], &r, 1) != 1)
+			_exit(4);
+		_exit(0);
+	}
+	ASSERT_EQ(0, alloc_tc(self->fd, EV_SOFT(TASK_CLOCK), 0, &id));
+	ASSERT_EQ(0, attach(self->fd, id, pid));
+	ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTART, id));
+	ASSERT_EQ(1, write(q[1], "g", 1));
+	ASSERT_EQ(1, read(p[0], &r, 1));
+	waitpid(pid, &status, 0);
+	EXPECT_EQ(0, r) TH_LOG("self-attach of a counted process: %s",
+			       r == 100 ? "counted nothing" : strerror(r));
+	EXPECT_LT(0, value(self->fd, id));
+	EXPECT_EQ(0, simple(self->fd, HWPMC_IOC_PMCRELEASE, id));
+}
+
 TEST(no_pmcs_is_esrch)
 {
 	int fd = open(DEV, O_RDWR);

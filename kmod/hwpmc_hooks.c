@@ -295,6 +295,7 @@ out:
 /* What the counter of the current thread counted; ctx lock held. */
 static u64 hwpmc_counter_local(struct perf_event *ev)
 {
+	lockdep_assert_held(&ev->ctx->lock);
 	if (ev->state == PERF_EVENT_STATE_ACTIVE &&
 	    ev->oncpu == smp_processor_id())
 		ev->pmu->read(ev);
@@ -430,6 +431,7 @@ int hwpmc_proccsw_use(struct hwpmc_pmc *pm, bool on)
 {
 	int error = 0;
 
+	lockdep_assert_held_write(&hwpmc_sx);
 	if (!(pm->flags & PMC_F_LOG_PROCCSW) || hwpmc_pmc_virtual(pm))
 		return 0;
 	if (on) {

@@ -1002,6 +1002,7 @@ void hwpmc_log_close(struct hwpmc_log *lg)
 	unsigned long flags;
 
 	lockdep_assert_held_write(&hwpmc_sx);
+	lockdep_assert_held_write(&hwpmc_sx);
 	hwpmc_log_append(lg, PMCLOG_TYPE_CLOSELOG, ktime_get_ns(), &r,
 			 sizeof(r), NULL, 0);
 	raw_spin_lock_irqsave(&lg->lock, flags);

@@ -114,6 +114,7 @@ int hwpmc_describe_row(int cpu, u32 ri, struct pmc_info *pi)
  */
 bool hwpmc_row_can_thread(u32 ri)
 {
+	lockdep_assert_held_write(&hwpmc_sx);
 	return hwpmc_rowdisp[ri] >= 0;
 }
 
@@ -121,12 +122,14 @@ bool hwpmc_row_can_system(int cpu, u32 ri)
 {
 	const struct hwpmc_hw *hw = hwpmc_slot(cpu, ri);
 
+	lockdep_assert_held_write(&hwpmc_sx);
 	return hwpmc_rowdisp[ri] <= 0 && !hw->pmc &&
 	       (hw->flags & HWPMC_HW_ENABLED);
 }
 
 void hwpmc_row_take(struct hwpmc_pmc *pm, u32 mode, int cpu, u32 ri)
 {
+	lockdep_assert_held_write(&hwpmc_sx);
 	if (PMC_IS_VIRTUAL_MODE(mode)) {
 		hwpmc_rowdisp[ri]++;
 	} else {
@@ -137,6 +140,7 @@ void hwpmc_row_take(struct hwpmc_pmc *pm, u32 mode, int cpu, u32 ri)
 
 void hwpmc_row_give(u32 mode, int cpu, u32 ri)
 {
+	lockdep_assert_held_write(&hwpmc_sx);
 	if (PMC_IS_VIRTUAL_MODE(mode)) {
 		hwpmc_rowdisp[ri]--;
 	} else {

@@ -134,6 +134,7 @@ static int hwpmc_sys_refresh(struct hwpmc_pmc *pm)
 	int gen = atomic_read(&hwpmc_cpu_gen[pm->cpu]);
 	struct perf_event *ev;
 
+	lockdep_assert_held(&hwpmc_sx);
 	if (gen == pm->sysgen)
 		return 0;
 	if (!cpu_online(pm->cpu))
@@ -202,6 +203,7 @@ static void hwpmc_owner_closelog(struct hwpmc_owner *po)
 {
 	struct hwpmc_log *lg = po->log;
 
+	lockdep_assert_held_write(&hwpmc_sx);
 	if (!lg)
 		return;
 	WRITE_ONCE(po->log, NULL);
@@ -716,6 +718,7 @@ static int hwpmc_attach_one(struct hwpmc_pmc *pm, struct task_struct *p,
 /* Is q a descendant of p?  (RCU held) */
 static bool hwpmc_descends(struct task_struct *q, struct task_struct *p)
 {
+	RCU_LOCKDEP_WARN(!rcu_read_lock_held(), "without RCU");
 	while (q != &init_task) {
 		q = rcu_dereference(q->real_parent);
 		if (same_thread_group(q, p))

@@ -7,6 +7,7 @@
 #   VM_LOAD     how the module gets in: modprobe (DKMS-installed tree)
 #   VM_REQUIRE_EVENTS  events "hwpmc-control -L" must list (arm64: cycles instructions)
 #   VM_POWEROFF poweroff (default) or reboot: how the guest ends
+#   VM_CSW_FALLBACK 1: also run the counting and log tests with csw_tracepoint=1
 #   VM_KMEMLEAK 1: the kernel has kmemleak (debug kernel): what the boot
 #               leaked is forgotten before the module loads, and at the
 #               end, after rmmod, a scan must find no new leak
@@ -45,6 +46,10 @@ hostname hwpmc-vm
 
 # the debug kernel's guest is several times slower: timing checks relax
 if [ "${VM_KMEMLEAK:-0}" = 1 ]; then HWPMC_SLOW_GUEST=1; export HWPMC_SLOW_GUEST; fi
+# one x86 guest runs the counting and log tests through the fallback
+# context-switch path too (selftests/csw_fallback.sh)
+HWPMC_CSW_FALLBACK=${VM_CSW_FALLBACK:-0}
+export HWPMC_CSW_FALLBACK
 
 HWPMC_BIN=/opt/hwpmc/bin
 LD_LIBRARY_PATH=/opt/hwpmc/lib

@@ -254,6 +254,7 @@ cat > "$ir/etc/hwpmc-vm.conf" <<EOF
 VM_MODE=$mode
 VM_REQUIRE_EVENTS="$require"
 VM_KMEMLEAK=$debug
+VM_CSW_FALLBACK=$(case $kver in 6.1.*-amd64) echo 1 ;; *) echo 0 ;; esac)
 VM_POWEROFF=$([ $debug = 1 ] && echo reboot || echo poweroff)
 EOF
 [ "$mode" = cmd ] && cp "$cmdfile" "$ir/hwpmc/cmd"

@@ -1505,6 +1505,84 @@ struct gate {
 	int go[2];		/* parent -> threads: touch */
 };
 
+static void *nap_thread(void *arg)
+{
+	usleep(200);
+	return arg;
+}
+
+/*
+ * For secs seconds: a short thread at a time, mostly asleep; then the
+ * process's CPU time (ns, its dead threads' too) on fd w.
+ */
+static void clone_loop(double secs, int w)
+{
+	double end = now() + secs;
+	struct timespec ts;
+	pthread_t t;
+	__u64 ns;
+
+	while (now() < end) {
+		if (pthread_create(&t, NULL, nap_thread, NULL))
+			_exit(5);
+		pthread_join(t, NULL);
+	}
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	ns = ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+	if (write(w, &ns, sizeof(ns)) != sizeof(ns))
+		_exit(6);
+}
+
+/*
+ * Attach racing thread creation (the review's H5): a thread the attach
+ * lists before the fork probe ran must end with one record, counted
+ * once, and no slice may count what else runs on its CPU.  A spinner
+ * keeps the CPUs busy, so a slice left open would count its time too.
+ */
+TEST_F_TIMEOUT(count, attach_racing_clone_counts_only_the_target, 90)
+{
+	double secs = getenv("HWPMC_SLOW_GUEST") ? 6 : 3, end;
+	__u64 cpu_ns = 0, v;
+	pid_t pid, spin_pid;
+	unsigned int n = 0;
+	int p[2], status;
+	__u32 id;
+
+	ASSERT_EQ(0, pipe(p));
+	spin_pid = fork();
+	if (spin_pid == 0) {
+		spin(secs + 1);
+		_exit(0);
+	}
+	pid = fork();
+	if (pid == 0) {
+		close(p[0]);
+		clone_loop(secs, p[1]);
+		_exit(0);
+	}
+	close(p[1]);
+	ASSERT_EQ(0, alloc_tc(self->fd, EV_SOFT(TASK_CLOCK), 0, &id));
+	end = now() + secs - 0.2;
+	while (now() < end) {
+		if (attach(self->fd, id, pid))
+			break;
+		simple(self->fd, HWPMC_IOC_PMCSTART, id);
+		simple(self->fd, HWPMC_IOC_PMCSTOP, id);
+		detach(self->fd, id, pid);
+		n++;
+	}
+	ASSERT_EQ(sizeof(cpu_ns), read(p[0], &cpu_ns, sizeof(cpu_ns)));
+	waitpid(pid, &status, 0);
+	waitpid(spin_pid, &status, 0);
+	v = value(self->fd, id);
+	TH_LOG("%u attach cycles: hwpmc %llu ns, the target's CPU time %llu ns",
+	       n, (unsigned long long)v, (unsigned long long)cpu_ns);
+	EXPECT_LT(100, n);
+	EXPECT_NE(~0ULL, v);
+	EXPECT_GE(cpu_ns + cpu_ns / 20 + 2000000, v);
+	EXPECT_EQ(0, simple(self->fd, HWPMC_IOC_PMCRELEASE, id));
+}
+
 static void *gated_thread(void *arg)
 {
 	struct gate *g = arg;

@@ -23,6 +23,16 @@ reload() {
 	modprobe hwpmc "$@"
 }
 
+# a process PMC holds its row on every CPU: disposition THREAD (only
+# system PMCs show their owner's pid); wait up to 10 s for one
+wait_thread_row() {
+	_i=0
+	while [ $_i -lt 100 ] && ! hwpmc-control -l 2>/dev/null | grep -q " THREAD"; do
+		sleep 0.1; _i=$((_i + 1))
+	done
+	hwpmc-control -l 2>/dev/null | grep -q " THREAD"
+}
+
 # the device works (GETCPUINFO, GETPMCINFO on every CPU)
 works() {
 	hwpmc-control -l > /dev/null 2>&1
@@ -157,13 +167,7 @@ while [ $i -lt 100 ] && [ "$(cat /proc/$tgt/comm 2>/dev/null)" != hwpmc_spin ]; 
 	sleep 0.1; i=$((i + 1))
 done
 hwpmc-stat -p task-clock -t $tgt -w 1 > /dev/null 2>&1 & own=$!
-i=0
-# a process PMC holds its row on every CPU: disposition THREAD (only
-# system PMCs show their owner's pid)
-while [ $i -lt 100 ] && ! hwpmc-control -l 2>/dev/null | grep -q " THREAD"; do
-	sleep 0.1; i=$((i + 1))
-done
-if hwpmc-control -l 2>/dev/null | grep -q " THREAD"; then
+if wait_thread_row; then
 	ok "a process PMC in use (owner $own, target $tgt)"
 else
 	fail "a process PMC in use (owner $own, target $tgt)"
@@ -206,6 +210,38 @@ wait $own 2>/dev/null
 i=0
 while [ $i -lt 50 ] && ! rmmod hwpmc 2>/dev/null; do sleep 0.1; i=$((i + 1)); done
 check "rmmod after the system PMC's owner was killed" sh -c "! grep -q '^hwpmc ' /proc/modules"
+
+# a target asleep in the kernel takes its preempt notifier (a task work)
+# only when it next returns to user mode: until then the module stays,
+# and rmmod answers EBUSY at once, without waiting for it
+modprobe hwpmc
+if [ "$(cat $P/csw_tracepoint)" = Y ]; then
+	skip "rmmod with a notifier pending" "csw_tracepoint=1 has no notifiers"
+else
+	sleep 600 & tgt=$!
+	i=0
+	while [ $i -lt 100 ] && [ "$(cat /proc/$tgt/stat 2>/dev/null | cut -d' ' -f3)" != S ]; do
+		sleep 0.1; i=$((i + 1))
+	done
+	hwpmc-stat -p task-clock -t $tgt -w 1 > /dev/null 2>&1 & own=$!
+	check "a process PMC on the sleeper" wait_thread_row
+	kill -9 $own
+	wait $own 2>/dev/null
+	sleep 0.5	# the owner's file is closed, its PMC released
+	t0=$(date +%s)
+	if timeout 10 rmmod hwpmc 2>/dev/null; then
+		fail "rmmod answers EBUSY while a sleeping former target holds a task work"
+		modprobe hwpmc
+	else
+		ok "rmmod answers EBUSY while a sleeping former target holds a task work"
+	fi
+	check "rmmod did not wait for the sleeper" [ $(($(date +%s) - t0)) -lt 5 ]
+	kill $tgt
+	wait $tgt 2>/dev/null
+	i=0
+	while [ $i -lt 50 ] && ! rmmod hwpmc 2>/dev/null; do sleep 0.1; i=$((i + 1)); done
+	check "rmmod once the sleeper exited" sh -c "! grep -q '^hwpmc ' /proc/modules"
+fi
 
 reload
 check "reload with defaults" param_is softevents 16

@@ -147,6 +147,7 @@ struct hwpmc_owner {
 	struct list_head	pmcs;
 	struct hwpmc_log	*log;		/* READ_ONCE in atomic context */
 	struct file		*logdev;	/* the log configured through */
+	u64			exec_id;	/* self_exec_id at creation */
 	struct rcu_head		rcu;
 };
 
@@ -236,7 +237,7 @@ int hwpmc_pmc_rw(u32 id, u32 flags, u64 *value);
 int hwpmc_pmc_setcount(u32 id, u64 count);
 int hwpmc_pmc_caps(u32 id, u32 *caps);
 void hwpmc_pmc_file_release(struct file *file);
-void hwpmc_pmc_process_gone(struct pid *tgid, bool exec);
+void hwpmc_pmc_process_gone(struct pid *tgid, bool exec, u64 exec_id);
 int hwpmc_pmc_configurelog(struct file *file, int fd);
 int hwpmc_pmc_flushlog(void);
 int hwpmc_pmc_closelog(void);

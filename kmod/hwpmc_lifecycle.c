@@ -38,6 +38,7 @@ atomic_t hwpmc_active = ATOMIC_INIT(0);
 struct hwpmc_event_rec {
 	struct llist_node	node;
 	struct pid		*tgid;
+	u64			exec_id;	/* self_exec_id after the exec */
 	bool			exec;		/* else: exit */
 };
 
@@ -49,7 +50,7 @@ static void hwpmc_lifecycle_work(struct work_struct *work)
 	struct hwpmc_event_rec *r, *tmp;
 
 	llist_for_each_entry_safe(r, tmp, list, node) {
-		hwpmc_pmc_process_gone(r->tgid, r->exec);
+		hwpmc_pmc_process_gone(r->tgid, r->exec, r->exec_id);
 		put_pid(r->tgid);
 		kfree(r);
 	}
@@ -65,6 +66,7 @@ static void hwpmc_record(struct task_struct *p, bool exec)
 	if (!r)
 		return;		/* the allocator has said so */
 	r->tgid = get_pid(task_tgid(p));
+	r->exec_id = READ_ONCE(p->self_exec_id);
 	r->exec = exec;
 	llist_add(&r->node, &hwpmc_events);
 	schedule_work(&hwpmc_work);

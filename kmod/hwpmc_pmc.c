@@ -170,17 +170,59 @@ static struct hwpmc_owner *hwpmc_owner_find(struct pid *tgid)
 	return NULL;
 }
 
+/*
+ * The caller's owner, or NULL.  One made before the caller's last exec
+ * is none: its PMCs and log are the old image's, which the lifecycle
+ * work (or the caller's next allocation) releases.
+ */
+static struct hwpmc_owner *hwpmc_owner_current(void)
+{
+	struct hwpmc_owner *po = hwpmc_owner_find(task_tgid(current));
+
+	lockdep_assert_held(&hwpmc_sx);
+	if (po && po->exec_id != READ_ONCE(current->self_exec_id))
+		return NULL;
+	return po;
+}
+
+static void hwpmc_owner_put_if_idle(struct hwpmc_owner *po);
+static void hwpmc_owner_closelog(struct hwpmc_owner *po);
+static void hwpmc_pmc_free(struct hwpmc_pmc *pm);
+
+/* An owner's image is gone (exit, exec): its PMCs and its log go. */
+static void hwpmc_owner_release(struct hwpmc_owner *po)
+{
+	struct hwpmc_pmc *pm, *tmp;
+
+	lockdep_assert_held_write(&hwpmc_sx);
+	list_for_each_entry_safe(pm, tmp, &po->pmcs, link)
+		hwpmc_pmc_free(pm);
+	hwpmc_owner_closelog(po);
+	hwpmc_owner_put_if_idle(po);
+}
+
+/*
+ * The caller's owner, made if need be, stamped with the caller's exec
+ * generation; an owner of the image before the caller's last exec is
+ * released first, where the lifecycle work has yet to do it.
+ */
 static struct hwpmc_owner *hwpmc_owner_get(void)
 {
 	struct pid *tgid = task_tgid(current);
 	struct hwpmc_owner *po = hwpmc_owner_find(tgid);
 
+	lockdep_assert_held_write(&hwpmc_sx);
+	if (po && po->exec_id != current->self_exec_id) {
+		hwpmc_owner_release(po);
+		po = hwpmc_owner_find(tgid);
+	}
 	if (po)
 		return po;
 	po = kzalloc(sizeof(*po), GFP_KERNEL);
 	if (!po)
 		return NULL;
 	po->tgid = get_pid(tgid);
+	po->exec_id = current->self_exec_id;
 	INIT_LIST_HEAD(&po->pmcs);
 	atomic_inc(&hwpmc_active);
 	hlist_add_head(&po->link,
@@ -269,7 +311,7 @@ static void hwpmc_log_pmcdetach(struct hwpmc_pmc *pm, struct pid *tgid)
  */
 static int hwpmc_pmc_find(u32 id, struct hwpmc_pmc **pmp)
 {
-	struct hwpmc_owner *po = hwpmc_owner_find(task_tgid(current));
+	struct hwpmc_owner *po = hwpmc_owner_current();
 	struct hwpmc_pmc *pm;
 
 	if (!po)
@@ -1441,23 +1483,20 @@ void hwpmc_pmc_file_release(struct file *file)
  * their counts keeping what it counted; having exec'ed, those whose
  * owners may no longer attach to it (hwpmc_owner_may_keep()).
  */
-void hwpmc_pmc_process_gone(struct pid *tgid, bool exec)
+void hwpmc_pmc_process_gone(struct pid *tgid, bool exec, u64 exec_id)
 {
 	struct task_struct *p;
 	struct hwpmc_owner *po;
-	struct hwpmc_pmc *pm, *tmp;
+	struct hwpmc_pmc *pm;
 	struct hwpmc_target *pt;
 	struct hlist_node *n;
 	unsigned int b;
 
 	down_write(&hwpmc_sx);
 	po = hwpmc_owner_find(tgid);
-	if (po) {
-		list_for_each_entry_safe(pm, tmp, &po->pmcs, link)
-			hwpmc_pmc_free(pm);
-		hwpmc_owner_closelog(po);
-		hwpmc_owner_put_if_idle(po);
-	}
+	/* an owner made by the new image after this exec stays */
+	if (po && (!exec || po->exec_id < exec_id))
+		hwpmc_owner_release(po);
 	p = exec ? get_pid_task(tgid, PIDTYPE_TGID) : NULL;
 	for (b = 0; (!exec || p) && b < (1U << hwpmc_hashbits); b++)
 		hlist_for_each_entry_safe(po, n, &hwpmc_ownerhash[b], link)
@@ -1522,7 +1561,7 @@ int hwpmc_pmc_configurelog(struct file *file, int fd)
 	int error = 0;
 
 	down_write(&hwpmc_sx);
-	po = hwpmc_owner_find(task_tgid(current));
+	po = hwpmc_owner_current();
 	if (fd < 0) {
 		up_write(&hwpmc_sx);
 		return hwpmc_pmc_closelog();
@@ -1568,7 +1607,7 @@ static struct hwpmc_log *hwpmc_current_log(void)
 	struct hwpmc_owner *po;
 	struct hwpmc_log *lg = NULL;
 
-	po = hwpmc_owner_find(task_tgid(current));
+	po = hwpmc_owner_current();
 	if (po && po->log) {
 		lg = po->log;
 		hwpmc_log_get(lg);
@@ -1606,7 +1645,7 @@ int hwpmc_pmc_closelog(void)
 	int error;
 
 	down_write(&hwpmc_sx);
-	po = hwpmc_owner_find(task_tgid(current));
+	po = hwpmc_owner_current();
 	lg = hwpmc_current_log();
 	if (lg) {
 		hwpmc_sample_drain();
@@ -1633,7 +1672,7 @@ int hwpmc_pmc_writelog(u32 userdata)
 	int error;
 
 	down_read(&hwpmc_sx);
-	po = hwpmc_owner_find(task_tgid(current));
+	po = hwpmc_owner_current();
 	if (!po || !po->log)
 		error = -EINVAL;
 	else

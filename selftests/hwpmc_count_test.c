@@ -1064,6 +1064,65 @@ TEST_F(count, owner_exec_releases)
 	waitpid(owner, NULL, 0);
 }
 
+static int pin_cpu(int cpu);
+
+/*
+ * The second image of stale_exec_spares_the_new_image: as soon as it
+ * runs, before the module's lifecycle work could apply the exec (the
+ * test keeps that work's CPU busy at a higher real-time priority), it
+ * allocates, attaches to itself and starts a PMC; then it lets the work
+ * run, and its PMC must still be there.  Exit status: 0, or what failed.
+ */
+static void __attribute__((constructor)) exec_stage2(void)
+{
+	__u64 v = 0;
+	__u32 id;
+	int fd;
+
+	if (!getenv("HWPMC_TEST_EXEC_STAGE2"))
+		return;
+	fd = open(DEV, O_RDWR);
+	if (fd < 0 || alloc_tc(fd, EV_SOFT(TASK_CLOCK), 0, &id) ||
+	    attach(fd, id, 0) || simple(fd, HWPMC_IOC_PMCSTART, id))
+		_exit(10);
+	usleep(300000);		/* the lifecycle work runs now */
+	spin(0.01);
+	if (rw(fd, id, PMC_F_OLDVALUE, &v))
+		_exit(11);	/* the PMC went with the old image's */
+	_exit(v ? 0 : 12);
+}
+
+/*
+ * An owner that execs loses its PMCs, but not those its new image makes
+ * before the module has applied the exec (the review's M8).
+ */
+TEST_F(count, stale_exec_spares_the_new_image)
+{
+	struct sched_param sp = { .sched_priority = 50 };
+	int status;
+	pid_t owner;
+
+	owner = fork();
+	if (owner == 0) {
+		int fd = open(DEV, O_RDWR | O_CLOEXEC);
+		__u32 id;
+
+		/* one CPU, where the exec queues its work, kept busy */
+		if (pin_cpu(0) || sched_setscheduler(0, SCHED_FIFO, &sp))
+			_exit(20);
+		if (fd < 0 || alloc_tc(fd, EV_SOFT(TASK_CLOCK), 0, &id))
+			_exit(21);
+		setenv("HWPMC_TEST_EXEC_STAGE2", "1", 1);
+		execl("/proc/self/exe", "hwpmc_count_test", (char *)NULL);
+		_exit(22);
+	}
+	ASSERT_EQ(owner, waitpid(owner, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	if (WEXITSTATUS(status) == 20)
+		SKIP(return, "no SCHED_FIFO on CPU 0");
+	EXPECT_EQ(0, WEXITSTATUS(status)) TH_LOG("10: no PMC in the new image, 11: it went with the old image's, 12: it counted nothing");
+}
+
 TEST_F(count, target_exit_leaves_the_pmc)
 {
 	sigset_t ss;

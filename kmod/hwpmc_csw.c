@@ -817,8 +817,10 @@ static struct hwpmc_slot *hwpmc_slot_alloc(struct hwpmc_pmc *pm, gfp_t gfp)
 {
 	struct hwpmc_slot *s = kzalloc(sizeof(*s), gfp);
 
-	if (s)
+	if (s && pm) {
 		s->pm = pm;
+		s->gen = pm->attach_gen;
+	}
 	return s;
 }
 
@@ -900,22 +902,18 @@ out:
 	return error;
 }
 
-/* Is thread t's process tgid, or (root given) a descendant of root? */
-static bool hwpmc_slot_matches(struct task_struct *t, struct pid *tgid,
-			       struct task_struct *root)
+/*
+ * Is s to go: of a thread of process tgid, or made by PMCATTACH gen (the
+ * attached processes and, with PMC_F_DESCENDANTS, every process born in
+ * their trees since, orphans too), or (neither given) any?  Dead ones
+ * go in any case.  hwpmc_vlock held.
+ */
+static bool hwpmc_slot_matches(const struct hwpmc_slot *s, u32 gen,
+			       struct pid *tgid)
 {
-	struct task_struct *q = t;
-
-	if (task_tgid(t) == tgid)
-		return true;
-	if (!root)
-		return false;
-	while (q != &init_task) {
-		q = rcu_dereference(q->real_parent);
-		if (same_thread_group(q, root))
-			return true;
-	}
-	return false;
+	lockdep_assert_held(&hwpmc_vlock);
+	return !s->thr || (!gen && !tgid) || (gen && s->gen == gen) ||
+	       (tgid && task_tgid(s->thr->task) == tgid);
 }
 
 /*
@@ -972,16 +970,16 @@ void hwpmc_vpmc_reap(struct hwpmc_pmc *pm)
 }
 
 /*
- * The threads of process tgid, and with root the threads of root's
- * descendants (tgid NULL: every thread), stop being target threads of
- * pm; returns what they counted since pm started.  Dead threads' slots
+ * The threads of process tgid, and with gen those of the processes made
+ * targets by that PMCATTACH or born of them since (neither: every
+ * thread), stop being target threads of pm; returns what they counted
+ * since pm started.  Dead threads' slots
  * go too.  First every such slot is marked gone under hwpmc_vlock, so
  * that a fork meanwhile either copied it before (and the copy is marked)
  * or sees it gone; then their slices are closed where their threads run,
  * then they are unlinked.
  */
-u64 hwpmc_vpmc_remove(struct hwpmc_pmc *pm, struct task_struct *root,
-		      struct pid *tgid)
+u64 hwpmc_vpmc_remove(struct hwpmc_pmc *pm, u32 gen, struct pid *tgid)
 {
 	struct hwpmc_slot *s, *tmp;
 	u64 sum = 0;
@@ -991,8 +989,7 @@ u64 hwpmc_vpmc_remove(struct hwpmc_pmc *pm, struct task_struct *root,
 	rcu_read_lock();
 	raw_spin_lock_irq(&hwpmc_vlock);
 	list_for_each_entry(s, &pm->slots, plink)
-		if (!s->thr || !tgid ||
-		    hwpmc_slot_matches(s->thr->task, tgid, root))
+		if (hwpmc_slot_matches(s, gen, tgid))
 			WRITE_ONCE(s->gone, true);
 	raw_spin_unlock_irq(&hwpmc_vlock);
 	list_for_each_entry_rcu(s, &pm->slots, plink)
@@ -1108,7 +1105,7 @@ void hwpmc_vpmc_free(struct hwpmc_pmc *pm)
 {
 	if (!hwpmc_pmc_virtual(pm))
 		return;
-	hwpmc_vpmc_remove(pm, NULL, NULL);
+	hwpmc_vpmc_remove(pm, 0, NULL);
 	/*
 	 * Stopped and without slots: no switch and no cross-call reads its
 	 * counters through it any more (hwpmc_slot_counts(), s->in).
@@ -1174,6 +1171,7 @@ void hwpmc_thr_fork(struct task_struct *parent, struct task_struct *child)
 			continue;
 		}
 		cs[used]->pm = ps->pm;
+		cs[used]->gen = ps->gen;	/* the child's attach: its tree's */
 		hwpmc_slot_link(cs[used++], thr ?: cthr);
 	}
 	if (!thr && used) {

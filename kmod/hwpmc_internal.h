@@ -159,7 +159,6 @@ struct hwpmc_owner {
 struct hwpmc_target {
 	struct list_head	link;		/* pm->targets */
 	struct pid		*tgid;
-	bool			doomed;		/* detach of its ancestor */
 	u32			gen;		/* the attach that added it */
 	u64			base;		/* sum of counters at start */
 	u32			nev;
@@ -182,6 +181,7 @@ struct hwpmc_slot {
 	u64			base;		/* its count when the slice began */
 	u64			acc;		/* counted since PMCSTART */
 	u64			total;		/* counted in the slot's life */
+	u32			gen;		/* its PMCATTACH (attach_gen) */
 	bool			in;		/* a slice is open */
 	bool			gone;		/* detached, or exec of set-ID */
 	struct rcu_head		rcu;
@@ -278,8 +278,7 @@ int hwpmc_csw_init(void);
 void hwpmc_csw_fini(void);
 int hwpmc_vpmc_use(struct hwpmc_pmc *pm, bool on);
 int hwpmc_vpmc_add_thread(struct hwpmc_pmc *pm, struct task_struct *t);
-u64 hwpmc_vpmc_remove(struct hwpmc_pmc *pm, struct task_struct *root,
-		      struct pid *tgid);
+u64 hwpmc_vpmc_remove(struct hwpmc_pmc *pm, u32 gen, struct pid *tgid);
 void hwpmc_vpmc_reap(struct hwpmc_pmc *pm);
 int hwpmc_vpmc_start(struct hwpmc_pmc *pm);
 u64 hwpmc_vpmc_stop(struct hwpmc_pmc *pm);

@@ -686,7 +686,7 @@ static int hwpmc_target_add(struct hwpmc_pmc *pm, struct task_struct *p)
 			if (tv[i].ev)
 				hwpmc_md_release(tv[i].ev);
 		if (virt)
-			hwpmc_vpmc_remove(pm, NULL, tgid);
+			hwpmc_vpmc_remove(pm, 0, tgid);
 		goto out;
 	}
 	pt->tgid = get_pid(tgid);
@@ -715,7 +715,7 @@ static void hwpmc_target_free(struct hwpmc_pmc *pm, struct hwpmc_target *pt)
 	u32 i;
 
 	if (hwpmc_pmc_virtual(pm))
-		pm->value += hwpmc_vpmc_remove(pm, NULL, pt->tgid);
+		pm->value += hwpmc_vpmc_remove(pm, 0, pt->tgid);
 	else if (pm->state == PMC_STATE_RUNNING)
 		pm->value += hwpmc_target_stop(pt);
 	for (i = 0; i < pt->nev; i++)
@@ -864,12 +864,18 @@ static int hwpmc_do_attach(struct hwpmc_pmc *pm, pid_t nr)
 		error = hwpmc_attach_one(pm, p, false);
 	if (!error && (pm->flags & PMC_F_DESCENDANTS)) {
 		error = hwpmc_attach_descendants(pm, p);
-		if (error)
+		if (error) {
 			list_for_each_entry_safe(pt, tmp, &pm->targets, link)
 				if (pt->gen == pm->attach_gen) {
 					hwpmc_log_pmcdetach(pm, pt->tgid);
 					hwpmc_target_free(pm, pt);
 				}
+			/* and the processes born of them meanwhile */
+			if (hwpmc_pmc_virtual(pm))
+				pm->value += hwpmc_vpmc_remove(pm,
+							       pm->attach_gen,
+							       NULL);
+		}
 	}
 	put_task_struct(p);
 	return error;
@@ -1094,20 +1100,17 @@ static void hwpmc_targets_gone(struct hwpmc_pmc *pm)
  * PMC_F_DESCENDANTS: detaching a process detaches its descendants that
  * are targets too, as attaching attached them.
  */
-static void hwpmc_detach_descendants(struct hwpmc_pmc *pm, struct pid *tgid)
+/*
+ * The targets that root's PMCATTACH made with it (its descendants then,
+ * whether they are orphans now or not) go with it.
+ */
+static void hwpmc_detach_descendants(struct hwpmc_pmc *pm,
+				     struct hwpmc_target *root)
 {
 	struct hwpmc_target *pt, *tmp;
-	struct task_struct *root, *p;
 
-	rcu_read_lock();
-	root = pid_task(tgid, PIDTYPE_TGID);
-	list_for_each_entry(pt, &pm->targets, link) {
-		p = pid_task(pt->tgid, PIDTYPE_TGID);
-		pt->doomed = root && p && p != root && hwpmc_descends(p, root);
-	}
-	rcu_read_unlock();
 	list_for_each_entry_safe(pt, tmp, &pm->targets, link)
-		if (pt->doomed)
+		if (pt != root && pt->gen == root->gen)
 			hwpmc_target_free(pm, pt);
 }
 
@@ -1132,16 +1135,10 @@ int hwpmc_pmc_detach(u32 id, pid_t nr)
 	pt = hwpmc_target_find(pm, tgid);
 	if (pt) {
 		if (pm->flags & PMC_F_DESCENDANTS)
-			hwpmc_detach_descendants(pm, tgid);
-		if ((pm->flags & PMC_F_DESCENDANTS) && hwpmc_pmc_virtual(pm)) {
-			/* and those born since the attach */
-			struct task_struct *root;
-
-			root = get_pid_task(tgid, PIDTYPE_TGID);
-			pm->value += hwpmc_vpmc_remove(pm, root, tgid);
-			if (root)
-				put_task_struct(root);
-		}
+			hwpmc_detach_descendants(pm, pt);
+		/* and those born since the attach, orphans too */
+		if ((pm->flags & PMC_F_DESCENDANTS) && hwpmc_pmc_virtual(pm))
+			pm->value += hwpmc_vpmc_remove(pm, pt->gen, NULL);
 		hwpmc_target_free(pm, pt);
 		hwpmc_log_pmcdetach(pm, tgid);
 		hwpmc_targets_gone(pm);

@@ -1845,6 +1845,76 @@ TEST_F(count, descendants_detach_takes_the_subtree)
 	EXPECT_EQ(0, simple(self->fd, HWPMC_IOC_PMCRELEASE, id));
 }
 
+/*
+ * A descendant whose parent exited (reparented, an orphan) still goes
+ * with the root's detach: it is no descendant of the root any more, but
+ * the root's attach made it a target (the review's M7).
+ */
+TEST_F(count, descendants_detach_takes_orphans_too)
+{
+	int go[2], rel[2], gp[2];
+	pid_t root, other, g = 0;
+	__u64 v1, v2;
+	__u32 id;
+	char c;
+
+	ASSERT_EQ(0, pipe(go));
+	ASSERT_EQ(0, pipe(rel));
+	ASSERT_EQ(0, pipe(gp));
+	other = fork();		/* a second target, asleep */
+	if (other == 0) {
+		close(rel[1]);
+		if (read(rel[0], &c, 1) < 0)
+			_exit(1);
+		_exit(0);
+	}
+	root = fork();
+	if (root == 0) {
+		pid_t child;
+
+		close(rel[1]);
+		if (read(go[0], &c, 1) != 1)
+			_exit(1);
+		child = fork();
+		if (child == 0) {
+			pid_t gc = fork();
+
+			if (gc == 0) {
+				spin(5);	/* an orphan from now */
+				_exit(0);
+			}
+			if (write(gp[1], &gc, sizeof(gc)) != sizeof(gc))
+				_exit(1);
+			_exit(0);
+		}
+		waitpid(child, NULL, 0);
+		if (read(rel[0], &c, 1) < 0)
+			_exit(1);
+		_exit(0);
+	}
+	close(rel[0]);
+	ASSERT_EQ(0, alloc_tc(self->fd, EV_SOFT(TASK_CLOCK), PMC_F_DESCENDANTS,
+			      &id));
+	ASSERT_EQ(0, attach(self->fd, id, root));
+	ASSERT_EQ(0, attach(self->fd, id, other));
+	ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTART, id));
+	ASSERT_EQ(1, write(go[1], "g", 1));
+	ASSERT_EQ(sizeof(g), read(gp[0], &g, sizeof(g)));
+	usleep(100000);		/* its parent has exited: an orphan */
+	ASSERT_EQ(0, detach(self->fd, id, root));
+	v1 = value(self->fd, id);
+	usleep(300000);
+	v2 = value(self->fd, id);
+	kill(g, SIGKILL);
+	TH_LOG("task-clock after the root's detach: %llu ns, 300 ms later %llu ns",
+	       (unsigned long long)v1, (unsigned long long)v2);
+	EXPECT_GT(20000000ULL, v2 - v1);	/* the orphan counts no more */
+	EXPECT_EQ(0, simple(self->fd, HWPMC_IOC_PMCRELEASE, id));
+	close(rel[1]);
+	waitpid(root, NULL, 0);
+	waitpid(other, NULL, 0);
+}
+
 TEST(hundred_owners_at_once)
 {
 	pid_t pids[100];

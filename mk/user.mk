@@ -181,7 +181,7 @@ UT_CFLAGS	:= $(filter-out -fvisibility=hidden,$(U_CFLAGS)) $(UT_SAN) \
 UT_LIB_OBJS	:= $(patsubst libhwpmc/%.c,$(UT)/obj/lib/%.o,$(LIB_SRCS)) \
 		   $(B)/obj/lib/pmu_events_data.o
 UT_PROGS	:= $(UT)/test_names $(UT)/test_lib $(UT)/test_spec $(UT)/test_count \
-		   $(UT)/test_pmclog \
+		   $(UT)/test_pmclog $(UT)/test_pmu \
 		   $(UT)/hwpmc-control $(UT)/hwpmc-stat \
 		   $(UT)/abi_layout $(UT)/fake_hwpmc.so $(UT)/mklog
 
@@ -207,6 +207,9 @@ $(UT)/test_lib: $(UT)/obj/test_lib.o $(UT)/obj/fake_hwpmc.o $(UT_LIB_OBJS)
 	$(CC) $(UT_SAN) -o $@ $^ $(LIB_LIBS)
 
 $(UT)/test_spec: $(UT)/obj/test_spec.o $(UT)/obj/fake_hwpmc.o $(UT_LIB_OBJS)
+	$(CC) $(UT_SAN) -o $@ $^ $(LIB_LIBS)
+
+$(UT)/test_pmu: $(UT)/obj/test_pmu.o $(UT)/obj/fake_hwpmc.o $(UT_LIB_OBJS)
 	$(CC) $(UT_SAN) -o $@ $^ $(LIB_LIBS)
 
 $(UT)/test_count: $(UT)/obj/test_count.o $(UT)/obj/fake_hwpmc.o $(UT_LIB_OBJS)

@@ -59,7 +59,7 @@ usage_case "bad interval 'nan'" -w nan -p cpu-clock true
 usage_case "bad interval 'inf'" -w inf -p cpu-clock true
 usage_case "unknown event 'cyclez'" -p cyclez true
 usage_case "unknown qualifier 'bogus' in 'cpu-clock,bogus'" -p cpu-clock,bogus true
-usage_case "unknown modifier ':p'" -s cycles:p -w 1
+usage_case "unknown modifier ':q'" -s cycles:q -w 1
 usage_case "event 'cycles' is not available on this machine (no hardware PMU)" -p cycles true
 usage_case "bad CPU list '4' (CPUs 0-3, or '*')" -c 4 -s cpu-clock true
 usage_case "bad CPU list '1-0'" -c 1-0 -s cpu-clock true

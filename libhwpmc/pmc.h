@@ -20,8 +20,6 @@
  * the other functions may be called from any thread.
  *
  * The log these functions write is read with pmclog(3), <pmclog.h>.
- *
- * Not yet available: the pmc_pmu_* helpers.
  */
 #ifndef _HWPMC_PMC_H_
 #define _HWPMC_PMC_H_
@@ -218,6 +216,41 @@ int	pmc_writelog(uint32_t _udata);
 const char *pmc_allocate_message(void);
 int	pmc_parse_spec(const char *_spec, struct pmc_op_pmcallocate *_pa,
 		       char *_err, size_t _errlen);
+
+/*
+ * Vendor events: the kernel's pmu-events tables of the CPU named by
+ * HWPMC_CPUID (perf's PERF_CPUID format) or of this machine; none of
+ * these needs the module.  FreeBSD's functions first: cpuid NULL means
+ * that CPU.  pmc_pmu_pmcallocate() returns 0 or an errno value and fills
+ * pm_class, pm_ev (PMC_EV_PMU_RAW) and pm_md.  The Linux additions give
+ * the CPU id, the table's name ("skylakex", "arm/cortex-a57-a72") and
+ * each event of the table (idx from 0; -1 with errno ENOENT past the
+ * end); their strings are static.
+ */
+int	pmc_pmu_enabled(void);
+void	pmc_pmu_print_counters(const char *_event_name);
+void	pmc_pmu_print_counter_desc(const char *_event_name);
+void	pmc_pmu_print_counter_desc_long(const char *_event_name);
+void	pmc_pmu_print_counter_full(const char *_event_name);
+uint64_t pmc_pmu_sample_rate_get(const char *_event_name);
+int	pmc_pmu_pmcallocate(const char *_event_name,
+			    struct pmc_op_pmcallocate *_pm);
+const char *pmc_pmu_event_get_by_idx(const char *_cpuid, int _idx);
+int	pmc_pmu_idx_get_by_event(const char *_cpuid, const char *_event);
+
+struct pmc_pmu_event_info {
+	const char	*pe_name;	/* lower case: "inst_retired.any" */
+	const char	*pe_desc;	/* brief description, or "" */
+	const char	*pe_topic;	/* "cache", "pipeline", ... */
+	const char	*pe_encoding;	/* perf terms: "event=0xc0,umask=0x1" */
+	uint64_t	pe_period;	/* the tables' sample-after value, or 0 */
+	int		pe_precise;	/* can be precise (:p) */
+	int		pe_deprecated;
+};
+
+const char *pmc_pmu_cpuid(void);
+const char *pmc_pmu_model(void);
+int	pmc_pmu_event_info(int _idx, struct pmc_pmu_event_info *_info);
 
 /* Names. */
 const char *pmc_name_of_capability(enum pmc_caps _c);

@@ -166,12 +166,20 @@ const char *pmc_name_of_event(enum pmc_event pe)
 	return NULL;
 }
 
+/*
+ * The events of class cl on this machine.  For the PMU class, when the
+ * module offers raw events, the vendor events of the CPU's pmu-events
+ * table follow the module's (deprecated ones left out); their names are
+ * static, like the module's cached ones.
+ */
 int pmc_event_names_of_class(enum pmc_class cl, const char ***eventnames,
 			     int *nevents)
 {
 	const struct pmc_class_events *ce;
+	struct pmc_pmu_cpu cpu;
+	struct pmc_pmu_event ev;
 	const char **names;
-	uint32_t i;
+	uint32_t i, n, nvendor = 0, raw = 0;
 
 	if (pmc_lib_ready() < 0)
 		return -1;
@@ -184,12 +192,21 @@ int pmc_event_names_of_class(enum pmc_class cl, const char ***eventnames,
 		errno = EINVAL;		/* no such class on this machine */
 		return -1;
 	}
-	names = malloc((ce->ce_nevent ? ce->ce_nevent : 1) * sizeof(*names));
+	pmc_pmu_current(&cpu);
+	for (i = 0; i < ce->ce_nevent; i++)
+		if (ce->ce_events[i].pm_ev_code == PMC_EV_PMU_RAW)
+			raw = 1;
+	if ((uint32_t)cl == PMC_CLASS_PMU && raw)
+		nvendor = pmc_pmu_nevents(cpu.table);
+	names = malloc((ce->ce_nevent + nvendor + 1) * sizeof(*names));
 	if (!names)
 		return -1;
-	for (i = 0; i < ce->ce_nevent; i++)
-		names[i] = ce->ce_events[i].pm_ev_name;
+	for (n = 0; n < ce->ce_nevent; n++)
+		names[n] = ce->ce_events[n].pm_ev_name;
+	for (i = 0; i < nvendor; i++)
+		if (pmc_pmu_event_at(cpu.table, i, &ev) == 0 && !ev.deprecated)
+			names[n++] = ev.name;
 	*eventnames = names;
-	*nevents = (int)ce->ce_nevent;
+	*nevents = (int)n;
 	return 0;
 }

@@ -67,7 +67,8 @@ STAT_SRCS	:= tools/pmcstat_sym.c tools/pmcstat_report.c
 
 LIB_SRCS	:= libhwpmc/pmc_init.c libhwpmc/pmc_ops.c libhwpmc/pmc_names.c \
 		   libhwpmc/pmc_modcheck.c libhwpmc/pmc_counting.c \
-		   libhwpmc/pmc_spec.c libhwpmc/pmc_pmu.c libhwpmc/pmclog.c
+		   libhwpmc/pmc_spec.c libhwpmc/pmc_pmu.c \
+		   libhwpmc/pmc_pmu_api.c libhwpmc/pmclog.c
 LIB_PIC_OBJS	:= $(patsubst libhwpmc/%.c,$(B)/obj/lib-pic/%.o,$(LIB_SRCS)) \
 		   $(B)/obj/lib-pic/pmu_events_data.o
 LIB_OBJS	:= $(patsubst libhwpmc/%.c,$(B)/obj/lib/%.o,$(LIB_SRCS)) \

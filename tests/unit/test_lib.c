@@ -283,9 +283,23 @@ static void with_fake(void)
 	   !strcmp(names[3], "fake-event"),
 	   "SOFT events, after the list grew during pmc_init (n=%d)", n);
 	free(names);
+	setenv("HWPMC_CPUID", "NoSuchVendor-0-0-0", 1);
 	ok(pmc_event_names_of_class(PMC_CLASS_PMU, &names, &n) == 0 &&
 	   n == 3 && !strcmp(names[2], "raw"), "PMU events");
 	free(names);
+	/* the vendor events of the CPU's pmu-events table follow */
+	setenv("HWPMC_CPUID", "AuthenticAMD-25-1-1", 1);
+	r = pmc_event_names_of_class(PMC_CLASS_PMU, &names, &n);
+	{
+		int i, found = 0;
+
+		for (i = 3; r == 0 && i < n; i++)
+			found += !strcmp(names[i], "ex_ret_instr");
+		ok(r == 0 && n > 100 && !strcmp(names[2], "raw") && found == 1,
+		   "PMU events with Zen 3's vendor events (n=%d)", n);
+	}
+	free(names);
+	unsetenv("HWPMC_CPUID");
 	errno = 0;
 	ok(pmc_event_names_of_class(PMC_CLASS_K8, &names, &n) == -1 &&
 	   errno == EINVAL, "class not on this machine: EINVAL");

@@ -321,6 +321,58 @@ static void sysfs_format(void)
 		printf("# could not remove %s\n", dir);
 }
 
+/* FreeBSD's pmc_pmu_* functions and the Linux additions. */
+static void api(void)
+{
+	struct pmc_pmu_event_info info;
+	const char *s;
+	int idx;
+
+	cpuid("GenuineIntel-6-55-4");
+	ok(pmc_pmu_enabled() == 1, "pmc_pmu_enabled");
+	s = pmc_pmu_model();
+	ok(s && !strcmp(s, "skylakex"), "pmc_pmu_model: %s", s ? s : "NULL");
+	s = pmc_pmu_cpuid();
+	ok(s && !strcmp(s, "GenuineIntel-6-55-4"), "pmc_pmu_cpuid: %s",
+	   s ? s : "NULL");
+	idx = pmc_pmu_idx_get_by_event(NULL, "INST_RETIRED.ANY");
+	s = pmc_pmu_event_get_by_idx(NULL, idx);
+	ok(idx >= 0 && s && !strcmp(s, "inst_retired.any"),
+	   "pmc_pmu_idx_get_by_event / pmc_pmu_event_get_by_idx: %d %s", idx,
+	   s ? s : "NULL");
+	ok(pmc_pmu_event_info(idx, &info) == 0 &&
+	   !strcmp(info.pe_encoding, "event=0x0,umask=0x1") &&
+	   info.pe_period == 2000003 && !strcmp(info.pe_topic, "pipeline") &&
+	   !strncmp(info.pe_desc, "Instructions retired", 20),
+	   "pmc_pmu_event_info: %s [%s] period %llu", info.pe_encoding,
+	   info.pe_topic, (unsigned long long)info.pe_period);
+	errno = 0;
+	ok(pmc_pmu_event_info(1 << 20, &info) == -1 && errno == ENOENT,
+	   "pmc_pmu_event_info past the end: ENOENT");
+	idx = pmc_pmu_idx_get_by_event("AuthenticAMD-25-1-1", "ex_ret_instr");
+	s = pmc_pmu_event_get_by_idx("AuthenticAMD-25-1-1", idx);
+	ok(idx >= 0 && s && !strcmp(s, "ex_ret_instr"),
+	   "another CPU's table by cpuid argument");
+	ok(pmc_pmu_idx_get_by_event(NULL, "ex_ret_instr") == -1,
+	   "... not the current one's");
+	ok(pmc_pmu_sample_rate_get("inst_retired.any") == 2000003,
+	   "pmc_pmu_sample_rate_get: the table's SampleAfterValue");
+	ok(pmc_pmu_sample_rate_get("nonesuch") == 65536,
+	   "pmc_pmu_sample_rate_get: FreeBSD's default otherwise");
+	memset(&pa, 0, sizeof(pa));
+	ok(pmc_pmu_pmcallocate("UOPS_ISSUED.STALL_CYCLES", &pa) == 0 &&
+	   pa.pm_class == P && pa.pm_ev == RAW &&
+	   pa.pm_md.pm_pmu.pm_config == 0x180010e,
+	   "pmc_pmu_pmcallocate: config %#llx",
+	   (unsigned long long)pa.pm_md.pm_pmu.pm_config);
+	ok(pmc_pmu_pmcallocate("nonesuch", &pa) == ENOENT,
+	   "pmc_pmu_pmcallocate(nonesuch): ENOENT");
+
+	cpuid("GenuineIntel-6-FF-0");
+	ok(pmc_pmu_enabled() == 0 && !pmc_pmu_model() &&
+	   pmc_pmu_event_info(0, &info) == -1, "unknown CPU: no table");
+}
+
 /* After pmc_init: vendor events need the module's raw event. */
 static void with_module(void)
 {
@@ -358,6 +410,7 @@ int main(void)
 	arm64();
 	errors();
 	sysfs_format();
+	api();
 	with_module();
 	return tap_done();
 }

@@ -366,10 +366,14 @@ int pmc_pmu_detect_cpuid(char *buf, size_t len)
 /* Does x86 pattern re match id as perf matches it? */
 static int cpuid_re_match(const char *re_s, const char *id)
 {
+	size_t lit = strcspn(re_s, "[](){}.*+?^$|\\");
 	regmatch_t m[1];
 	regex_t re;
 	int r;
 
+	/* the literal start ("GenuineIntel-6-") must match: skip regcomp */
+	if (strncasecmp(re_s, id, lit))
+		return 0;
 	if (regcomp(&re, re_s, REG_EXTENDED | REG_ICASE))
 		return 0;
 	r = regexec(&re, id, 1, m, 0);

@@ -60,6 +60,12 @@ usage_case "bad interval 'inf'" -w inf -p cpu-clock true
 usage_case "unknown event 'cyclez'" -p cyclez true
 usage_case "unknown qualifier 'bogus' in 'cpu-clock,bogus'" -p cpu-clock,bogus true
 usage_case "unknown modifier ':q'" -s cycles:q -w 1
+# vendor events (pmu-events tables): parsed before the module is needed
+HWPMC_CPUID=GenuineIntel-6-55-4 usage_case "unknown qualifier 'bogus' in 'inst_retired.any,bogus' (valid: usr, os, event, umask" -p inst_retired.any,bogus true
+HWPMC_CPUID=GenuineIntel-6-FF-0 usage_case "unknown event 'inst_retired.any' (no vendor event table for CPU GenuineIntel-6-FF-0 of HWPMC_CPUID" -p inst_retired.any true
+HWPMC_CPUID=GenuineIntel-6-55-4 run 1 env HWPMC_DEVICE=/nonexistent "$STAT" -p INST_RETIRED.ANY:u -p cpu/event=0xc4,umask=0/ true &&
+	! grep -q "unknown" "$T/err"
+ok $? "vendor event and PMU form parse; only the module is missing"
 usage_case "event 'cycles' is not available on this machine (no hardware PMU)" -p cycles true
 usage_case "bad CPU list '4' (CPUs 0-3, or '*')" -c 4 -s cpu-clock true
 usage_case "bad CPU list '1-0'" -c 1-0 -s cpu-clock true

@@ -127,6 +127,7 @@ int	pmc_pmu_set_term(const struct pmc_pmu_desc *_d, const char *_term,
 			 const char *_value,
 			 struct pmc_md_pmu_op_pmcallocate *_md, char *_err,
 			 size_t _errlen);
+uint32_t pmc_pmu_cputype(uint32_t _module_type);
 int	pmc_pmu_encode(const struct pmc_pmu_desc *_d, const char *_terms,
 		       struct pmc_md_pmu_op_pmcallocate *_md, char *_err,
 		       size_t _errlen);

@@ -11,10 +11,75 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "libpmc_internal.h"
 
 #define PMC_DEFAULT_SAMPLE_COUNT	65536	/* FreeBSD's, for events without one */
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
+/*
+ * pmu-events models and the FreeBSD 14 CPU types they are.  Models
+ * FreeBSD has no type for keep the module's Linux type.
+ */
+static const struct { const char *model; uint32_t type; } pmu_cputypes[] = {
+	{ "bonnell", PMC_CPU_INTEL_ATOM },
+	{ "nehalemep", PMC_CPU_INTEL_COREI7 },
+	{ "nehalemex", PMC_CPU_INTEL_NEHALEM_EX },
+	{ "westmereep-sp", PMC_CPU_INTEL_WESTMERE },
+	{ "westmereep-dp", PMC_CPU_INTEL_WESTMERE },
+	{ "westmereex", PMC_CPU_INTEL_WESTMERE_EX },
+	{ "sandybridge", PMC_CPU_INTEL_SANDYBRIDGE },
+	{ "jaketown", PMC_CPU_INTEL_SANDYBRIDGE_XEON },
+	{ "ivybridge", PMC_CPU_INTEL_IVYBRIDGE },
+	{ "ivytown", PMC_CPU_INTEL_IVYBRIDGE_XEON },
+	{ "haswell", PMC_CPU_INTEL_HASWELL },
+	{ "haswellx", PMC_CPU_INTEL_HASWELL_XEON },
+	{ "broadwell", PMC_CPU_INTEL_BROADWELL },
+	{ "broadwellde", PMC_CPU_INTEL_BROADWELL_XEON },
+	{ "broadwellx", PMC_CPU_INTEL_BROADWELL_XEON },
+	{ "skylake", PMC_CPU_INTEL_SKYLAKE },
+	{ "skylakex", PMC_CPU_INTEL_SKYLAKE_XEON },
+	{ "cascadelakex", PMC_CPU_INTEL_SKYLAKE_XEON },
+	{ "silvermont", PMC_CPU_INTEL_ATOM_SILVERMONT },
+	{ "goldmont", PMC_CPU_INTEL_ATOM_GOLDMONT },
+	{ "goldmontplus", PMC_CPU_INTEL_ATOM_GOLDMONT_P },
+	{ "snowridgex", PMC_CPU_INTEL_ATOM_TREMONT },
+	{ "elkhartlake", PMC_CPU_INTEL_ATOM_TREMONT },
+	{ "icelake", PMC_CPU_INTEL_ICELAKE },
+	{ "icelakex", PMC_CPU_INTEL_ICELAKE_XEON },
+	{ "alderlake", PMC_CPU_INTEL_ALDERLAKE },
+	{ "arm/cortex-a53", PMC_CPU_ARMV8_CORTEX_A53 },
+	{ "arm/cortex-a57-a72", PMC_CPU_ARMV8_CORTEX_A57 },
+	{ "arm/cortex-a76", PMC_CPU_ARMV8_CORTEX_A76 },
+};
+
+/*
+ * FreeBSD's type of the CPU (HWPMC_CPUID's or this one) when the
+ * module's type is the same architecture's Linux type; else that.
+ */
+uint32_t pmc_pmu_cputype(uint32_t module_type)
+{
+	struct pmc_pmu_cpu cpu;
+	const char *model;
+	size_t i;
+
+	if (module_type != PMC_CPU_LINUX_X86 &&
+	    module_type != PMC_CPU_LINUX_ARM64)
+		return module_type;
+	pmc_pmu_current(&cpu);
+	if (module_type == PMC_CPU_LINUX_X86 &&
+	    (!strncasecmp(cpu.cpuid, "AuthenticAMD-", 13) ||
+	     !strncasecmp(cpu.cpuid, "HygonGenuine-", 13)))
+		return PMC_CPU_AMD_K8;	/* FreeBSD: every AMD since K8 */
+	model = pmc_pmu_table_name(cpu.table);
+	for (i = 0; model && i < ARRAY_SIZE(pmu_cputypes); i++)
+		if (!strcmp(model, pmu_cputypes[i].model))
+			return (module_type == PMC_CPU_LINUX_ARM64) ==
+			       !strncmp(model, "arm/", 4) ?
+			       pmu_cputypes[i].type : module_type;
+	return module_type;
+}
 
 const char *pmc_pmu_cpuid(void)
 {

@@ -81,6 +81,9 @@ ok $? "-l lists CPUs, rows, owners, offline CPUs"
 FAKE_HWPMC_PMU=1 run 0 fake "$CTL" -l && has out "4 LINUX_X86 CPUs present, with 6 PMCs per CPU" &&
 	has out " 4  PMU0             PMU    ENABLED  FREE"
 ok $? "-l with a PMU class"
+HWPMC_CPUID=GenuineIntel-6-7E-5 FAKE_HWPMC_PMU=1 run 0 fake "$CTL" -l &&
+	has out "4 INTEL_ICELAKE CPUs present, with 6 PMCs per CPU"
+ok $? "-l: FreeBSD's CPU type of the CPU's model"
 
 FAKE_HWPMC_PMU=1 run 0 fake "$CTL" -L &&
 	printf 'SOFT\n\tcpu-clock\n\ttask-clock\n\tpage-faults\n\tfake-event\nPMU\n\tcycles\n\tinstructions\n\traw\n' > "$T/want" &&

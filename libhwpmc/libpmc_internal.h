@@ -114,6 +114,7 @@ struct pmc_pmu_event {
 
 void	pmc_pmu_current(struct pmc_pmu_cpu *_out);
 int	pmc_pmu_detect_cpuid(char *_buf, size_t _len);
+int	pmc_pmu_read_midr(char *_buf, size_t _len);
 int	pmc_pmu_table_of(const char *_cpuid);
 const char *pmc_pmu_table_name(int _table);
 unsigned int pmc_pmu_nevents(int _table);

@@ -316,6 +316,32 @@ int pmc_pmu_encode(const struct pmc_pmu_desc *d, const char *terms,
 
 /* ---- the CPU id ---- */
 
+/* arm64's CPU id: MIDR_EL1 of CPU 0, from sysfs, as perf writes it. */
+int pmc_pmu_read_midr(char *buf, size_t len)
+{
+	char path[PATH_MAX], line[64], *end;
+	unsigned long long midr;
+	FILE *f;
+
+	snprintf(path, sizeof(path),
+		 "%s/devices/system/cpu/cpu0/regs/identification/midr_el1",
+		 pmu_sysfs_root());
+	f = fopen(path, "re");
+	if (!f)
+		return -1;
+	if (!fgets(line, sizeof(line), f)) {
+		fclose(f);
+		return -1;
+	}
+	fclose(f);
+	errno = 0;
+	midr = strtoull(line, &end, 16);
+	if (errno || end == line || (*end && *end != '\n'))
+		return -1;
+	snprintf(buf, len, "0x%016llx", midr);
+	return 0;
+}
+
 /* This machine's CPU id in perf's format: 0, or -1. */
 int pmc_pmu_detect_cpuid(char *buf, size_t len)
 {
@@ -341,25 +367,7 @@ int pmc_pmu_detect_cpuid(char *buf, size_t len)
 	snprintf(buf, len, "%s-%u-%X-%X", vendor, fam, model, step);
 	return 0;
 #else
-	char path[PATH_MAX], line[64];
-	unsigned long long midr;
-	char *end;
-	FILE *f;
-
-	snprintf(path, sizeof(path),
-		 "%s/devices/system/cpu/cpu0/regs/identification/midr_el1",
-		 pmu_sysfs_root());
-	f = fopen(path, "re");
-	if (!f)
-		return -1;
-	if (!fgets(line, sizeof(line), f)) {
-		fclose(f);
-		return -1;
-	}
-	fclose(f);
-	midr = strtoull(line, &end, 16);
-	snprintf(buf, len, "0x%016llx", midr);
-	return 0;
+	return pmc_pmu_read_midr(buf, len);
 #endif
 }
 
@@ -468,7 +476,7 @@ static void pmu_compute(struct pmc_pmu_cpu *c, const char *env)
 /* The CPU whose events names resolve to: HWPMC_CPUID, or this one. */
 void pmc_pmu_current(struct pmc_pmu_cpu *out)
 {
-	const char *env = getenv("HWPMC_CPUID");
+	const char *env = secure_getenv("HWPMC_CPUID");
 
 	if (env && !*env)
 		env = NULL;

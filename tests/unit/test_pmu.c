@@ -309,6 +309,22 @@ static void sysfs_format(void)
 	}
 	ok(r == 0, "fake sysfs in %s", dir);
 	setenv("HWPMC_SYSFS", dir, 1);
+
+	/* arm64's id: MIDR_EL1 from sysfs, written as perf writes it */
+	{
+		char id[PMC_CPUID_LEN] = "";
+
+		ok(pmc_pmu_read_midr(id, sizeof(id)) == -1, "no midr_el1: -1");
+		snprintf(path, sizeof(path),
+			 "mkdir -p %s/devices/system/cpu/cpu0/regs/identification && "
+			 "echo 0x00000000413fd0c1 > %s/devices/system/cpu/cpu0/regs/identification/midr_el1",
+			 dir, dir);
+		r = system(path);
+		ok(r == 0 && pmc_pmu_read_midr(id, sizeof(id)) == 0 &&
+		   !strcmp(id, "0x00000000413fd0c1") &&
+		   !strcmp(pmc_pmu_table_name(pmc_pmu_table_of(id)), "arm/neoverse-n1"),
+		   "midr_el1 %s: Neoverse N1", id);
+	}
 	cpuid("GenuineIntel-6-7E-5");
 	enc("cpu/event=0x1c0,umask=2/", 0x1000002c0, 0, 0, "sysfs: event=config:0-7,32-35");
 	enc("frontend_retired.itlb_miss", 0x1c6, 0x14, 0, "sysfs frontend");

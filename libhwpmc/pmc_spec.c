@@ -88,6 +88,18 @@ static const struct { const char *alias, *name; } pmc_aliases[] = {
 	{ "PAPI_tlb_im", "iTLB-load-misses" },
 };
 
+/*
+ * FreeBSD's names of Intel vendor events (libpmc's PMU aliases), tried
+ * when the CPU's table has no event of the name itself.
+ */
+static const struct { const char *alias, *name; } pmc_vendor_aliases[] = {
+	{ "llc-miss-rhitm", "mem_load_l3_miss_retired.remote_hitm" },
+	{ "resource-stall", "resource_stalls.any" },
+	{ "resource-stalls-any", "resource_stalls.any" },
+	{ "branch-instruction-retired", "br_inst_retired.all_branches" },
+	{ "branch-misses-retired", "br_misp_retired.all_branches" },
+};
+
 /* Names FreeBSD has that no Linux event matches: why, in words. */
 static const struct { const char *name, *why; } pmc_nonesuch[] = {
 	{ "page-fault.read", "Linux counts page faults of all kinds (page-faults)" },
@@ -348,12 +360,13 @@ static int pmc_lookup(const char *name, const char *orig, uint32_t cl,
 
 	/*
 	 * A vendor event spelt exactly (but for case) comes first: arm64's
-	 * CPU_CYCLES is its own event, not perf's alias cpu-cycles.
+	 * CPU_CYCLES is its own event, not perf's alias cpu-cycles.  If it
+	 * cannot be used (no raw events, another class), the generic names
+	 * are tried, and the vendor lookup below says why.
 	 */
 	if (!pmc_vendor_lookup_(name, orig, cl, r, err, errlen, 1))
 		return 0;
-	if (err[0])
-		return -1;
+	err[0] = '\0';
 	/* the name; else an alias; else perf's cache spellings */
 	cands[n++] = name;
 	if (pmc_alias(name))
@@ -385,6 +398,12 @@ static int pmc_lookup(const char *name, const char *orig, uint32_t cl,
 	}
 	if (pmc_vendor_lookup(name, orig, cl, r, err, errlen) <= 0)
 		return err[0] ? -1 : 0;
+	/* FreeBSD's aliases of Intel vendor events (libpmc) */
+	for (i = 0; i < ARRAY_SIZE(pmc_vendor_aliases); i++)
+		if (pmc_same(pmc_vendor_aliases[i].alias, name) &&
+		    pmc_vendor_lookup(pmc_vendor_aliases[i].name, orig, cl, r,
+				      err, errlen) <= 0)
+			return err[0] ? -1 : 0;
 	for (i = 0; i < ARRAY_SIZE(pmc_nonesuch); i++)
 		if (pmc_same(pmc_nonesuch[i].name, name))
 			FAIL("event '%s' has no Linux equivalent: %s", orig,

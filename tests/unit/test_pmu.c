@@ -159,6 +159,13 @@ static void intel(void)
 	    "FreeBSD's threshold = cmask");
 	enc("br_inst_retired.all_branches,umask=0x4", 0x4c4, 0, 0,
 	    "umask overrides the table's");
+	/* FreeBSD's aliases of Intel vendor events */
+	enc("BRANCH_MISSES_RETIRED", 0xc5, 0, 0,
+	    "FreeBSD alias of BR_MISP_RETIRED.ALL_BRANCHES (skylakex: 0xc5)");
+	enc("branch-instruction-retired,usr", 0xc4, 0, U,
+	    "FreeBSD alias of BR_INST_RETIRED.ALL_BRANCHES (skylakex: 0xc4)");
+	enc("LLC_MISS_RHITM", 0x4d3, 0, 0,
+	    "FreeBSD alias of MEM_LOAD_L3_MISS_RETIRED.REMOTE_HITM (skylakex/cache.json: 0xD3 umask 0x4)");
 	/* FreeBSD's class prefix */
 	enc("iap-inst-retired-any", 0x100, 0, 0, "FreeBSD IAP class prefix");
 	/* perf's PMU form */
@@ -399,6 +406,9 @@ static void with_module(void)
 	unsetenv("FAKE_HWPMC_PMU");
 	ok(pmc_init() == 0, "pmc_init (fake, no PMU): %s", pmc_init_message());
 	bad("inst_retired.any", "event 'inst_retired.any' needs raw PMU events, which are not available on this machine (no hardware PMU)");
+	cpuid("0x00000000410fd070");
+	bad("CPU_CYCLES", "event 'CPU_CYCLES' (cycles) is not available on this machine (no hardware PMU)");
+	cpuid("GenuineIntel-6-55-4");
 	pmc_fini();
 	setenv("FAKE_HWPMC_PMU", "1", 1);
 	ok(pmc_init() == 0, "pmc_init (fake, PMU): %s", pmc_init_message());

@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <linux/perf_event.h>
 
 #include <pmc.h>
@@ -344,9 +345,38 @@ static void sysfs_format(void)
 		printf("# could not remove %s\n", dir);
 }
 
+/* What fn(arg) prints on standard output, in buf. */
+static void capture(void (*fn)(const char *), const char *arg, char *buf,
+		    size_t len)
+{
+	FILE *tmp = tmpfile();
+	int saved;
+	size_t n = 0;
+
+	buf[0] = '\0';
+	fflush(stdout);
+	saved = dup(1);
+	if (!tmp || saved < 0 || dup2(fileno(tmp), 1) < 0) {
+		if (tmp)
+			fclose(tmp);
+		if (saved >= 0)
+			close(saved);
+		return;
+	}
+	fn(arg);
+	fflush(stdout);
+	dup2(saved, 1);
+	close(saved);
+	rewind(tmp);
+	n = fread(buf, 1, len - 1, tmp);
+	buf[n] = '\0';
+	fclose(tmp);
+}
+
 /* FreeBSD's pmc_pmu_* functions and the Linux additions. */
 static void api(void)
 {
+	static char out[1 << 16];
 	struct pmc_pmu_event_info info;
 	const char *s;
 	int idx;
@@ -390,6 +420,26 @@ static void api(void)
 	   (unsigned long long)pa.pm_md.pm_pmu.pm_config);
 	ok(pmc_pmu_pmcallocate("nonesuch", &pa) == ENOENT,
 	   "pmc_pmu_pmcallocate(nonesuch): ENOENT");
+
+	capture(pmc_pmu_print_counters, "inst_retired.any", out, sizeof(out));
+	ok(!strcmp(out, "\tinst_retired.any\n\tinst_retired.any_p\n") ||
+	   (strstr(out, "\tinst_retired.any\n") &&
+	    strstr(out, "\tinst_retired.any_p\n") && !strstr(out, "uops")),
+	   "pmc_pmu_print_counters(inst_retired.any)");
+	capture(pmc_pmu_print_counter_desc, "UOPS_ISSUED.STALL_CYCLES", out,
+		sizeof(out));
+	ok(!strncmp(out, "uops_issued.stall_cycles:\tCycles when Resource Allocation Table", 61),
+	   "pmc_pmu_print_counter_desc: %.70s", out);
+	capture(pmc_pmu_print_counter_full, "uops_issued.stall_cycles", out,
+		sizeof(out));
+	ok(strstr(out, "name: uops_issued.stall_cycles\n") &&
+	   strstr(out, "event: event=0xe,umask=0x1,cmask=0x1,inv\n") &&
+	   strstr(out, "topic: pipeline\n") && strstr(out, "pmu: cpu\n") &&
+	   strstr(out, "period: 2000003\n"),
+	   "pmc_pmu_print_counter_full");
+	capture(pmc_pmu_print_counters, NULL, out, sizeof(out));
+	ok(strlen(out) > 10000 && !strstr(out, "\t\n"),
+	   "pmc_pmu_print_counters(NULL): every event (%zu bytes)", strlen(out));
 
 	cpuid("GenuineIntel-6-FF-0");
 	ok(pmc_pmu_enabled() == 0 && !pmc_pmu_model() &&

@@ -113,6 +113,8 @@ struct pmc_pmu_event {
 };
 
 void	pmc_pmu_current(struct pmc_pmu_cpu *_out);
+void	pmc_pmu_builtin(struct pmc_pmu_desc *_d, int _table,
+			const char *_cpuid);
 int	pmc_pmu_detect_cpuid(char *_buf, size_t _len);
 int	pmc_pmu_read_midr(char *_buf, size_t _len);
 int	pmc_pmu_table_of(const char *_cpuid);

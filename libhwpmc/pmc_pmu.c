@@ -439,9 +439,7 @@ static int pmu_cur_valid;
 
 static void pmu_compute(struct pmc_pmu_cpu *c, const char *env)
 {
-	const struct hwpmc_pe_table *t;
 	char here[PMC_CPUID_LEN];
-	int amd;
 
 	memset(c, 0, sizeof(*c));
 	c->table = -1;
@@ -459,18 +457,31 @@ static void pmu_compute(struct pmc_pmu_cpu *c, const char *env)
 	if ((!c->overridden || strcmp(c->cpuid, here) == 0 ||
 	     secure_getenv("HWPMC_SYSFS")) && pmu_load_sysfs(&c->pmu) == 0)
 		return;
-	amd = !strncasecmp(c->cpuid, "AuthenticAMD", 12) ||
-	      !strncasecmp(c->cpuid, "HygonGenuine", 12);
-	t = c->table >= 0 ? &hwpmc_pe_tables[c->table] : NULL;
+	pmc_pmu_builtin(&c->pmu, c->table, c->cpuid);
+}
+
+/*
+ * The architectural layout of the core PMU of table (or, when it is -1,
+ * of the CPU cpuid): Intel's, AMD's or arm64's.
+ */
+void pmc_pmu_builtin(struct pmc_pmu_desc *d, int table, const char *cpuid)
+{
+	const struct hwpmc_pe_table *t = NULL;
+	int amd;
+
+	if (table >= 0 && (unsigned int)table < hwpmc_pe_ntables)
+		t = &hwpmc_pe_tables[table];
+	amd = !strncasecmp(cpuid, "AuthenticAMD", 12) ||
+	      !strncasecmp(cpuid, "HygonGenuine", 12) ||
+	      (t && !strncmp(PE_STR(t->name), "amd", 3));
 	if ((t && t->arch == HWPMC_PE_ARM64) ||
-	    (!t && !strncasecmp(c->cpuid, "0x", 2)))
-		pmu_set_builtin(&c->pmu, "armv8_pmuv3", fmt_arm64,
+	    (!t && !strncasecmp(cpuid, "0x", 2)))
+		pmu_set_builtin(d, "armv8_pmuv3", fmt_arm64,
 				ARRAY_SIZE(fmt_arm64));
 	else if (amd)
-		pmu_set_builtin(&c->pmu, "cpu", fmt_amd, ARRAY_SIZE(fmt_amd));
+		pmu_set_builtin(d, "cpu", fmt_amd, ARRAY_SIZE(fmt_amd));
 	else
-		pmu_set_builtin(&c->pmu, "cpu", fmt_intel,
-				ARRAY_SIZE(fmt_intel));
+		pmu_set_builtin(d, "cpu", fmt_intel, ARRAY_SIZE(fmt_intel));
 }
 
 /* The CPU whose events names resolve to: HWPMC_CPUID, or this one. */

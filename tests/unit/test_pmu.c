@@ -284,6 +284,37 @@ static void errors(void)
 	   "cpu/cycles/: the generic event");
 }
 
+/*
+ * Every event of every table encodes with its architecture's layout,
+ * and the tables know every model of both mapfiles.
+ */
+static void all_tables(void)
+{
+	struct pmc_md_pmu_op_pmcallocate md;
+	struct pmc_pmu_event ev;
+	struct pmc_pmu_desc d;
+	unsigned int t, i, n = 0, bad = 0, ntab = 0;
+	char m[256], first[512] = "";
+
+	for (t = 0; pmc_pmu_table_name((int)t); t++) {
+		ntab++;
+		pmc_pmu_builtin(&d, (int)t, "");
+		for (i = 0; pmc_pmu_event_at((int)t, i, &ev) == 0; i++, n++) {
+			memset(&md, 0, sizeof(md));
+			if (pmc_pmu_encode(&d, ev.enc, &md, m, sizeof(m)) < 0 ||
+			    !*ev.name) {
+				if (!bad++)
+					snprintf(first, sizeof(first), "%s %s (%s): %s",
+						 pmc_pmu_table_name((int)t), ev.name,
+						 ev.enc, m);
+			}
+		}
+	}
+	ok(ntab >= 60 && n > 15000 && !bad,
+	   "%u tables, %u events encode with the architectural layout (%u failed%s%s)",
+	   ntab, n, bad, bad ? ": " : "", first);
+}
+
 /* A sysfs format tree (HWPMC_SYSFS) with a layout of its own. */
 static void sysfs_format(void)
 {
@@ -481,6 +512,7 @@ int main(void)
 {
 	unsetenv("HWPMC_SYSFS");
 	mapping();
+	all_tables();
 	intel();
 	amd();
 	arm64();

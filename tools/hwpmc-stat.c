@@ -105,7 +105,8 @@ static void usage(const char *fmt, ...)
 		"Sampling (a flat profile at the end, or the log with -O):\n"
 		"  -P spec    sample spec in the process(es)\n"
 		"  -S spec    sample spec on each CPU of -c\n"
-		"  -n rate    events per sample for the following -P/-S (default: 65536,\n"
+		"  -n rate    events per sample for the following -P/-S (default: the\n"
+		"             table's for vendor events, else 65536,\n"
 		"             cpu-clock and task-clock 1000000 ns, other soft events 1000)\n"
 		"  -N         toggle: call chains for the following -P/-S (default on)\n"
 		"  -E, -W     toggle: LOG_PROCEXIT, LOG_PROCCSW for the following -P\n"
@@ -122,6 +123,8 @@ static void usage(const char *fmt, ...)
 		MINWAIT, TTYWAIT, DEFWAIT);
 	exit(0);
 }
+
+static uint64_t default_rate(const char *spec);
 
 /*
  * pmcstat's -u: describe the event of spec (no module needed).  Returns
@@ -181,6 +184,9 @@ static int describe_event(const char *spec)
 		       (unsigned long long)pa.pm_md.pm_pmu.pm_config,
 		       (unsigned long long)pa.pm_md.pm_pmu.pm_config1,
 		       (unsigned long long)pa.pm_md.pm_pmu.pm_config2);
+	if (pa.pm_class == PMC_CLASS_PMU || pa.pm_class == PMC_CLASS_SOFT)
+		printf("rate:     %llu (-P and -S without -n)\n",
+		       (unsigned long long)default_rate(spec));
 	printf("modes:    %s%s\n",
 	       (pa.pm_caps & (PMC_CAP_USER | PMC_CAP_SYSTEM)) == PMC_CAP_USER ?
 	       "user only" : (pa.pm_caps & (PMC_CAP_USER | PMC_CAP_SYSTEM)) ==
@@ -513,15 +519,28 @@ static void give_up(pid_t kid)
 	exit(1);
 }
 
-/* pmcstat's default rates, and sensible ones for Linux's soft events */
+/*
+ * pmcstat's default rates: a vendor event's sample-after value from its
+ * table (pmc_pmu_sample_rate_get(), as pmcstat), else 65536; and
+ * sensible ones for Linux's soft events.
+ */
 static uint64_t default_rate(const char *spec)
 {
 	struct pmc_op_pmcallocate pa;
-	char err[256];
+	char err[256], name[256];
+	size_t n;
 
-	if (pmc_parse_spec(spec, &pa, err, sizeof(err)) < 0 ||
-	    pa.pm_class != PMC_CLASS_SOFT)
+	if (pmc_parse_spec(spec, &pa, err, sizeof(err)) < 0)
 		return RATE_PMU;
+	if (pa.pm_class != PMC_CLASS_SOFT) {
+		n = strcspn(spec, ":,/");
+		if (pa.pm_ev != PMC_EV_PMU_RAW || spec[n] == '/' ||
+		    n >= sizeof(name))
+			return RATE_PMU;
+		memcpy(name, spec, n);
+		name[n] = '\0';
+		return pmc_pmu_sample_rate_get(name);
+	}
 	if (pa.pm_ev == PMC_EV_SOFT_FIRST + PERF_COUNT_SW_CPU_CLOCK ||
 	    pa.pm_ev == PMC_EV_SOFT_FIRST + PERF_COUNT_SW_TASK_CLOCK)
 		return RATE_CLOCK;

@@ -72,10 +72,11 @@ HWPMC_CPUID=GenuineIntel-6-7E-5 run 0 env HWPMC_DEVICE=/nonexistent "$STAT" -u f
 	has out "encoding: event=0xc6,umask=0x1,frontend=0x14" &&
 	has out "config:   0x1c6, config1 0x14, config2 0" &&
 	has out "desc:     Retired Instructions who experienced iTLB true miss." &&
-	has out "modes:    user only"
-ok $? "-u: a vendor event's PMU, encoding, description"
+	has out "modes:    user only" && has out "rate:     100007 (-P and -S without -n)"
+ok $? "-u: a vendor event's PMU, encoding, description, default rate"
 run 0 env HWPMC_DEVICE=/nonexistent "$STAT" -u L1-dcache-misses &&
-	has out "name:     L1-dcache-load-misses" && has out "generic cache event"
+	has out "name:     L1-dcache-load-misses" && has out "generic cache event" &&
+	has out "rate:     65536 (-P and -S without -n)"
 ok $? "-u: a generic event"
 HWPMC_CPUID=GenuineIntel-6-7E-5 run 64 "$STAT" -u inst_retired.anyy &&
 	has err "unknown event 'inst_retired.anyy' (not in the icelake table"

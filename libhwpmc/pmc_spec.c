@@ -503,7 +503,7 @@ static int pmc_parse_pmu_form(const struct pmc_pmu_cpu *cpu, const char *pmu,
 			      struct pmc_op_pmcallocate *pa,
 			      struct pmc_evref *ev, char *err, size_t errlen)
 {
-	char copy[SPECMAX], *tok, *next, *evname = NULL;
+	char copy[SPECMAX], *tok, *next, *evname = NULL, *evtok = NULL;
 	int nterms = 0;
 
 	if (!pmc_core_pmu(cpu, pmu))
@@ -532,9 +532,10 @@ static int pmc_parse_pmu_form(const struct pmc_pmu_cpu *cpu, const char *pmu,
 				continue;	/* a flag term: "edge" */
 		}
 		if (evname)
-			FAIL("two events ('%s', '%s') in '%s'", evname, tok,
+			FAIL("two events ('%s', '%s') in '%s'", evtok, tok,
 			     spec);
 		evname = terms + (tok - copy);
+		evtok = tok;
 	}
 	ev->cl = PMC_CLASS_PMU;
 	ev->code = PMC_EV_PMU_RAW;
@@ -553,12 +554,12 @@ static int pmc_parse_pmu_form(const struct pmc_pmu_cpu *cpu, const char *pmu,
 				return -1;
 			if (nterms > 1) {
 				/* a misspelt term or an unknown event */
-				char terms[400];
+				char valid[400];
 
-				pmc_pmu_terms_list(&cpu->pmu, terms,
-						   sizeof(terms));
+				pmc_pmu_terms_list(&cpu->pmu, valid,
+						   sizeof(valid));
 				FAIL("unknown term or event '%s' in '%s' (terms: %s)",
-				     name, spec, terms);
+				     name, spec, valid);
 			}
 			/* "cpu/cycles/": a generic event, alone */
 			return pmc_lookup(name, name, PMC_CLASS_PMU, ev, err,

@@ -164,7 +164,10 @@ static int list_events(int verbose)
 
 	if (pmc_cpuinfo(&ci) < 0)
 		die("cannot get CPU information: %s", strerror(errno));
-	vendor_note(verbose);
+	/* vendor events are a PMU's: no word of them without one */
+	for (c = 0; c < ci->pm_nclass; c++)
+		if (ci->pm_classes[c].pm_class == PMC_CLASS_PMU)
+			vendor_note(verbose);
 	for (c = 0; c < ci->pm_nclass; c++) {
 		uint32_t cl = ci->pm_classes[c].pm_class;
 

@@ -100,6 +100,8 @@ ok $? "-L: Skylake-X's vendor events follow the PMU class's"
 HWPMC_CPUID=GenuineIntel-6-55-4 run 0 fake "$CTL" -L &&
 	! grep -q inst_retired "$T/out"
 ok $? "-L: no vendor events without a PMU (no raw events)"
+run 0 fake "$CTL" -L && [ ! -s "$T/err" ]
+ok $? "-L: no note about vendor tables without a PMU"
 HWPMC_CPUID=0x00000000410fd070 FAKE_HWPMC_PMU=1 run 0 fake "$CTL" -L -v &&
 	has out "# vendor events: arm/cortex-a57-a72, CPU 0x00000000410fd070, from HWPMC_CPUID" &&
 	has out "$(printf '\tinst_retired\n\t\tInstruction architecturally executed\n\t\t[instruction, event=0x8]')"

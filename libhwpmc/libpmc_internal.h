@@ -60,4 +60,79 @@ enum pmc_modstate {
 
 enum pmc_modstate pmc_lib_module_state(int *installed);
 
+/* Names equal but for case and '-', '_', '.', ' ' ("L1_DCACHE.Load"). */
+static inline int pmc_lib_norm_char(int c)
+{
+	return c == '_' || c == '.' || c == ' ' ? '-' :
+	       (c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+}
+
+static inline int pmc_lib_same_name(const char *a, const char *b)
+{
+	for (; *a && *b; a++, b++)
+		if (pmc_lib_norm_char((unsigned char)*a) !=
+		    pmc_lib_norm_char((unsigned char)*b))
+			return 0;
+	return !*a && !*b;
+}
+
+/*
+ * Vendor events (pmc_pmu.c), from the kernel's pmu-events tables.
+ */
+#define PMC_CPUID_LEN	64
+#define PMC_PMU_MAXFMT	32
+
+/* One sysfs format/ file: a term and the bits it sets. */
+struct pmc_pmu_format {
+	char		name[24];
+	uint8_t		reg;		/* 0: config, 1: config1, 2: config2 */
+	uint8_t		nrange, width;
+	uint8_t		lo[4], hi[4];	/* bit ranges, low bits of the value first */
+};
+
+/* The core PMU: its name and format. */
+struct pmc_pmu_desc {
+	char		name[64];	/* "cpu", "armv8_pmuv3_0" */
+	int		from_sysfs;	/* 0: the architectural layout */
+	unsigned int	nformat;
+	struct pmc_pmu_format format[PMC_PMU_MAXFMT];
+};
+
+/* The CPU whose events names resolve to. */
+struct pmc_pmu_cpu {
+	char		cpuid[PMC_CPUID_LEN];	/* "" when it cannot be told */
+	int		overridden;		/* from HWPMC_CPUID */
+	int		table;			/* -1: no table knows the CPU */
+	struct pmc_pmu_desc pmu;
+};
+
+struct pmc_pmu_event {
+	const char	*name, *enc, *desc, *topic;
+	uint32_t	period;
+	int		deprecated, precise;
+};
+
+void	pmc_pmu_current(struct pmc_pmu_cpu *_out);
+void	pmc_pmu_builtin(struct pmc_pmu_desc *_d, int _table,
+			const char *_cpuid);
+int	pmc_pmu_detect_cpuid(char *_buf, size_t _len);
+int	pmc_pmu_read_midr(char *_buf, size_t _len);
+int	pmc_pmu_table_of(const char *_cpuid);
+const char *pmc_pmu_table_name(int _table);
+unsigned int pmc_pmu_nevents(int _table);
+int	pmc_pmu_event_at(int _table, unsigned int _i, struct pmc_pmu_event *_ev);
+int	pmc_pmu_find(int _table, const char *_name);
+int	pmc_pmu_find_exact(int _table, const char *_name);
+int	pmc_pmu_find_fuzzy(int _table, const char *_name);
+void	pmc_pmu_terms_list(const struct pmc_pmu_desc *_d, char *_buf,
+			   size_t _len);
+int	pmc_pmu_set_term(const struct pmc_pmu_desc *_d, const char *_term,
+			 const char *_value,
+			 struct pmc_md_pmu_op_pmcallocate *_md, char *_err,
+			 size_t _errlen);
+uint32_t pmc_pmu_cputype(uint32_t _module_type);
+int	pmc_pmu_encode(const struct pmc_pmu_desc *_d, const char *_terms,
+		       struct pmc_md_pmu_op_pmcallocate *_md, char *_err,
+		       size_t _errlen);
+
 #endif /* _HWPMC_LIBPMC_INTERNAL_H_ */

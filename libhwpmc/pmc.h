@@ -20,8 +20,6 @@
  * the other functions may be called from any thread.
  *
  * The log these functions write is read with pmclog(3), <pmclog.h>.
- *
- * Not yet available: the pmc_pmu_* helpers.
  */
 #ifndef _HWPMC_PMC_H_
 #define _HWPMC_PMC_H_
@@ -68,7 +66,56 @@ enum pmc_class {
 	PMC__CLASS_RAPL = PMC_CLASS_RAPL, PMC__CLASS_PMU = PMC_CLASS_PMU,
 };
 
+/*
+ * FreeBSD 14's CPU types.  pmc_cpuinfo() reports the one of the CPU
+ * where its pmu-events model has one (pmc(3)), else the module's Linux
+ * type (PMC_CPU_LINUX_X86, _ARM64, _OTHER) or PMC_CPU_GENERIC.
+ */
+#define PMC_CPU_AMD_K7			0x00
+#define PMC_CPU_AMD_K8			0x01
+#define PMC_CPU_INTEL_CORE		0x87
+#define PMC_CPU_INTEL_CORE2		0x88
+#define PMC_CPU_INTEL_CORE2EXTREME	0x89
+#define PMC_CPU_INTEL_ATOM		0x8A
+#define PMC_CPU_INTEL_COREI7		0x8B
+#define PMC_CPU_INTEL_WESTMERE		0x8C
+#define PMC_CPU_INTEL_SANDYBRIDGE	0x8D
+#define PMC_CPU_INTEL_IVYBRIDGE		0x8E
+#define PMC_CPU_INTEL_SANDYBRIDGE_XEON	0x8F
+#define PMC_CPU_INTEL_IVYBRIDGE_XEON	0x90
+#define PMC_CPU_INTEL_HASWELL		0x91
+#define PMC_CPU_INTEL_ATOM_SILVERMONT	0x92
+#define PMC_CPU_INTEL_NEHALEM_EX	0x93
+#define PMC_CPU_INTEL_WESTMERE_EX	0x94
+#define PMC_CPU_INTEL_HASWELL_XEON	0x95
+#define PMC_CPU_INTEL_BROADWELL		0x96
+#define PMC_CPU_INTEL_BROADWELL_XEON	0x97
+#define PMC_CPU_INTEL_SKYLAKE		0x98
+#define PMC_CPU_INTEL_SKYLAKE_XEON	0x99
+#define PMC_CPU_INTEL_ATOM_GOLDMONT	0x9A
+#define PMC_CPU_INTEL_ICELAKE		0x9B
+#define PMC_CPU_INTEL_ICELAKE_XEON	0x9C
+#define PMC_CPU_INTEL_ALDERLAKE		0x9D
+#define PMC_CPU_INTEL_ATOM_GOLDMONT_P	0x9E
+#define PMC_CPU_INTEL_ATOM_TREMONT	0x9F
+#define PMC_CPU_INTEL_XSCALE		0x100
+#define PMC_CPU_PPC_7450		0x300
+#define PMC_CPU_PPC_E500		0x340
+#define PMC_CPU_PPC_970			0x380
+#define PMC_CPU_PPC_POWER8		0x390
+#define PMC_CPU_ARMV7_CORTEX_A5		0x500
+#define PMC_CPU_ARMV7_CORTEX_A7		0x501
+#define PMC_CPU_ARMV7_CORTEX_A8		0x502
+#define PMC_CPU_ARMV7_CORTEX_A9		0x503
+#define PMC_CPU_ARMV7_CORTEX_A15	0x504
+#define PMC_CPU_ARMV7_CORTEX_A17	0x505
+#define PMC_CPU_ARMV8_CORTEX_A53	0x600
+#define PMC_CPU_ARMV8_CORTEX_A57	0x601
+#define PMC_CPU_ARMV8_CORTEX_A76	0x602
+
 enum pmc_cputype {
+	PMC__CPU_AMD_K7 = PMC_CPU_AMD_K7,
+	PMC__CPU_ARMV8_CORTEX_A76 = PMC_CPU_ARMV8_CORTEX_A76,
 	PMC__CPU_GENERIC = PMC_CPU_GENERIC,
 	PMC__CPU_LINUX_X86 = PMC_CPU_LINUX_X86,
 	PMC__CPU_LINUX_ARM64 = PMC_CPU_LINUX_ARM64,
@@ -218,6 +265,41 @@ int	pmc_writelog(uint32_t _udata);
 const char *pmc_allocate_message(void);
 int	pmc_parse_spec(const char *_spec, struct pmc_op_pmcallocate *_pa,
 		       char *_err, size_t _errlen);
+
+/*
+ * Vendor events: the kernel's pmu-events tables of the CPU named by
+ * HWPMC_CPUID (perf's PERF_CPUID format) or of this machine; none of
+ * these needs the module.  FreeBSD's functions first: cpuid NULL means
+ * that CPU.  pmc_pmu_pmcallocate() returns 0 or an errno value and fills
+ * pm_class, pm_ev (PMC_EV_PMU_RAW) and pm_md.  The Linux additions give
+ * the CPU id, the table's name ("skylakex", "arm/cortex-a57-a72") and
+ * each event of the table (idx from 0; -1 with errno ENOENT past the
+ * end); their strings are static.
+ */
+int	pmc_pmu_enabled(void);
+void	pmc_pmu_print_counters(const char *_event_name);
+void	pmc_pmu_print_counter_desc(const char *_event_name);
+void	pmc_pmu_print_counter_desc_long(const char *_event_name);
+void	pmc_pmu_print_counter_full(const char *_event_name);
+uint64_t pmc_pmu_sample_rate_get(const char *_event_name);
+int	pmc_pmu_pmcallocate(const char *_event_name,
+			    struct pmc_op_pmcallocate *_pm);
+const char *pmc_pmu_event_get_by_idx(const char *_cpuid, int _idx);
+int	pmc_pmu_idx_get_by_event(const char *_cpuid, const char *_event);
+
+struct pmc_pmu_event_info {
+	const char	*pe_name;	/* lower case: "inst_retired.any" */
+	const char	*pe_desc;	/* brief description, or "" */
+	const char	*pe_topic;	/* "cache", "pipeline", ... */
+	const char	*pe_encoding;	/* perf terms: "event=0xc0,umask=0x1" */
+	uint64_t	pe_period;	/* the tables' sample-after value, or 0 */
+	int		pe_precise;	/* can be precise (:p) */
+	int		pe_deprecated;
+};
+
+const char *pmc_pmu_cpuid(void);
+const char *pmc_pmu_model(void);
+int	pmc_pmu_event_info(int _idx, struct pmc_pmu_event_info *_info);
 
 /* Names. */
 const char *pmc_name_of_capability(enum pmc_caps _c);

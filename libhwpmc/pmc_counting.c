@@ -47,7 +47,10 @@ static void pmc_allocate_explain(const char *spec,
 		snprintf(m, len, "%s: CPU %u is offline", spec, pa->pm_cpu);
 		break;
 	case EOPNOTSUPP:
-		if (PMC_IS_SAMPLING_MODE(pa->pm_mode))
+		if (pa->pm_caps & PMC_CAP_PRECISE)
+			snprintf(m, len, "%s: precise events (:p) are not offered by this hwpmc module",
+				 spec);
+		else if (PMC_IS_SAMPLING_MODE(pa->pm_mode))
 			snprintf(m, len, "%s: sampling modes are not available yet",
 				 spec);
 		else

@@ -283,6 +283,9 @@ int pmc_init(void)
 		err = EPROGMISMATCH;
 		goto fail;
 	}
+	/* FreeBSD's type of the CPU, where its pmu-events table says it */
+	pmc_lib.cpuinfo.pm_cputype = (enum pmc_cputype)
+		pmc_pmu_cputype((uint32_t)pmc_lib.cpuinfo.pm_cputype);
 
 	for (i = 0; i < pmc_lib.cpuinfo.pm_nclass; i++) {
 		uint32_t cl = pmc_lib.cpuinfo.pm_classes[i].pm_class;

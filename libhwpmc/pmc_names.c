@@ -55,6 +55,21 @@ const char *pmc_name_of_class(enum pmc_class pc)
 const char *pmc_name_of_cputype(enum pmc_cputype cp)
 {
 	switch ((uint32_t)cp) {
+#define T(n) case PMC_CPU_##n: return #n
+	T(AMD_K7); T(AMD_K8); T(INTEL_CORE); T(INTEL_CORE2);
+	T(INTEL_CORE2EXTREME); T(INTEL_ATOM); T(INTEL_COREI7);
+	T(INTEL_WESTMERE); T(INTEL_SANDYBRIDGE); T(INTEL_IVYBRIDGE);
+	T(INTEL_SANDYBRIDGE_XEON); T(INTEL_IVYBRIDGE_XEON); T(INTEL_HASWELL);
+	T(INTEL_ATOM_SILVERMONT); T(INTEL_NEHALEM_EX); T(INTEL_WESTMERE_EX);
+	T(INTEL_HASWELL_XEON); T(INTEL_BROADWELL); T(INTEL_BROADWELL_XEON);
+	T(INTEL_SKYLAKE); T(INTEL_SKYLAKE_XEON); T(INTEL_ATOM_GOLDMONT);
+	T(INTEL_ICELAKE); T(INTEL_ICELAKE_XEON); T(INTEL_ALDERLAKE);
+	T(INTEL_ATOM_GOLDMONT_P); T(INTEL_ATOM_TREMONT); T(INTEL_XSCALE);
+	T(PPC_7450); T(PPC_E500); T(PPC_970); T(PPC_POWER8);
+	T(ARMV7_CORTEX_A5); T(ARMV7_CORTEX_A7); T(ARMV7_CORTEX_A8);
+	T(ARMV7_CORTEX_A9); T(ARMV7_CORTEX_A15); T(ARMV7_CORTEX_A17);
+	T(ARMV8_CORTEX_A53); T(ARMV8_CORTEX_A57); T(ARMV8_CORTEX_A76);
+#undef T
 	case PMC_CPU_GENERIC:		return "GENERIC";
 	case PMC_CPU_LINUX_X86:		return "LINUX_X86";
 	case PMC_CPU_LINUX_ARM64:	return "LINUX_ARM64";
@@ -166,12 +181,20 @@ const char *pmc_name_of_event(enum pmc_event pe)
 	return NULL;
 }
 
+/*
+ * The events of class cl on this machine.  For the PMU class, when the
+ * module offers raw events, the vendor events of the CPU's pmu-events
+ * table follow the module's (deprecated ones left out); their names are
+ * static, like the module's cached ones.
+ */
 int pmc_event_names_of_class(enum pmc_class cl, const char ***eventnames,
 			     int *nevents)
 {
 	const struct pmc_class_events *ce;
+	struct pmc_pmu_cpu cpu;
+	struct pmc_pmu_event ev;
 	const char **names;
-	uint32_t i;
+	uint32_t i, n, nvendor = 0, raw = 0;
 
 	if (pmc_lib_ready() < 0)
 		return -1;
@@ -184,12 +207,21 @@ int pmc_event_names_of_class(enum pmc_class cl, const char ***eventnames,
 		errno = EINVAL;		/* no such class on this machine */
 		return -1;
 	}
-	names = malloc((ce->ce_nevent ? ce->ce_nevent : 1) * sizeof(*names));
+	pmc_pmu_current(&cpu);
+	for (i = 0; i < ce->ce_nevent; i++)
+		if (ce->ce_events[i].pm_ev_code == PMC_EV_PMU_RAW)
+			raw = 1;
+	if ((uint32_t)cl == PMC_CLASS_PMU && raw)
+		nvendor = pmc_pmu_nevents(cpu.table);
+	names = malloc((ce->ce_nevent + nvendor + 1) * sizeof(*names));
 	if (!names)
 		return -1;
-	for (i = 0; i < ce->ce_nevent; i++)
-		names[i] = ce->ce_events[i].pm_ev_name;
+	for (n = 0; n < ce->ce_nevent; n++)
+		names[n] = ce->ce_events[n].pm_ev_name;
+	for (i = 0; i < nvendor; i++)
+		if (pmc_pmu_event_at(cpu.table, i, &ev) == 0 && !ev.deprecated)
+			names[n++] = ev.name;
 	*eventnames = names;
-	*nevents = (int)ce->ce_nevent;
+	*nevents = (int)n;
 	return 0;
 }

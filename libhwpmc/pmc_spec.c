@@ -1,22 +1,33 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * libhwpmc: event specifiers, "<event>[:<modifiers>][,<qualifier>...]".
+ * libhwpmc: event specifiers, "<event>[:<modifiers>][,<qualifier>...]"
+ * or perf's "<pmu>/<term>,.../[:<modifiers>]".
  *
  * Events are named as perf names them (cycles, instructions, task-clock,
  * L1-dcache-load-misses, ...), with perf's own short forms (branches,
  * faults, cs, L1-dcache-misses, dTLB-loads, ...), FreeBSD's and
  * Solaris/PAPI generic aliases, an optional class prefix ("SOFT-",
- * "PMU-"), and raw PMU events as perf writes them ("r1c2", or "raw" with
- * "config=").  Matching ignores case and treats '-', '_', '.' and ' ' as
- * equal.  Qualifiers: "usr" (or perf's ":u" modifier) counts user mode
- * only, "os" or "sys" (":k") kernel mode only; raw events take "config=",
- * "config1=", "config2=".  Errors name the token at fault.
+ * "PMU-"), raw PMU events as perf writes them ("r1c2", or "raw" with
+ * "config="), and the vendor events of the CPU's pmu-events table
+ * (pmc_pmu.c: "INST_RETIRED.ANY", "inst_retired.any", "ex_ret_instr",
+ * "INST_RETIRED"; FreeBSD's "iap-", "iaf-" and "k8-" prefixes are
+ * accepted on them).  A vendor event spelt exactly, but for case, wins
+ * over everything else; otherwise the generic names come first.
+ * Matching ignores case and treats '-', '_', '.' and ' ' as equal.
+ *
+ * Modifiers: ":u" user mode only, ":k" kernel mode only, ":p" (up to
+ * three) precise.  Qualifiers: "usr", "os" (or "sys"); on raw and vendor
+ * events, the core PMU's format terms ("umask=0x2", "cmask=1", "inv",
+ * "edge", FreeBSD's "threshold=" and "anythread") and "config=",
+ * "config1=", "config2=".  A vendor event becomes PMC_EV_PMU_RAW with its
+ * encoding in pm_md.pm_pmu.  Errors name the token at fault, and for a
+ * bad term the valid ones.
  *
  * After pmc_init(), events are looked up in this machine's event lists
  * (GETDYNEVENTINFO), so that an event hwpmc knows but the machine lacks
  * is told apart from a misspelt one.  Before pmc_init(), every event
- * hwpmc knows (<hwpmc_events.h>) is accepted: the parser is then a pure
- * function of the specifier.
+ * hwpmc knows (<hwpmc_events.h>, and the vendor tables) is accepted: the
+ * parser is then a pure function of the specifier and HWPMC_CPUID.
  */
 #include <ctype.h>
 #include <stdio.h>
@@ -77,6 +88,18 @@ static const struct { const char *alias, *name; } pmc_aliases[] = {
 	{ "PAPI_tlb_im", "iTLB-load-misses" },
 };
 
+/*
+ * FreeBSD's names of Intel vendor events (libpmc's PMU aliases), tried
+ * when the CPU's table has no event of the name itself.
+ */
+static const struct { const char *alias, *name; } pmc_vendor_aliases[] = {
+	{ "llc-miss-rhitm", "mem_load_l3_miss_retired.remote_hitm" },
+	{ "resource-stall", "resource_stalls.any" },
+	{ "resource-stalls-any", "resource_stalls.any" },
+	{ "branch-instruction-retired", "br_inst_retired.all_branches" },
+	{ "branch-misses-retired", "br_misp_retired.all_branches" },
+};
+
 /* Names FreeBSD has that no Linux event matches: why, in words. */
 static const struct { const char *name, *why; } pmc_nonesuch[] = {
 	{ "page-fault.read", "Linux counts page faults of all kinds (page-faults)" },
@@ -107,20 +130,8 @@ static const char *const pmc_res_syn[HWPMC_NCACHERES][5] = {
 	{ "misses", "miss" },
 };
 
-static int pmc_norm_char(int c)
-{
-	return c == '_' || c == '.' || c == ' ' ? '-' : tolower(c);
-}
-
-/* Equal but for case and separators: "L1_DCACHE.Load" = "l1-dcache-load". */
-static int pmc_same(const char *a, const char *b)
-{
-	for (; *a && *b; a++, b++)
-		if (pmc_norm_char((unsigned char)*a) !=
-		    pmc_norm_char((unsigned char)*b))
-			return 0;
-	return !*a && !*b;
-}
+#define pmc_norm_char	pmc_lib_norm_char
+#define pmc_same	pmc_lib_same_name
 
 /* Does a start with prefix p (normalised)?  Returns the rest, or NULL. */
 static const char *pmc_prefix(const char *a, const char *p)
@@ -132,9 +143,13 @@ static const char *pmc_prefix(const char *a, const char *p)
 	return a;
 }
 
-/* An event: its class and code, the caps it supports (0: unknown). */
+/*
+ * An event: its class and code, the caps it supports (0: unknown); for a
+ * vendor event (code PMC_EV_PMU_RAW), its encoding in perf's terms.
+ */
 struct pmc_evref {
 	uint32_t	cl, code, caps;
+	const char	*enc;		/* vendor event: "event=0xc0,umask=0x1" */
 };
 
 /* This machine's event named name, of any class. */
@@ -274,6 +289,63 @@ static int pmc_have_pmu(void)
 #define FAIL(...) do { snprintf(err, errlen, __VA_ARGS__);		\
 		       errno = EINVAL; return -1; } while (0)
 
+/* "unknown event", with what the vendor tables could not say */
+static void pmc_unknown(const char *orig, char *err, size_t errlen)
+{
+	struct pmc_pmu_cpu cpu;
+
+	pmc_pmu_current(&cpu);
+	if (!cpu.cpuid[0])
+		snprintf(err, errlen,
+			 "unknown event '%s' (the CPU cannot be identified, so no vendor events are known; set HWPMC_CPUID)",
+			 orig);
+	else if (cpu.table < 0)
+		snprintf(err, errlen,
+			 "unknown event '%s' (no vendor event table for CPU %s%s; hwpmc-control -L lists the events)",
+			 orig, cpu.cpuid, cpu.overridden ? " of HWPMC_CPUID" : "");
+	else
+		snprintf(err, errlen,
+			 "unknown event '%s' (not in the %s table of CPU %s either; hwpmc-control -L lists the events)",
+			 orig, pmc_pmu_table_name(cpu.table), cpu.cpuid);
+}
+
+/*
+ * The vendor event named name, of the CPU's pmu-events table: 0 and r
+ * set when found, 1 when there is none, -1 with err set on an error.
+ */
+static int pmc_vendor_lookup_(const char *name, const char *orig, uint32_t cl,
+			      struct pmc_evref *r, char *err, size_t errlen,
+			      int exact)
+{
+	struct pmc_pmu_event ev;
+	struct pmc_pmu_cpu cpu;
+	int i;
+
+	err[0] = '\0';
+	pmc_pmu_current(&cpu);
+	i = exact ? pmc_pmu_find_exact(cpu.table, name) :
+		    pmc_pmu_find(cpu.table, name);
+	if (i < 0 || pmc_pmu_event_at(cpu.table, (unsigned int)i, &ev) < 0)
+		return 1;
+	if (cl && cl != PMC_CLASS_PMU)
+		FAIL("event '%s' is of class PMU, not %s", orig,
+		     pmc_class_word(cl));
+	if (pmc_lib.fd >= 0 && !pmc_find_avail("raw", r))
+		FAIL("event '%s' needs raw PMU events, which are not available on this machine%s",
+		     orig, pmc_have_pmu() ? "" : " (no hardware PMU)");
+	r->cl = PMC_CLASS_PMU;
+	r->code = PMC_EV_PMU_RAW;
+	r->caps = 0;
+	r->enc = ev.enc;
+	return 0;
+}
+
+static int pmc_vendor_lookup(const char *name, const char *orig, uint32_t cl,
+			     struct pmc_evref *r, char *err, size_t errlen)
+{
+	return pmc_vendor_lookup_(name, orig, cl, r, err, errlen, 0);
+}
+
 /*
  * The event named name (without class prefix and modifiers): of class
  * cl if cl is not 0.  orig is the name as written, for messages.
@@ -286,6 +358,15 @@ static int pmc_lookup(const char *name, const char *orig, uint32_t cl,
 	char cache[PMC_NAME_MAX + 16];
 	unsigned int n = 0, i;
 
+	/*
+	 * A vendor event spelt exactly (but for case) comes first: arm64's
+	 * CPU_CYCLES is its own event, not perf's alias cpu-cycles.  If it
+	 * cannot be used (no raw events, another class), the generic names
+	 * are tried, and the vendor lookup below says why.
+	 */
+	if (!pmc_vendor_lookup_(name, orig, cl, r, err, errlen, 1))
+		return 0;
+	err[0] = '\0';
 	/* the name; else an alias; else perf's cache spellings */
 	cands[n++] = name;
 	if (pmc_alias(name))
@@ -315,12 +396,21 @@ static int pmc_lookup(const char *name, const char *orig, uint32_t cl,
 		FAIL("event '%s' is not available on this machine%s", orig,
 		     pmc_have_pmu() ? "" : " (no hardware PMU)");
 	}
+	if (pmc_vendor_lookup(name, orig, cl, r, err, errlen) <= 0)
+		return err[0] ? -1 : 0;
+	/* FreeBSD's aliases of Intel vendor events (libpmc) */
+	for (i = 0; i < ARRAY_SIZE(pmc_vendor_aliases); i++)
+		if (pmc_same(pmc_vendor_aliases[i].alias, name) &&
+		    pmc_vendor_lookup(pmc_vendor_aliases[i].name, orig, cl, r,
+				      err, errlen) <= 0)
+			return err[0] ? -1 : 0;
 	for (i = 0; i < ARRAY_SIZE(pmc_nonesuch); i++)
 		if (pmc_same(pmc_nonesuch[i].name, name))
 			FAIL("event '%s' has no Linux equivalent: %s", orig,
 			     pmc_nonesuch[i].why);
-	FAIL("unknown event '%s' (hwpmc-control -L lists this machine's)",
-	     orig);
+	pmc_unknown(orig, err, errlen);
+	errno = EINVAL;
+	return -1;
 }
 
 /* Is name perf's raw form, 'r' and 1 to 16 hex digits? */
@@ -337,12 +427,175 @@ static int pmc_raw_code(const char *name, uint64_t *config)
 	return 1;
 }
 
+/* FreeBSD's qualifier names of perf's format terms (IAP, K8 classes) */
+static const char *pmc_term_alias(const char *t)
+{
+	if (pmc_same(t, "threshold") || pmc_same(t, "count"))
+		return "cmask";
+	if (pmc_same(t, "anythread"))
+		return "any";
+	if (pmc_same(t, "invert"))
+		return "inv";
+	return t;
+}
+
+/* Is name the core PMU's, as perf names it ("cpu", "armv8_pmuv3_0")? */
+static int pmc_core_pmu(const struct pmc_pmu_cpu *cpu, const char *name)
+{
+	return !strcasecmp(name, cpu->pmu.name) || !strcmp(name, "cpu") ||
+	       !strcmp(name, "cpu_core") || !strncmp(name, "armv8_", 6) ||
+	       !strncmp(name, "armv9_", 6);
+}
+
+/*
+ * Apply one encoding term, "umask=0x2" or "edge", to pa's configuration.
+ * what is "qualifier" or "term", for messages.
+ */
+static int pmc_apply_term(const struct pmc_pmu_cpu *cpu, char *tok,
+			  const char *what, const char *spec,
+			  struct pmc_op_pmcallocate *pa, char *err, size_t errlen)
+{
+	char *eq = strchr(tok, '='), terms[400], msg[256];
+	const char *term;
+	uint64_t v;
+
+	if (eq) {
+		*eq = '\0';
+		if (pmc_number(eq + 1, &v) < 0)
+			FAIL("bad number '%s' in '%s'", eq + 1, spec);
+	}
+	term = pmc_term_alias(tok);
+	if (pmc_pmu_set_term(&cpu->pmu, term, eq ? eq + 1 : NULL,
+			     &pa->pm_md.pm_pmu, msg, sizeof(msg)) == 0)
+		return 0;
+	if (!strncmp(msg, "unknown term", 12)) {
+		if (eq)
+			*eq = '=';
+		pmc_pmu_terms_list(&cpu->pmu, terms, sizeof(terms));
+		FAIL("unknown %s '%s' in '%s' (valid: %s%s)", what, tok, spec,
+		     *what == 'q' ? "usr, os, " : "", terms);
+	}
+	FAIL("%s in '%s'", msg, spec);
+}
+
+/* Encode vendor event r (named orig) into pa. */
+static int pmc_apply_vendor(const struct pmc_pmu_cpu *cpu,
+			    const struct pmc_evref *r, const char *orig,
+			    struct pmc_op_pmcallocate *pa, char *err,
+			    size_t errlen)
+{
+	char msg[256];
+
+	if (pmc_pmu_encode(&cpu->pmu, r->enc, &pa->pm_md.pm_pmu, msg,
+			   sizeof(msg)) < 0)
+		FAIL("event '%s' (%s) cannot be encoded for PMU %s: %s", orig,
+		     r->enc, cpu->pmu.name, msg);
+	return 0;
+}
+
+/*
+ * perf's PMU form, "pmu/term,term,.../": terms are the PMU's format
+ * names, config*, period (ignored here: pmc_allocate's count is the
+ * period), or one event name (vendor, or alone a generic one).
+ */
+static int pmc_parse_pmu_form(const struct pmc_pmu_cpu *cpu, const char *pmu,
+			      char *terms, const char *spec,
+			      struct pmc_op_pmcallocate *pa,
+			      struct pmc_evref *ev, char *err, size_t errlen)
+{
+	char copy[SPECMAX], *tok, *next, *evname = NULL, *evtok = NULL;
+	int nterms = 0;
+
+	if (!pmc_core_pmu(cpu, pmu))
+		FAIL("PMU '%s' in '%s' is not supported: hwpmc counts the core PMU (%s) and software events only",
+		     pmu, spec, cpu->pmu.name);
+	if (!*terms)
+		FAIL("no event terms in '%s'", spec);
+	strcpy(copy, terms);
+	/* first pass: the event name, if any */
+	for (tok = copy; tok; tok = next) {
+		next = strchr(tok, ',');
+		if (next)
+			*next++ = '\0';
+		if (!*tok)
+			FAIL("empty term in '%s'", spec);
+		nterms++;
+		if (strchr(tok, '=') || pmc_same(tok, "config") ||
+		    pmc_same(tok, "config1") || pmc_same(tok, "config2"))
+			continue;
+		{
+			struct pmc_md_pmu_op_pmcallocate md = { 0 };
+			char m[8];
+
+			if (pmc_pmu_set_term(&cpu->pmu, pmc_term_alias(tok),
+					     NULL, &md, m, sizeof(m)) == 0)
+				continue;	/* a flag term: "edge" */
+		}
+		if (evname)
+			FAIL("two events ('%s', '%s') in '%s'", evtok, tok,
+			     spec);
+		evname = terms + (tok - copy);
+		evtok = tok;
+	}
+	ev->cl = PMC_CLASS_PMU;
+	ev->code = PMC_EV_PMU_RAW;
+	ev->enc = NULL;
+	if (evname) {
+		char name[PMC_NAME_MAX * 2];
+		size_t n = strcspn(evname, ",");
+
+		if (n >= sizeof(name))
+			FAIL("event name too long in '%s'", spec);
+		memcpy(name, evname, n);
+		name[n] = '\0';
+		if (pmc_vendor_lookup(name, name, PMC_CLASS_PMU, ev, err,
+				      errlen) != 0) {
+			if (err[0])
+				return -1;
+			if (nterms > 1) {
+				/* a misspelt term or an unknown event */
+				char valid[400];
+
+				pmc_pmu_terms_list(&cpu->pmu, valid,
+						   sizeof(valid));
+				FAIL("unknown term or event '%s' in '%s' (terms: %s)",
+				     name, spec, valid);
+			}
+			/* "cpu/cycles/": a generic event, alone */
+			return pmc_lookup(name, name, PMC_CLASS_PMU, ev, err,
+					  errlen) < 0 ? -1 : 0;
+		}
+		if (ev->enc && pmc_apply_vendor(cpu, ev, name, pa, err,
+						errlen) < 0)
+			return -1;
+	} else if (pmc_lib.fd >= 0 && !pmc_find_avail("raw", ev)) {
+		FAIL("raw event '%s' is not available on this machine%s", spec,
+		     pmc_have_pmu() ? "" : " (no hardware PMU)");
+	}
+	ev->cl = PMC_CLASS_PMU;
+	ev->code = PMC_EV_PMU_RAW;
+	/* second pass: the encoding terms, in order, over the event's */
+	for (tok = terms; tok; tok = next) {
+		next = strchr(tok, ',');
+		if (next)
+			*next++ = '\0';
+		if (tok == evname)
+			continue;
+		if (!pmc_same(tok, "period") && strncasecmp(tok, "period=", 7) &&
+		    strncasecmp(tok, "name=", 5) &&
+		    pmc_apply_term(cpu, tok, "term", spec, pa, err, errlen) < 0)
+			return -1;
+	}
+	return 0;
+}
+
 int pmc_parse_spec(const char *spec, struct pmc_op_pmcallocate *pa,
 		   char *err, size_t errlen)
 {
-	char buf[SPECMAX], *name, *mod, *tok, *next, *eq;
-	struct pmc_evref ev;
-	uint32_t cl = 0, modes = 0;
+	char buf[SPECMAX], *name, *mod = NULL, *tok, *next, *slash, *comma;
+	struct pmc_evref ev = { 0 };
+	struct pmc_pmu_cpu cpu;
+	uint32_t cl = 0, modes = 0, precise = 0;
 	int raw = 0, have_config = 0;
 	uint64_t v;
 
@@ -357,28 +610,65 @@ int pmc_parse_spec(const char *spec, struct pmc_op_pmcallocate *pa,
 		     sizeof(buf) - 1);
 	strcpy(buf, spec);
 	memset(pa, 0, sizeof(*pa));
+	pmc_pmu_current(&cpu);
 
 	name = buf;
-	next = strchr(buf, ',');
-	if (next)
-		*next++ = '\0';
-	if (!*name)
-		FAIL("no event in '%s'", spec);
-	/* perf's modifiers: ":u", ":k", ":uk" */
-	mod = strchr(name, ':');
-	if (mod) {
-		*mod++ = '\0';
-		if (!*mod)
-			FAIL("empty modifier in '%s' (use :u or :k)", spec);
-		for (tok = mod; *tok; tok++) {
-			if (*tok == 'u' || *tok == 'U')
-				modes |= PMC_CAP_USER;
-			else if (*tok == 'k' || *tok == 'K')
-				modes |= PMC_CAP_SYSTEM;
-			else
-				FAIL("unknown modifier ':%s' in '%s' (use :u or :k)",
-				     mod, spec);
+	slash = strchr(buf, '/');
+	comma = strchr(buf, ',');
+	if (slash && (!comma || comma > slash)) {
+		/* perf's "pmu/terms/[:]modifiers", then FreeBSD qualifiers */
+		char *close = strchr(slash + 1, '/');
+
+		if (!close)
+			FAIL("no closing '/' in '%s'", spec);
+		*slash = *close = '\0';
+		next = strchr(close + 1, ',');
+		if (next)
+			*next++ = '\0';
+		mod = close + 1;
+		if (*mod == ':') {
+			mod++;
+			if (!*mod)
+				FAIL("empty modifier in '%s' (valid: u, k, p)",
+				     spec);
 		}
+		if (!*mod)
+			mod = NULL;
+	} else {
+		slash = NULL;
+		next = comma;
+		if (next)
+			*next++ = '\0';
+		if (!*name)
+			FAIL("no event in '%s'", spec);
+		/* perf's modifiers: ":u", ":k", ":uk", ":p" */
+		mod = strchr(name, ':');
+		if (mod) {
+			*mod++ = '\0';
+			if (!*mod)
+				FAIL("empty modifier in '%s' (valid: u, k, p)",
+				     spec);
+		}
+	}
+	for (tok = mod; tok && *tok; tok++) {
+		if (*tok == 'u' || *tok == 'U')
+			modes |= PMC_CAP_USER;
+		else if (*tok == 'k' || *tok == 'K')
+			modes |= PMC_CAP_SYSTEM;
+		else if (*tok == 'p' && precise < 3)
+			precise++;
+		else
+			FAIL("unknown modifier ':%s' in '%s' (valid: u, k, p)",
+			     mod, spec);
+	}
+
+	if (slash) {
+		if (pmc_parse_pmu_form(&cpu, name, slash + 1, spec, pa, &ev,
+				       err, errlen) < 0)
+			return -1;
+		raw = ev.code == PMC_EV_PMU_RAW;
+		have_config = 1;
+		goto qualifiers;
 	}
 	if (pmc_prefix(name, "SOFT-") && name[5]) {
 		cl = PMC_CLASS_SOFT;
@@ -386,6 +676,14 @@ int pmc_parse_spec(const char *spec, struct pmc_op_pmcallocate *pa,
 	} else if (pmc_prefix(name, "PMU-") && name[4]) {
 		cl = PMC_CLASS_PMU;
 		name += 4;
+	} else if ((pmc_prefix(name, "IAP-") || pmc_prefix(name, "IAF-")) &&
+		   name[4] && pmc_pmu_find(cpu.table, name + 4) >= 0) {
+		cl = PMC_CLASS_PMU;	/* FreeBSD's Intel classes */
+		name += 4;
+	} else if (pmc_prefix(name, "K8-") && name[3] &&
+		   pmc_pmu_find(cpu.table, name + 3) >= 0) {
+		cl = PMC_CLASS_PMU;	/* FreeBSD's AMD class */
+		name += 3;
 	}
 
 	if (pmc_raw_code(name, &v)) {
@@ -405,7 +703,13 @@ int pmc_parse_spec(const char *spec, struct pmc_op_pmcallocate *pa,
 		ev.code = PMC_EV_PMU_RAW;
 	} else if (pmc_lookup(name, name, cl, &ev, err, errlen) < 0) {
 		return -1;
+	} else if (ev.enc) {
+		if (pmc_apply_vendor(&cpu, &ev, name, pa, err, errlen) < 0)
+			return -1;
+		raw = 1;
+		have_config = 1;
 	}
+qualifiers:
 	pa->pm_class = ev.cl;
 	pa->pm_ev = ev.code;
 	pa->pm_cpu = PMC_CPU_ANY;
@@ -414,7 +718,6 @@ int pmc_parse_spec(const char *spec, struct pmc_op_pmcallocate *pa,
 		next = strchr(tok, ',');
 		if (next)
 			*next++ = '\0';
-		eq = strchr(tok, '=');
 		if (!*tok) {
 			FAIL("empty qualifier in '%s'", spec);
 		} else if (pmc_same(tok, "usr") || pmc_same(tok, "user")) {
@@ -422,30 +725,25 @@ int pmc_parse_spec(const char *spec, struct pmc_op_pmcallocate *pa,
 		} else if (pmc_same(tok, "os") || pmc_same(tok, "sys") ||
 			   pmc_same(tok, "system") || pmc_same(tok, "kernel")) {
 			modes |= PMC_CAP_SYSTEM;
-		} else if (eq && raw) {
-			*eq = '\0';
-			if (pmc_number(eq + 1, &v) < 0)
-				FAIL("bad number '%s' in '%s'", eq + 1, spec);
-			if (pmc_same(tok, "config")) {
-				pa->pm_md.pm_pmu.pm_config = v;
-				have_config = 1;
-			} else if (pmc_same(tok, "config1")) {
-				pa->pm_md.pm_pmu.pm_config1 = v;
-			} else if (pmc_same(tok, "config2")) {
-				pa->pm_md.pm_pmu.pm_config2 = v;
-			} else {
-				*eq = '=';
-				FAIL("unknown qualifier '%s' in '%s'", tok, spec);
-			}
+		} else if (raw) {
+			if (pmc_apply_term(&cpu, tok, "qualifier", spec, pa, err,
+					   errlen) < 0)
+				return -1;
+			have_config = 1;
 		} else {
-			FAIL("unknown qualifier '%s' in '%s'", tok, spec);
+			FAIL("unknown qualifier '%s' in '%s' (valid: usr, os; encoding qualifiers such as umask= or edge need a vendor or raw event)",
+			     tok, spec);
 		}
 	}
 	if (raw && !have_config)
 		FAIL("raw event needs a code: 'r<hex>' or 'raw,config=<n>'");
+	if (precise && ev.cl != PMC_CLASS_PMU)
+		FAIL("modifier ':p' in '%s' needs a PMU event", spec);
 	/* both modes named: that is the default, counting both */
 	if (modes != (PMC_CAP_USER | PMC_CAP_SYSTEM))
 		pa->pm_caps = modes;
+	if (precise)
+		pa->pm_caps |= PMC_CAP_PRECISE;
 	err[0] = '\0';
 	return 0;
 }

@@ -67,9 +67,12 @@ STAT_SRCS	:= tools/pmcstat_sym.c tools/pmcstat_report.c
 
 LIB_SRCS	:= libhwpmc/pmc_init.c libhwpmc/pmc_ops.c libhwpmc/pmc_names.c \
 		   libhwpmc/pmc_modcheck.c libhwpmc/pmc_counting.c \
-		   libhwpmc/pmc_spec.c libhwpmc/pmclog.c
-LIB_PIC_OBJS	:= $(patsubst libhwpmc/%.c,$(B)/obj/lib-pic/%.o,$(LIB_SRCS))
-LIB_OBJS	:= $(patsubst libhwpmc/%.c,$(B)/obj/lib/%.o,$(LIB_SRCS))
+		   libhwpmc/pmc_spec.c libhwpmc/pmc_pmu.c \
+		   libhwpmc/pmc_pmu_api.c libhwpmc/pmclog.c
+LIB_PIC_OBJS	:= $(patsubst libhwpmc/%.c,$(B)/obj/lib-pic/%.o,$(LIB_SRCS)) \
+		   $(B)/obj/lib-pic/pmu_events_data.o
+LIB_OBJS	:= $(patsubst libhwpmc/%.c,$(B)/obj/lib/%.o,$(LIB_SRCS)) \
+		   $(B)/obj/lib/pmu_events_data.o
 LIB_SO		:= $(B)/lib/libhwpmc.so.1
 LIB_A		:= $(B)/lib/libhwpmc.a
 LIB_PC		:= $(B)/lib/hwpmc.pc
@@ -79,6 +82,42 @@ TOOL_OBJS	:= $(B)/obj/tools/hwpmc-control.o $(B)/obj/tools/hwpmc-stat.o $(STAT_O
 USER_HEADERS	:= include/uapi/linux/hwpmc.h include/uapi/linux/hwpmclog.h
 
 lib: $(LIB_SO) $(B)/lib/libhwpmc.so $(LIB_A) $(LIB_PC)
+
+# ---- vendor events: the kernel's pmu-events JSON tables, made into C ----
+# The JSON (tools/perf/pmu-events/arch/{x86,arm64}) is extracted at build
+# time from Debian's linux-source package, or taken from PMU_EVENTS_DIR
+# (an arch/ directory of a kernel tree); libhwpmc/gen_pmu_events.py turns
+# it into tables compiled into the library (docs/design.md, "Vendor
+# events").  Nothing of it is committed.
+PYTHON		?= python3
+PMU_EVENTS_TARBALL ?= $(lastword $(sort $(wildcard /usr/src/linux-source-*.tar.xz)))
+PE_C		:= $(B)/gen/pmu_events_data.c
+ifeq ($(origin PMU_EVENTS_DIR),undefined)
+PMU_EVENTS_DIR	:= $(B)/pmu-events/arch
+PE_STAMP	:= $(B)/pmu-events/.extracted
+$(PE_STAMP):
+	@test -n "$(PMU_EVENTS_TARBALL)" || { echo "error: no kernel source for the pmu-events tables: apt-get install linux-source-6.12, or set PMU_EVENTS_DIR=<kernel>/tools/perf/pmu-events/arch" >&2; exit 1; }
+	rm -rf $(B)/pmu-events
+	@mkdir -p $(B)/pmu-events
+	tar -xJf $(PMU_EVENTS_TARBALL) -C $(B)/pmu-events --strip-components=4 \
+		--wildcards '*/tools/perf/pmu-events/arch/x86' \
+		'*/tools/perf/pmu-events/arch/arm64'
+	touch $@
+else
+PE_STAMP	:=
+endif
+
+$(PE_C): libhwpmc/gen_pmu_events.py $(PE_STAMP)
+	@mkdir -p $(@D)
+	$(PYTHON) libhwpmc/gen_pmu_events.py $(PMU_EVENTS_DIR) $@
+
+$(B)/obj/lib-pic/pmu_events_data.o: $(PE_C) libhwpmc/pmu_events.h
+	@mkdir -p $(@D)
+	$(CC) $(U_CPPFLAGS) $(filter-out -g -MMD -MP,$(U_CFLAGS)) -fPIC -c $< -o $@
+
+$(B)/obj/lib/pmu_events_data.o: $(PE_C) libhwpmc/pmu_events.h
+	@mkdir -p $(@D)
+	$(CC) $(U_CPPFLAGS) $(filter-out -g -MMD -MP,$(U_CFLAGS)) -c $< -o $@
 
 tools: $(TOOLS)
 
@@ -140,9 +179,10 @@ UT_SAN		:= -fsanitize=address,undefined -fno-sanitize-recover=all \
 		   -fno-omit-frame-pointer
 UT_CFLAGS	:= $(filter-out -fvisibility=hidden,$(U_CFLAGS)) $(UT_SAN) \
 		   -I$(U_SRC)/tests/unit
-UT_LIB_OBJS	:= $(patsubst libhwpmc/%.c,$(UT)/obj/lib/%.o,$(LIB_SRCS))
+UT_LIB_OBJS	:= $(patsubst libhwpmc/%.c,$(UT)/obj/lib/%.o,$(LIB_SRCS)) \
+		   $(B)/obj/lib/pmu_events_data.o
 UT_PROGS	:= $(UT)/test_names $(UT)/test_lib $(UT)/test_spec $(UT)/test_count \
-		   $(UT)/test_pmclog \
+		   $(UT)/test_pmclog $(UT)/test_pmu \
 		   $(UT)/hwpmc-control $(UT)/hwpmc-stat \
 		   $(UT)/abi_layout $(UT)/fake_hwpmc.so $(UT)/mklog
 
@@ -168,6 +208,9 @@ $(UT)/test_lib: $(UT)/obj/test_lib.o $(UT)/obj/fake_hwpmc.o $(UT_LIB_OBJS)
 	$(CC) $(UT_SAN) -o $@ $^ $(LIB_LIBS)
 
 $(UT)/test_spec: $(UT)/obj/test_spec.o $(UT)/obj/fake_hwpmc.o $(UT_LIB_OBJS)
+	$(CC) $(UT_SAN) -o $@ $^ $(LIB_LIBS)
+
+$(UT)/test_pmu: $(UT)/obj/test_pmu.o $(UT)/obj/fake_hwpmc.o $(UT_LIB_OBJS)
 	$(CC) $(UT_SAN) -o $@ $^ $(LIB_LIBS)
 
 $(UT)/test_count: $(UT)/obj/test_count.o $(UT)/obj/fake_hwpmc.o $(UT_LIB_OBJS)

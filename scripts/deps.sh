@@ -27,6 +27,9 @@ PACKAGES=(
 	dwarves libelf-dev sparse dkms openssl
 	# the library and tools: libkmod, ncurses (hwpmc-stat -T); -m32 ABI checks and i386 selftests
 	libkmod-dev libncurses-dev libc6-dev-i386 lib32gcc-12-dev
+	# libhwpmc's vendor event tables: generated from the pmu-events JSON of
+	# linux-source-6.12 (below) by libhwpmc/gen_pmu_events.py
+	python3
 	# the pmclog(3) fuzz target (make check-unit): clang with libFuzzer
 	# (libclang_rt.fuzzer comes in libclang-rt-14-dev, only recommended)
 	clang libclang-rt-14-dev

@@ -2,7 +2,9 @@
 /*
  * hwpmc-control: FreeBSD's pmccontrol(8) for hwpmc on Linux.
  *
- *   hwpmc-control -L                  list classes and their events
+ *   hwpmc-control -L [-v]             list classes and their events (with
+ *                                     the CPU's vendor events; -v: and
+ *                                     their descriptions and encodings)
  *   hwpmc-control -l                  list the state of every PMC row
  *   hwpmc-control -s                  driver statistics
  *   hwpmc-control [-c cpu|*] -e pmc|* [-c cpu|*] -d pmc|* ...
@@ -43,9 +45,11 @@ struct admin_op {
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: " PROG " -L | -l | -s | -V | -h\n"
+		"usage: " PROG " -L [-v] | -l | -s | -V | -h\n"
 		"       " PROG " [-c cpu|*] {-e pmc|* | -d pmc|*} ...\n"
-		"  -L          list PMC classes and their events\n"
+		"  -L          list PMC classes and their events, with the CPU's\n"
+		"              vendor events (HWPMC_CPUID names another CPU)\n"
+		"  -v          with -L: descriptions and encodings of vendor events\n"
 		"  -l          list the state of the PMC rows of every CPU\n"
 		"  -s          print driver statistics\n"
 		"  -c cpu|*    CPU for the following -e and -d (default: all)\n"
@@ -116,7 +120,41 @@ static const char *class_name(uint32_t cl, char *buf, size_t len)
 	return buf;
 }
 
-static int list_events(void)
+/* One event line; with -v, a vendor event's description and encoding. */
+static void print_event(const char *name, int verbose)
+{
+	struct pmc_pmu_event_info info;
+	int idx;
+
+	printf("\t%s\n", name);
+	if (!verbose)
+		return;
+	idx = pmc_pmu_idx_get_by_event(NULL, name);
+	if (idx < 0 || pmc_pmu_event_info(idx, &info) < 0)
+		return;
+	if (*info.pe_desc)
+		printf("\t\t%s\n", info.pe_desc);
+	printf("\t\t[%s, %s%s]\n", info.pe_topic, info.pe_encoding,
+	       info.pe_precise ? ", precise" : "");
+}
+
+/* Where the vendor events come from, or why there are none. */
+static void vendor_note(int verbose)
+{
+	const char *id = pmc_pmu_cpuid(), *model = pmc_pmu_model();
+	const char *env = getenv("HWPMC_CPUID");
+	const char *src = env && *env ? ", from HWPMC_CPUID" : "";
+
+	if (!id)
+		fprintf(stderr, PROG ": note: the CPU cannot be identified: no vendor events (set HWPMC_CPUID)\n");
+	else if (!model)
+		fprintf(stderr, PROG ": note: no vendor event table for CPU %s%s\n",
+			id, src);
+	else if (verbose)
+		printf("# vendor events: %s, CPU %s%s\n", model, id, src);
+}
+
+static int list_events(int verbose)
 {
 	const struct pmc_cpuinfo *ci;
 	const char **names;
@@ -126,6 +164,10 @@ static int list_events(void)
 
 	if (pmc_cpuinfo(&ci) < 0)
 		die("cannot get CPU information: %s", strerror(errno));
+	/* vendor events are a PMU's: no word of them without one */
+	for (c = 0; c < ci->pm_nclass; c++)
+		if (ci->pm_classes[c].pm_class == PMC_CLASS_PMU)
+			vendor_note(verbose);
 	for (c = 0; c < ci->pm_nclass; c++) {
 		uint32_t cl = ci->pm_classes[c].pm_class;
 
@@ -134,9 +176,44 @@ static int list_events(void)
 			    class_name(cl, buf, sizeof(buf)), strerror(errno));
 		printf("%s\n", class_name(cl, buf, sizeof(buf)));
 		for (i = 0; i < n; i++)
-			printf("\t%s\n", names[i]);
+			print_event(names[i], verbose);
 		free(names);
 	}
+	return 0;
+}
+
+/*
+ * Without the module: every event hwpmc knows, and the CPU's vendor
+ * events (whether this machine has them is for the module to say).
+ */
+static int list_known_events(int verbose)
+{
+	static const uint32_t ranges[][2] = {
+		{ PMC_EV_SOFT_FIRST, PMC_EV_SOFT_LAST },
+		{ PMC_EV_PMU_HW_FIRST, PMC_EV_PMU_HW_LAST },
+		{ PMC_EV_PMU_CACHE_FIRST, PMC_EV_PMU_CACHE_LAST },
+		{ PMC_EV_PMU_RAW, PMC_EV_PMU_RAW },
+	};
+	struct pmc_pmu_event_info info;
+	const char *name;
+	uint32_t r, ev;
+	int i;
+
+	fprintf(stderr, PROG ": note: %s; listing every event hwpmc knows\n",
+		pmc_init_message());
+	vendor_note(verbose);
+	for (r = 0; r < sizeof(ranges) / sizeof(ranges[0]); r++) {
+		if (r < 2)
+			printf("%s\n", r == 0 ? "SOFT" : "PMU");
+		for (ev = ranges[r][0]; ev <= ranges[r][1]; ev++) {
+			name = pmc_name_of_event((enum pmc_event)ev);
+			if (name)
+				printf("\t%s\n", name);
+		}
+	}
+	for (i = 0; pmc_pmu_event_info(i, &info) == 0; i++)
+		if (!info.pe_deprecated)
+			print_event(info.pe_name, verbose);
 	return 0;
 }
 
@@ -309,11 +386,11 @@ static int show_version(void)
 int main(int argc, char **argv)
 {
 	struct admin_op *ops = NULL;
-	int nops = 0, cpu = ALL, ch, r = 0;
+	int nops = 0, cpu = ALL, ch, r = 0, verbose = 0;
 	enum mode mode = M_NONE;
 
 	opterr = 0;
-	while ((ch = getopt(argc, argv, ":c:d:e:hlLsV")) != -1) {
+	while ((ch = getopt(argc, argv, ":c:d:e:hlLsvV")) != -1) {
 		enum mode want = M_NONE;
 
 		switch (ch) {
@@ -349,6 +426,9 @@ int main(int argc, char **argv)
 		case 's':
 			want = M_STATS;
 			break;
+		case 'v':
+			verbose = 1;
+			continue;
 		case 'V':
 			want = M_VERSION;
 			break;
@@ -367,6 +447,14 @@ int main(int argc, char **argv)
 		usage_error("no operation given");
 	if (mode == M_ADMIN && nops == 0)
 		usage_error("-c needs a following -e or -d");
+	if (verbose && mode != M_LIST_EVENTS)
+		usage_error("-v goes with -L");
+	if (mode == M_LIST_EVENTS && pmc_init() < 0) {
+		r = list_known_events(verbose);
+		if (fflush(stdout) != 0 || ferror(stdout))
+			die("write error on standard output: %s", strerror(errno));
+		return r;
+	}
 
 	if (mode == M_VERSION) {
 		r = show_version();
@@ -377,7 +465,7 @@ int main(int argc, char **argv)
 	init_or_die();
 	switch (mode) {
 	case M_LIST_EVENTS:
-		r = list_events();
+		r = list_events(verbose);
 		break;
 	case M_STATE:
 		r = list_state();

@@ -84,8 +84,9 @@ static void usage(const char *fmt, ...)
 		"           {-p spec | -s spec} ... [-t pid | command [args]]\n"
 		"       %s [-E] [-N] [-W] [-c cpus] [-d] [-n rate] [-O logfile] [-T]\n"
 		"           [-F file] [-G file] [-o file] {-P spec | -S spec} ... [-t pid | command]\n"
-		"       %s -R logfile [-D] [-F file] [-G file] [-o file] [--comm name] [--pid pid]\n",
-		prog, prog, prog);
+		"       %s -R logfile [-D] [-F file] [-G file] [-o file] [--comm name] [--pid pid]\n"
+		"       %s -u spec\n",
+		prog, prog, prog, prog);
 	if (fmt)
 		exit(EX_USAGE);
 	fprintf(f,
@@ -104,7 +105,8 @@ static void usage(const char *fmt, ...)
 		"Sampling (a flat profile at the end, or the log with -O):\n"
 		"  -P spec    sample spec in the process(es)\n"
 		"  -S spec    sample spec on each CPU of -c\n"
-		"  -n rate    events per sample for the following -P/-S (default: 65536,\n"
+		"  -n rate    events per sample for the following -P/-S (default: the\n"
+		"             table's for vendor events, else 65536,\n"
 		"             cpu-clock and task-clock 1000000 ns, other soft events 1000)\n"
 		"  -N         toggle: call chains for the following -P/-S (default on)\n"
 		"  -E, -W     toggle: LOG_PROCEXIT, LOG_PROCCSW for the following -P\n"
@@ -115,9 +117,82 @@ static void usage(const char *fmt, ...)
 		"  -G file    call graph to file ('-': standard output)\n"
 		"  -F file    folded stacks for flame graphs to file ('-': standard output)\n"
 		"  --comm name, --pid pid   only samples of these processes\n"
-		"Events: hwpmc-control -L; spec is 'event[,usr|,os]' (pmc(3)).\n",
+		"  -u spec    describe the event of spec: PMU, encoding, description\n"
+		"Events: hwpmc-control -L; spec is 'event[:u|:k][,usr|,os][,qualifier...]'\n"
+		"or perf's 'cpu/term,.../' (pmc(3)).\n",
 		MINWAIT, TTYWAIT, DEFWAIT);
 	exit(0);
+}
+
+static uint64_t default_rate(const char *spec);
+
+/*
+ * pmcstat's -u: describe the event of spec (no module needed).  Returns
+ * the exit status.
+ */
+static int describe_event(const char *spec)
+{
+	struct pmc_op_pmcallocate pa;
+	struct pmc_pmu_event_info info;
+	const char *id = pmc_pmu_cpuid(), *model = pmc_pmu_model();
+	char err[512], name[256];
+	int idx = -1;
+	size_t n;
+
+	if (pmc_parse_spec(spec, &pa, err, sizeof(err)) < 0) {
+		fprintf(stderr, "%s: %s\n", prog, err);
+		return EX_USAGE;
+	}
+	/* the event's name: up to the first ':' or ',' (not perf's form) */
+	n = strcspn(spec, ":,/");
+	if (spec[n] != '/' && n < sizeof(name)) {
+		memcpy(name, spec, n);
+		name[n] = '\0';
+		idx = pmc_pmu_idx_get_by_event(NULL, name);
+	}
+	printf("event:    %s\n", spec);
+	if (pa.pm_ev == PMC_EV_PMU_RAW && idx >= 0 &&
+	    pmc_pmu_event_info(idx, &info) == 0) {
+		printf("name:     %s (%s events of CPU %s)\n", info.pe_name,
+		       model ? model : "?", id ? id : "?");
+		printf("pmu:      the core PMU, as a raw event\n");
+		printf("encoding: %s\n", info.pe_encoding);
+		if (*info.pe_topic)
+			printf("topic:    %s\n", info.pe_topic);
+		if (info.pe_period)
+			printf("period:   %llu\n",
+			       (unsigned long long)info.pe_period);
+		if (info.pe_precise)
+			printf("precise:  can be\n");
+		if (*info.pe_desc)
+			printf("desc:     %s\n", info.pe_desc);
+	} else if (pa.pm_ev == PMC_EV_PMU_RAW) {
+		printf("pmu:      the core PMU, as a raw event\n");
+	} else {
+		const char *ev = pmc_name_of_event((enum pmc_event)pa.pm_ev);
+
+		printf("name:     %s\n", ev ? ev : "?");
+		printf("pmu:      %s\n", pa.pm_class == PMC_CLASS_SOFT ?
+		       "software (perf's PERF_TYPE_SOFTWARE)" :
+		       pa.pm_ev >= PMC_EV_PMU_CACHE_FIRST &&
+		       pa.pm_ev <= PMC_EV_PMU_CACHE_LAST ?
+		       "the core PMU (perf's generic cache event)" :
+		       "the core PMU (perf's generic hardware event)");
+	}
+	if (pa.pm_ev == PMC_EV_PMU_RAW)
+		printf("config:   %#llx, config1 %#llx, config2 %#llx\n",
+		       (unsigned long long)pa.pm_md.pm_pmu.pm_config,
+		       (unsigned long long)pa.pm_md.pm_pmu.pm_config1,
+		       (unsigned long long)pa.pm_md.pm_pmu.pm_config2);
+	if (pa.pm_class == PMC_CLASS_PMU || pa.pm_class == PMC_CLASS_SOFT)
+		printf("rate:     %llu (-P and -S without -n)\n",
+		       (unsigned long long)default_rate(spec));
+	printf("modes:    %s%s\n",
+	       (pa.pm_caps & (PMC_CAP_USER | PMC_CAP_SYSTEM)) == PMC_CAP_USER ?
+	       "user only" : (pa.pm_caps & (PMC_CAP_USER | PMC_CAP_SYSTEM)) ==
+	       PMC_CAP_SYSTEM ? "kernel only" : "user and kernel",
+	       pa.pm_caps & PMC_CAP_PRECISE ? ", precise" : "");
+	return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;
 }
 
 /* A CPU list: "*", or "0,2-5"; bit i of the result set for CPU i. */
@@ -444,15 +519,28 @@ static void give_up(pid_t kid)
 	exit(1);
 }
 
-/* pmcstat's default rates, and sensible ones for Linux's soft events */
+/*
+ * pmcstat's default rates: a vendor event's sample-after value from its
+ * table (pmc_pmu_sample_rate_get(), as pmcstat), else 65536; and
+ * sensible ones for Linux's soft events.
+ */
 static uint64_t default_rate(const char *spec)
 {
 	struct pmc_op_pmcallocate pa;
-	char err[256];
+	char err[256], name[256];
+	size_t n;
 
-	if (pmc_parse_spec(spec, &pa, err, sizeof(err)) < 0 ||
-	    pa.pm_class != PMC_CLASS_SOFT)
+	if (pmc_parse_spec(spec, &pa, err, sizeof(err)) < 0)
 		return RATE_PMU;
+	if (pa.pm_class != PMC_CLASS_SOFT) {
+		n = strcspn(spec, ":,/");
+		if (pa.pm_ev != PMC_EV_PMU_RAW || spec[n] == '/' ||
+		    n >= sizeof(name))
+			return RATE_PMU;
+		memcpy(name, spec, n);
+		name[n] = '\0';
+		return pmc_pmu_sample_rate_get(name);
+	}
 	if (pa.pm_ev == PMC_EV_SOFT_FIRST + PERF_COUNT_SW_CPU_CLOCK ||
 	    pa.pm_ev == PMC_EV_SOFT_FIRST + PERF_COUNT_SW_TASK_CLOCK)
 		return RATE_CLOCK;
@@ -654,7 +742,7 @@ int main(int argc, char **argv)
 	};
 	const struct pmc_cpuinfo *ci;
 	const char *cpuarg = "*", *outfile = NULL, *logfile = NULL;
-	const char *rfile = NULL;
+	const char *rfile = NULL, *describe = NULL;
 	double interval = 0, next, left;
 	int opt, i, cpu, cumulative = 0, descendants = 0, status = 0;
 	int status_known = 0, go[2] = { -1, -1 }, ncpu, pidfd = -1;
@@ -686,7 +774,7 @@ int main(int argc, char **argv)
 	memset(&ds0, 0, sizeof(ds0));
 	memset(&ds1, 0, sizeof(ds1));
 	memset(&sum, 0, sizeof(sum));
-	while ((opt = getopt_long(argc, argv, "+Cc:DdEF:G:hNn:O:o:P:p:qR:S:s:Tt:vWw:",
+	while ((opt = getopt_long(argc, argv, "+Cc:DdEF:G:hNn:O:o:P:p:qR:S:s:Tt:u:vWw:",
 				  longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'C':
@@ -771,6 +859,9 @@ int main(int argc, char **argv)
 			if (errno || end == optarg || *end || target <= 0)
 				usage("bad pid '%s'", optarg);
 			break;
+		case 'u':
+			describe = optarg;
+			break;
 		case 'v':
 			verbose = 1;
 			break;
@@ -806,6 +897,11 @@ int main(int argc, char **argv)
 	argc -= optind;
 	argv += optind;
 	rep.out = outfile;
+	if (describe) {
+		if (nwant || argc || target > 0 || rfile || logfile || top)
+			usage("-u describes an event: nothing else with it");
+		return describe_event(describe);
+	}
 	if (rfile) {
 		if (nwant || argc || target > 0 || logfile || top)
 			usage("-R reads a log: no events, command, -t, -O or -T with it");

@@ -64,6 +64,7 @@ run_tap() {
 run_tap names "$UT/test_names"
 run_tap lib "$UT/test_lib"
 run_tap spec "$UT/test_spec"
+run_tap pmu "$UT/test_pmu"
 run_tap count "$UT/test_count"
 run_tap pmclog "$UT/test_pmclog"
 run_tap abi-rules "$UT/abi_layout"

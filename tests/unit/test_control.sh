@@ -9,7 +9,9 @@ T=$(mktemp -d "${TMPDIR:-/tmp}/hwpmc-ctl.XXXXXX")
 trap 'rm -rf "$T"' EXIT
 # the ASan runtime need not come first: the fake interposes ioctl()
 export ASAN_OPTIONS="verify_asan_link_order=0:${ASAN_OPTIONS:-}"
-unset FAKE_HWPMC_PMU FAKE_HWPMC_EPERM FAKE_HWPMC_VERSION FAKE_HWPMC_GROW
+unset FAKE_HWPMC_PMU FAKE_HWPMC_EPERM FAKE_HWPMC_VERSION FAKE_HWPMC_GROW HWPMC_SYSFS
+# no vendor events unless a case names a CPU: the output is this machine's
+export HWPMC_CPUID=NoSuchVendor-0-0-0
 n=0; fail=0
 
 ok() { n=$((n + 1)); if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fail=1; fi; }
@@ -54,6 +56,7 @@ usage_case "-c needs a following -e or -d" -c 0
 usage_case "cannot be combined" -l -s
 usage_case "cannot be combined" -e 0 -L
 usage_case "unexpected argument 'extra'" -l extra
+usage_case "-v goes with -L" -v -l
 
 run 0 "$CTL" -h && has out "usage:" && [ ! -s "$T/err" ]; ok $? "-h: usage on stdout, status 0"
 
@@ -78,11 +81,38 @@ ok $? "-l lists CPUs, rows, owners, offline CPUs"
 FAKE_HWPMC_PMU=1 run 0 fake "$CTL" -l && has out "4 LINUX_X86 CPUs present, with 6 PMCs per CPU" &&
 	has out " 4  PMU0             PMU    ENABLED  FREE"
 ok $? "-l with a PMU class"
+HWPMC_CPUID=GenuineIntel-6-7E-5 FAKE_HWPMC_PMU=1 run 0 fake "$CTL" -l &&
+	has out "4 INTEL_ICELAKE CPUs present, with 6 PMCs per CPU"
+ok $? "-l: FreeBSD's CPU type of the CPU's model"
 
 FAKE_HWPMC_PMU=1 run 0 fake "$CTL" -L &&
 	printf 'SOFT\n\tcpu-clock\n\ttask-clock\n\tpage-faults\n\tfake-event\nPMU\n\tcycles\n\tinstructions\n\traw\n' > "$T/want" &&
 	cmp -s "$T/want" "$T/out"
 ok $? "-L: class lines, tab-indented events"
+has err "no vendor event table for CPU NoSuchVendor-0-0-0, from HWPMC_CPUID"
+ok $? "-L: an unknown CPU is named on stderr"
+
+# vendor events of the pmu-events tables, after the module's PMU events
+HWPMC_CPUID=GenuineIntel-6-55-4 FAKE_HWPMC_PMU=1 run 0 fake "$CTL" -L &&
+	has out "$(printf '\traw\n\tarith.divider_active')" &&
+	has out "$(printf '\tinst_retired.any\n')" && [ ! -s "$T/err" ]
+ok $? "-L: Skylake-X's vendor events follow the PMU class's"
+HWPMC_CPUID=GenuineIntel-6-55-4 run 0 fake "$CTL" -L &&
+	! grep -q inst_retired "$T/out"
+ok $? "-L: no vendor events without a PMU (no raw events)"
+run 0 fake "$CTL" -L && [ ! -s "$T/err" ]
+ok $? "-L: no note about vendor tables without a PMU"
+HWPMC_CPUID=0x00000000410fd070 FAKE_HWPMC_PMU=1 run 0 fake "$CTL" -L -v &&
+	has out "# vendor events: arm/cortex-a57-a72, CPU 0x00000000410fd070, from HWPMC_CPUID" &&
+	has out "$(printf '\tinst_retired\n\t\tInstruction architecturally executed\n\t\t[instruction, event=0x8]')"
+ok $? "-L -v: Cortex-A57's descriptions and encodings"
+
+# without the module: every known event, and the CPU's
+HWPMC_DEVICE=/nonexistent/hwpmc HWPMC_CPUID=AuthenticAMD-25-1-1 run 0 "$CTL" -L &&
+	has err "note: " && has err "listing every event hwpmc knows" &&
+	has out "$(printf 'SOFT\n\tcpu-clock')" && has out "$(printf '\n\tcycles\n')" &&
+	has out "$(printf '\tL1-dcache-load-misses\n')" && has out "$(printf '\tex_ret_instr\n')"
+ok $? "-L without a module: known events and Zen 3's"
 
 run 0 fake "$CTL" -s && [ "$(wc -l < "$T/out")" = 12 ] &&
 	has out "interrupts processed:                    2" &&

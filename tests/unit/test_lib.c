@@ -283,9 +283,23 @@ static void with_fake(void)
 	   !strcmp(names[3], "fake-event"),
 	   "SOFT events, after the list grew during pmc_init (n=%d)", n);
 	free(names);
+	setenv("HWPMC_CPUID", "NoSuchVendor-0-0-0", 1);
 	ok(pmc_event_names_of_class(PMC_CLASS_PMU, &names, &n) == 0 &&
 	   n == 3 && !strcmp(names[2], "raw"), "PMU events");
 	free(names);
+	/* the vendor events of the CPU's pmu-events table follow */
+	setenv("HWPMC_CPUID", "AuthenticAMD-25-1-1", 1);
+	r = pmc_event_names_of_class(PMC_CLASS_PMU, &names, &n);
+	{
+		int i, found = 0;
+
+		for (i = 3; r == 0 && i < n; i++)
+			found += !strcmp(names[i], "ex_ret_instr");
+		ok(r == 0 && n > 100 && !strcmp(names[2], "raw") && found == 1,
+		   "PMU events with Zen 3's vendor events (n=%d)", n);
+	}
+	free(names);
+	unsetenv("HWPMC_CPUID");
 	errno = 0;
 	ok(pmc_event_names_of_class(PMC_CLASS_K8, &names, &n) == -1 &&
 	   errno == EINVAL, "class not on this machine: EINVAL");
@@ -311,6 +325,44 @@ static void with_fake(void)
 	pmc_fini();
 }
 
+/* pmc_cpuinfo()'s type: FreeBSD's of the CPU's model, on the module's arch */
+static void cputype_is(const char *cpuid, const char *pmu, uint32_t want)
+{
+	const struct pmc_cpuinfo *ci = NULL;
+	const char *n = NULL;
+	int r;
+
+	setenv("HWPMC_CPUID", cpuid, 1);
+	setenv("HWPMC_DEVICE", "/dev/null", 1);
+	if (pmu)
+		setenv("FAKE_HWPMC_PMU", pmu, 1);
+	else
+		unsetenv("FAKE_HWPMC_PMU");
+	pmc_fini();
+	r = pmc_init() == 0 && pmc_cpuinfo(&ci) == 0;
+	if (r)
+		n = pmc_name_of_cputype(ci->pm_cputype);
+	ok(r && (uint32_t)ci->pm_cputype == want, "CPU %s: type %s (got %s)",
+	   cpuid, pmc_name_of_cputype((enum pmc_cputype)want), n ? n : "?");
+	pmc_fini();
+}
+
+static void cputypes(void)
+{
+	cputype_is("GenuineIntel-6-55-4", "1", PMC_CPU_INTEL_SKYLAKE_XEON);
+	cputype_is("GenuineIntel-6-55-7", "1", PMC_CPU_INTEL_SKYLAKE_XEON);
+	cputype_is("GenuineIntel-6-7E-5", "1", PMC_CPU_INTEL_ICELAKE);
+	cputype_is("GenuineIntel-6-9E-A", "1", PMC_CPU_INTEL_SKYLAKE);
+	cputype_is("GenuineIntel-6-8F-8", "1", PMC_CPU_LINUX_X86);
+	cputype_is("AuthenticAMD-25-1-1", "1", PMC_CPU_AMD_K8);
+	cputype_is("AuthenticAMD-99-1-1", "1", PMC_CPU_AMD_K8);
+	/* the fake module is an x86 one: an arm64 id does not change it */
+	cputype_is("0x00000000410fd070", "1", PMC_CPU_LINUX_X86);
+	cputype_is("GenuineIntel-6-55-4", NULL, PMC_CPU_GENERIC);
+	unsetenv("FAKE_HWPMC_PMU");
+	unsetenv("HWPMC_CPUID");
+}
+
 int main(void)
 {
 	char tmpdir[] = "/tmp/hwpmc-unit.XXXXXX";
@@ -319,10 +371,13 @@ int main(void)
 		perror("mkdtemp");
 		return 1;
 	}
+	/* the CPU type is FreeBSD's where the CPU's model has one: none here */
+	setenv("HWPMC_CPUID", "NoSuchVendor-0-0-0", 1);
 	ok(strcmp(pmc_init_message(), "") != 0, "pmc_init_message before pmc_init");
 	not_initialised();
 	init_failures(tmpdir);
 	with_fake();
+	cputypes();
 	rmdir(tmpdir);
 	return tap_done();
 }

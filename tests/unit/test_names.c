@@ -61,6 +61,13 @@ static const struct name caps[] = {
 static const struct name cputypes[] = {
 	{ PMC_CPU_GENERIC, "GENERIC" }, { PMC_CPU_LINUX_X86, "LINUX_X86" },
 	{ PMC_CPU_LINUX_ARM64, "LINUX_ARM64" },
+	/* FreeBSD 14's, as pmc_cpuinfo() reports them from the CPU's model */
+	{ PMC_CPU_AMD_K7, "AMD_K7" }, { PMC_CPU_AMD_K8, "AMD_K8" },
+	{ PMC_CPU_INTEL_SKYLAKE_XEON, "INTEL_SKYLAKE_XEON" },
+	{ 0x99, "INTEL_SKYLAKE_XEON" }, { 0x9B, "INTEL_ICELAKE" },
+	{ 0x9F, "INTEL_ATOM_TREMONT" }, { 0x100, "INTEL_XSCALE" },
+	{ 0x390, "PPC_POWER8" }, { 0x505, "ARMV7_CORTEX_A17" },
+	{ 0x601, "ARMV8_CORTEX_A57" }, { 0x602, "ARMV8_CORTEX_A76" },
 	{ PMC_CPU_LINUX_OTHER, "LINUX_OTHER" },
 };
 
@@ -207,7 +214,8 @@ int main(void)
 	CHECK_INVALID(pmc_name_of_capability, enum pmc_caps, 1U << 31);
 
 	CHECK_TABLE(pmc_name_of_cputype, enum pmc_cputype, cputypes);
-	CHECK_INVALID(pmc_name_of_cputype, enum pmc_cputype, 0);
+	CHECK_INVALID(pmc_name_of_cputype, enum pmc_cputype, 0x2);
+	CHECK_INVALID(pmc_name_of_cputype, enum pmc_cputype, 0xA0);
 	CHECK_INVALID(pmc_name_of_cputype, enum pmc_cputype, 0x401);
 
 	CHECK_TABLE(pmc_name_of_disposition, enum pmc_disp, disps);

@@ -134,7 +134,8 @@ static void soft_only(void)
 	bad("cpu-clock,,usr", "empty qualifier in 'cpu-clock,,usr'");
 	bad("cpu-clock,", "empty qualifier in 'cpu-clock,'");
 	bad("cpu-clock:x", "unknown modifier ':x' in 'cpu-clock:x'");
-	bad("cpu-clock:up", "unknown modifier ':up'");
+	bad("cpu-clock:uq", "unknown modifier ':uq'");
+	bad("cpu-clock:up", "modifier ':p' in 'cpu-clock:up' needs a PMU event");
 	bad("cpu-clock:", "empty modifier in 'cpu-clock:'");
 	bad("cpu-clock,config=1", "unknown qualifier 'config=1' in 'cpu-clock,config=1'");
 	bad("SOFT-", "unknown event 'SOFT-'");

@@ -59,7 +59,29 @@ usage_case "bad interval 'nan'" -w nan -p cpu-clock true
 usage_case "bad interval 'inf'" -w inf -p cpu-clock true
 usage_case "unknown event 'cyclez'" -p cyclez true
 usage_case "unknown qualifier 'bogus' in 'cpu-clock,bogus'" -p cpu-clock,bogus true
-usage_case "unknown modifier ':p'" -s cycles:p -w 1
+usage_case "unknown modifier ':q'" -s cycles:q -w 1
+# vendor events (pmu-events tables): parsed before the module is needed
+HWPMC_CPUID=GenuineIntel-6-55-4 usage_case "unknown qualifier 'bogus' in 'inst_retired.any,bogus' (valid: usr, os, event, umask" -p inst_retired.any,bogus true
+HWPMC_CPUID=GenuineIntel-6-FF-0 usage_case "unknown event 'inst_retired.any' (no vendor event table for CPU GenuineIntel-6-FF-0 of HWPMC_CPUID" -p inst_retired.any true
+HWPMC_CPUID=GenuineIntel-6-55-4 run 1 env HWPMC_DEVICE=/nonexistent "$STAT" -p INST_RETIRED.ANY:u -p cpu/event=0xc4,umask=0/ true &&
+	! grep -q "unknown" "$T/err"
+ok $? "vendor event and PMU form parse; only the module is missing"
+# -u: describe an event, no module needed
+HWPMC_CPUID=GenuineIntel-6-7E-5 run 0 env HWPMC_DEVICE=/nonexistent "$STAT" -u frontend_retired.itlb_miss:u &&
+	has out "name:     frontend_retired.itlb_miss (icelake events of CPU GenuineIntel-6-7E-5)" &&
+	has out "encoding: event=0xc6,umask=0x1,frontend=0x14" &&
+	has out "config:   0x1c6, config1 0x14, config2 0" &&
+	has out "desc:     Retired Instructions who experienced iTLB true miss." &&
+	has out "modes:    user only" && has out "rate:     100007 (-P and -S without -n)"
+ok $? "-u: a vendor event's PMU, encoding, description, default rate"
+run 0 env HWPMC_DEVICE=/nonexistent "$STAT" -u L1-dcache-misses &&
+	has out "name:     L1-dcache-load-misses" && has out "generic cache event" &&
+	has out "rate:     65536 (-P and -S without -n)"
+ok $? "-u: a generic event"
+HWPMC_CPUID=GenuineIntel-6-7E-5 run 64 "$STAT" -u inst_retired.anyy &&
+	has err "unknown event 'inst_retired.anyy' (not in the icelake table"
+ok $? "-u: an unknown event, exit 64"
+usage_case "-u describes an event: nothing else with it" -u cycles -p cycles true
 usage_case "event 'cycles' is not available on this machine (no hardware PMU)" -p cycles true
 usage_case "bad CPU list '4' (CPUs 0-3, or '*')" -c 4 -s cpu-clock true
 usage_case "bad CPU list '1-0'" -c 1-0 -s cpu-clock true

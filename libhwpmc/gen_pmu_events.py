@@ -1,0 +1,228 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-2-Clause
+"""
+libhwpmc: turn the kernel's pmu-events JSON tables into C, at build time.
+
+    gen_pmu_events.py ARCHDIR OUT.c
+
+ARCHDIR is tools/perf/pmu-events/arch of a kernel source tree (mk/user.mk
+extracts it from Debian's linux-source package); only its x86 and arm64
+trees are read.  OUT.c holds one string pool and offset-only tables (no
+pointers, so the library needs no relocations for them): every CPU-id
+pattern of each mapfile.csv, the core events of each model (name, perf
+encoding terms, brief description, topic, SampleAfterValue, flags), with
+arm64's ArchStdEvent references resolved against the architecture's
+standard events (the JSON files at the top of arm64/).  Uncore and other
+non-core events are left out.  Layout: libhwpmc/pmu_events.h.
+"""
+import csv
+import json
+import os
+import sys
+
+CORE_UNITS = (None, "core", "cpu", "cpu_core")
+FLAG_DEPRECATED = 1
+FLAG_PRECISE = 2
+ARCH_X86 = 1
+ARCH_ARM64 = 2
+
+# x86: MSR index -> the perf format term its value goes to
+MSR_TERMS = {0x3F6: "ldlat", 0x1A6: "offcore_rsp", 0x1A7: "offcore_rsp",
+             0x3F7: "frontend"}
+
+
+def num(s):
+    """A JSON number field ("0xC0", "1", "0xB7, 0xBB"): its first value."""
+    return int(str(s).split(",")[0].strip(), 0)
+
+
+def encoding(ev, arch):
+    """perf's terms for one event, as "event=0x..,umask=0x..,..."."""
+    if "ConfigCode" in ev:
+        terms = ["config=%#x" % num(ev["ConfigCode"])]
+    else:
+        code = num(ev.get("EventCode", "0"))
+        if "ExtSel" in ev:
+            code |= num(ev["ExtSel"]) << 8
+        terms = ["event=%#x" % code]
+    if arch == ARCH_X86:
+        for key, term in (("UMask", "umask"), ("CounterMask", "cmask"),
+                          ("EdgeDetect", "edge"), ("Invert", "inv"),
+                          ("AnyThread", "any"), ("FCMask", "fc_mask"),
+                          ("PortMask", "ch_mask")):
+            if key in ev and num(ev[key]) != 0:
+                v = num(ev[key])
+                terms.append("%s=%#x" % (term, v) if v > 1 or term in
+                             ("umask", "cmask") else term)
+        if "MSRIndex" in ev and "MSRValue" in ev:
+            idx = num(ev["MSRIndex"])
+            if idx in MSR_TERMS and num(ev["MSRValue"]) != 0:
+                terms.append("%s=%#x" % (MSR_TERMS[idx], num(ev["MSRValue"])))
+    return ",".join(terms)
+
+
+def load(path):
+    with open(path, encoding="utf-8") as f:
+        return json.load(f)
+
+
+def is_event(ev):
+    return isinstance(ev, dict) and "MetricExpr" not in ev and \
+        "MetricName" not in ev and ev.get("Unit") in CORE_UNITS
+
+
+class Pool:
+    def __init__(self):
+        self.off = {}
+        self.parts = []
+        self.size = 0
+
+    def add(self, s):
+        if s not in self.off:
+            self.off[s] = self.size
+            self.parts.append(s)
+            self.size += len(s.encode("utf-8")) + 1
+        return self.off[s]
+
+
+def arm64_std(archdir):
+    """arm64's architecture-standard events, by lower-case name."""
+    std = {}
+    top = os.path.join(archdir, "arm64")
+    for name in sorted(os.listdir(top)):
+        if not name.endswith(".json"):
+            continue
+        for ev in load(os.path.join(top, name)):
+            if is_event(ev) and "EventName" in ev:
+                std.setdefault(ev["EventName"].lower(), ev)
+    return std
+
+
+def model_events(archdir, arch, subdir, std):
+    """The core events of one model directory: [(name, ev, topic)]."""
+    d = os.path.join(archdir, "x86" if arch == ARCH_X86 else "arm64", subdir)
+    out = {}
+    for name in sorted(os.listdir(d)):
+        if not name.endswith(".json") or "metric" in name:
+            continue
+        topic = name[:-5]
+        for ev in load(os.path.join(d, name)):
+            if not is_event(ev):
+                continue
+            if "ArchStdEvent" in ev:
+                base = std.get(ev["ArchStdEvent"].lower())
+                if base is None:
+                    sys.exit("%s: unknown ArchStdEvent %s" %
+                             (os.path.join(d, name), ev["ArchStdEvent"]))
+                merged = dict(base)
+                for k, v in ev.items():
+                    # the encoding is the standard event's
+                    if k not in ("EventCode", "ConfigCode", "ExtSel"):
+                        merged[k] = v
+                merged.setdefault("EventName", base["EventName"])
+                ev = merged
+            if "EventName" not in ev:
+                continue
+            lname = ev["EventName"].lower()
+            if lname not in out:
+                out[lname] = (ev, topic)
+    return [(n, out[n][0], out[n][1]) for n in sorted(out)]
+
+
+def mapfile(archdir, arch):
+    path = os.path.join(archdir, "x86" if arch == ARCH_X86 else "arm64",
+                        "mapfile.csv")
+    rows = []
+    with open(path, encoding="utf-8") as f:
+        for row in csv.reader(f):
+            if not row or row[0].startswith("#") or row[0] == "Family-model":
+                continue
+            if len(row) < 4 or row[3].strip() != "core":
+                continue
+            rows.append((row[0].strip(), row[2].strip()))
+    return rows
+
+
+def cstr(s):
+    out = []
+    for ch in s.encode("utf-8"):
+        c = chr(ch)
+        if c in '"\\':
+            out.append("\\" + c)
+        elif 32 <= ch < 127 and c != "?":
+            out.append(c)
+        else:
+            out.append("\\%03o" % ch)
+    return "".join(out)
+
+
+def main():
+    if len(sys.argv) != 3:
+        sys.exit("usage: gen_pmu_events.py ARCHDIR OUT.c")
+    archdir, outpath = sys.argv[1], sys.argv[2]
+    pool = Pool()
+    pool.add("")
+    std = arm64_std(archdir)
+    events = {}		# (name, enc, desc, topic, period, flags) -> index
+    tables = []		# (name, arch, first, count)
+    index = []
+    table_of = {}
+    maps = []
+    for arch in (ARCH_X86, ARCH_ARM64):
+        for cpuid, subdir in mapfile(archdir, arch):
+            key = (arch, subdir)
+            if key not in table_of:
+                first = len(index)
+                for lname, ev, topic in model_events(archdir, arch, subdir,
+                                                     std):
+                    desc = ev.get("BriefDescription") or \
+                        ev.get("PublicDescription") or ""
+                    flags = 0
+                    if ev.get("Deprecated") == "1":
+                        flags |= FLAG_DEPRECATED
+                    if num(ev.get("PEBS", "0")) > 0:
+                        flags |= FLAG_PRECISE
+                    period = num(ev.get("SampleAfterValue", "0"))
+                    rec = (pool.add(lname), pool.add(encoding(ev, arch)),
+                           pool.add(desc.strip()), pool.add(topic),
+                           min(period, 0xffffffff), flags)
+                    if rec not in events:
+                        events[rec] = len(events)
+                    index.append(events[rec])
+                table_of[key] = len(tables)
+                tables.append((pool.add(subdir), arch, first,
+                               len(index) - first))
+            maps.append((pool.add(cpuid), table_of[key]))
+
+    if len(events) > 0xffff:
+        sys.exit("too many distinct events for a 16-bit index")
+    with open(outpath + ".tmp", "w", encoding="utf-8") as f:
+        f.write("/* SPDX-License-Identifier: BSD-2-Clause */\n"
+                "/* Generated by libhwpmc/gen_pmu_events.py from the "
+                "kernel's pmu-events JSON; do not edit. */\n"
+                "#include \"pmu_events.h\"\n\n")
+        f.write("const char hwpmc_pe_pool[%d] =\n" % pool.size)
+        for s in pool.parts:
+            f.write('\t"%s\\0"\n' % cstr(s))
+        f.write(";\n\nconst struct hwpmc_pe_event hwpmc_pe_events[%d] = {\n"
+                % len(events))
+        for rec in sorted(events, key=events.get):
+            f.write("\t{ %d, %d, %d, %d, %d, %d },\n" % rec)
+        f.write("};\n\nconst uint16_t hwpmc_pe_index[%d] = {\n" % len(index))
+        for i in range(0, len(index), 12):
+            f.write("\t" + " ".join("%d," % x for x in index[i:i + 12]) +
+                    "\n")
+        f.write("};\n\nconst struct hwpmc_pe_table hwpmc_pe_tables[%d] = {\n"
+                % len(tables))
+        for t in tables:
+            f.write("\t{ %d, %d, %d, %d },\n" % t)
+        f.write("};\n\nconst struct hwpmc_pe_map hwpmc_pe_maps[%d] = {\n"
+                % len(maps))
+        for m in maps:
+            f.write("\t{ %d, %d },\n" % m)
+        f.write("};\n\nconst unsigned int hwpmc_pe_nmaps = %d;\n" % len(maps))
+        f.write("const unsigned int hwpmc_pe_ntables = %d;\n" % len(tables))
+    os.replace(outpath + ".tmp", outpath)
+
+
+main()

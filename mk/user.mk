@@ -7,7 +7,9 @@
 #   make lib             $(B)/lib/libhwpmc.so.1, libhwpmc.so, libhwpmc.a, hwpmc.pc
 #   make tools           $(B)/bin/hwpmc-control (runs from the build tree)
 #   make check-unit      host unit tests under ASan+UBSan, TAP output
-#   make install-user    library, headers, pkg-config file, tools, man pages
+#   make install-user    library, headers (<pmc.h>, <pmclog.h>, <sys/pmc.h>,
+#                        <sys/pmclog.h>, <linux/hwpmc*.h>), pkg-config file,
+#                        tools, man pages
 #
 # Cross and static builds:
 #   make lib tools CC=aarch64-linux-gnu-gcc STATIC=1 WITH_KMOD=0 B=build/arm64
@@ -77,6 +79,8 @@ TOOLS		:= $(B)/bin/hwpmc-control $(B)/bin/hwpmc-stat
 STAT_OBJS	:= $(patsubst tools/%.c,$(B)/obj/tools/%.o,$(STAT_SRCS))
 TOOL_OBJS	:= $(B)/obj/tools/hwpmc-control.o $(B)/obj/tools/hwpmc-stat.o $(STAT_OBJS)
 USER_HEADERS	:= include/uapi/linux/hwpmc.h include/uapi/linux/hwpmclog.h
+# FreeBSD's <sys/pmc.h> and <sys/pmclog.h>: the pmc(3) view of the uapi
+LIB_SYS_HEADERS	:= libhwpmc/sys/pmc.h libhwpmc/sys/pmclog.h libhwpmc/sys/_pmc_undef.h
 
 lib: $(LIB_SO) $(B)/lib/libhwpmc.so $(LIB_A) $(LIB_PC)
 
@@ -222,7 +226,7 @@ HAVE_FUZZ_CC	:= $(shell command -v $(FUZZ_CC) 2>/dev/null)
 fuzz: $(FUZZ_BINS)
 
 $(FZ)/fuzz_pmclog: tests/fuzz/fuzz_pmclog.c libhwpmc/pmclog.c libhwpmc/pmclog.h \
-		   libhwpmc/pmc.h include/uapi/linux/hwpmclog.h
+		   libhwpmc/pmc.h $(LIB_SYS_HEADERS) include/uapi/linux/hwpmclog.h
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(U_CPPFLAGS) -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -g -O1 \
 		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
@@ -254,6 +258,8 @@ install-user: lib tools
 	    > $(DESTDIR)$(PKGCONFIGDIR)/hwpmc.pc
 	chmod 0644 $(DESTDIR)$(PKGCONFIGDIR)/hwpmc.pc
 	install -m 0644 libhwpmc/pmc.h libhwpmc/pmclog.h $(DESTDIR)$(INCLUDEDIR)/
+	install -d $(DESTDIR)$(INCLUDEDIR)/sys
+	install -m 0644 $(LIB_SYS_HEADERS) $(DESTDIR)$(INCLUDEDIR)/sys/
 	install -m 0644 $(USER_HEADERS) $(DESTDIR)$(INCLUDEDIR)/linux/
 	install -m 0755 $(TOOLS) $(DESTDIR)$(BINDIR)/
 	@set -e; for s in 3 4 8; do \

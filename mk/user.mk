@@ -24,6 +24,9 @@ endif
 ifeq ($(origin AR),default)
   AR		:= $(CROSS_COMPILE)ar
 endif
+ifeq ($(origin CXX),default)
+  CXX		:= $(CROSS_COMPILE)g++
+endif
 PKG_CONFIG	?= pkg-config
 WITH_KMOD	?= 1
 STATIC		?= 0
@@ -145,8 +148,10 @@ UT_SAN		:= -fsanitize=address,undefined -fno-sanitize-recover=all \
 UT_CFLAGS	:= $(filter-out -fvisibility=hidden,$(U_CFLAGS)) $(UT_SAN) \
 		   -I$(U_SRC)/tests/unit
 UT_LIB_OBJS	:= $(patsubst libhwpmc/%.c,$(UT)/obj/lib/%.o,$(LIB_SRCS))
+HAVE_CXX	:= $(shell command -v $(CXX) 2>/dev/null)
 UT_PROGS	:= $(UT)/test_names $(UT)/test_lib $(UT)/test_spec $(UT)/test_count \
-		   $(UT)/test_pmclog \
+		   $(UT)/test_pmclog $(UT)/test_compat \
+		   $(if $(HAVE_CXX),$(UT)/test_compat_cxx) \
 		   $(UT)/hwpmc-control $(UT)/hwpmc-stat \
 		   $(UT)/abi_layout $(UT)/fake_hwpmc.so $(UT)/mklog
 
@@ -206,6 +211,34 @@ $(UT)/mklog: tests/unit/mklog.c tests/unit/pmclog_build.h $(UT)/libut_symlib.so 
 	$(CC) $(U_CPPFLAGS) $(UT_ELF_CFLAGS) -fPIE -pie -o $@ $< \
 		-L$(UT) -lut_symlib -Wl,-rpath,'$$ORIGIN'
 
+# Source compatibility with FreeBSD's clients: C and C++ (g++ -std=c++17)
+# programs written in FreeBSD's idioms, built against the headers staged
+# as install-user installs them (and nothing else of the tree).
+UT_INC		:= $(UT)/include
+UT_COMPAT_CPPFLAGS := -I$(UT_INC) -I$(U_SRC)/tests/unit
+UT_COMPAT_DEPS	:= $(UT_INC)/.stamp tests/unit/compat_values.h tests/unit/tap.h \
+		   $(UT)/obj/compat_uapi.o $(UT_LIB_OBJS)
+
+$(UT_INC)/.stamp: libhwpmc/pmc.h libhwpmc/pmclog.h $(LIB_SYS_HEADERS) $(USER_HEADERS)
+	rm -rf $(UT_INC)
+	mkdir -p $(UT_INC)/sys $(UT_INC)/linux
+	cp libhwpmc/pmc.h libhwpmc/pmclog.h $(UT_INC)/
+	cp $(LIB_SYS_HEADERS) $(UT_INC)/sys/
+	cp $(USER_HEADERS) $(UT_INC)/linux/
+	touch $@
+
+$(UT)/obj/compat_uapi.o: tests/unit/compat_uapi.c tests/unit/compat_values.h $(UT_INC)/.stamp
+	@mkdir -p $(@D)
+	$(CC) $(UT_COMPAT_CPPFLAGS) $(filter-out -MMD -MP,$(UT_CFLAGS)) -c $< -o $@
+
+$(UT)/test_compat: tests/unit/test_compat.c $(UT_COMPAT_DEPS)
+	$(CC) $(UT_COMPAT_CPPFLAGS) $(filter-out -MMD -MP,$(UT_CFLAGS)) -o $@ $< \
+		$(UT)/obj/compat_uapi.o $(UT_LIB_OBJS) $(LIB_LIBS)
+
+$(UT)/test_compat_cxx: tests/unit/test_compat.cc $(UT_COMPAT_DEPS)
+	$(CXX) -std=c++17 -Wall -Wextra -Werror -O2 -g $(UT_SAN) $(UT_COMPAT_CPPFLAGS) \
+		-o $@ $< $(UT)/obj/compat_uapi.o $(UT_LIB_OBJS) $(LIB_LIBS)
+
 # ABI layout: host program (names, padding rules) + -m64/-m32 objects.
 $(UT)/abi_layout: tests/unit/abi_layout.c $(USER_HEADERS)
 	@mkdir -p $(@D)
@@ -240,6 +273,7 @@ $(FZ)/pmclog_seeds: tests/fuzz/pmclog_seeds.c tests/unit/pmclog_build.h \
 
 check-unit: $(UT_PROGS) $(LIB_SO) $(if $(HAVE_FUZZ_CC),$(FUZZ_BINS))
 	@UT=$(UT) SRC=$(U_SRC) CC="$(CC)" CPPFLAGS="$(U_CPPFLAGS)" LIBSO=$(LIB_SO) \
+		COMPAT_CXX="$(if $(HAVE_CXX),$(UT)/test_compat_cxx)" \
 		FUZZER=$(FZ)/fuzz_pmclog SEEDGEN=$(FZ)/pmclog_seeds \
 		FUZZ_CORPUS=$(FZ)/corpus FUZZ_TIME=$(FUZZ_TIME) \
 		sh $(U_SRC)/tests/unit/run.sh

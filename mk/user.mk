@@ -7,8 +7,8 @@
 #   make lib             $(B)/lib/libhwpmc.so.1, libhwpmc.so, libhwpmc.a, hwpmc.pc
 #   make tools           $(B)/bin/hwpmc-control (runs from the build tree)
 #   make check-unit      host unit tests under ASan+UBSan, TAP output
-#   make install-user    library, headers (<pmc.h>, <pmclog.h>, <sys/pmc.h>,
-#                        <sys/pmclog.h>, <linux/hwpmc*.h>), pkg-config file,
+#   make install-user    library, headers (<pmc.h>, <pmclog.h>, <pmcformat.h>,
+#                        <sys/pmc.h>, <sys/pmclog.h>, <linux/hwpmc*.h>), pkg-config file,
 #                        tools, man pages
 #
 # Cross and static builds:
@@ -82,7 +82,9 @@ TOOLS		:= $(B)/bin/hwpmc-control $(B)/bin/hwpmc-stat
 STAT_OBJS	:= $(patsubst tools/%.c,$(B)/obj/tools/%.o,$(STAT_SRCS))
 TOOL_OBJS	:= $(B)/obj/tools/hwpmc-control.o $(B)/obj/tools/hwpmc-stat.o $(STAT_OBJS)
 USER_HEADERS	:= include/uapi/linux/hwpmc.h include/uapi/linux/hwpmclog.h
-# FreeBSD's <sys/pmc.h> and <sys/pmclog.h>: the pmc(3) view of the uapi
+# FreeBSD's <pmc.h>, <pmclog.h>, <pmcformat.h> (C++, header only), and
+# <sys/pmc.h>, <sys/pmclog.h>: the pmc(3) view of the uapi
+LIB_HEADERS	:= libhwpmc/pmc.h libhwpmc/pmclog.h libhwpmc/pmcformat.h
 LIB_SYS_HEADERS	:= libhwpmc/sys/pmc.h libhwpmc/sys/pmclog.h libhwpmc/sys/_pmc_undef.h
 
 lib: $(LIB_SO) $(B)/lib/libhwpmc.so $(LIB_A) $(LIB_PC)
@@ -219,10 +221,10 @@ UT_COMPAT_CPPFLAGS := -I$(UT_INC) -I$(U_SRC)/tests/unit
 UT_COMPAT_DEPS	:= $(UT_INC)/.stamp tests/unit/compat_values.h tests/unit/tap.h \
 		   $(UT)/obj/compat_uapi.o $(UT_LIB_OBJS)
 
-$(UT_INC)/.stamp: libhwpmc/pmc.h libhwpmc/pmclog.h $(LIB_SYS_HEADERS) $(USER_HEADERS)
+$(UT_INC)/.stamp: $(LIB_HEADERS) $(LIB_SYS_HEADERS) $(USER_HEADERS)
 	rm -rf $(UT_INC)
 	mkdir -p $(UT_INC)/sys $(UT_INC)/linux
-	cp libhwpmc/pmc.h libhwpmc/pmclog.h $(UT_INC)/
+	cp $(LIB_HEADERS) $(UT_INC)/
 	cp $(LIB_SYS_HEADERS) $(UT_INC)/sys/
 	cp $(USER_HEADERS) $(UT_INC)/linux/
 	touch $@
@@ -291,7 +293,7 @@ install-user: lib tools
 	    -e 's|@REQUIRES_PRIVATE@|$(PC_REQUIRES)|g' libhwpmc/hwpmc.pc.in \
 	    > $(DESTDIR)$(PKGCONFIGDIR)/hwpmc.pc
 	chmod 0644 $(DESTDIR)$(PKGCONFIGDIR)/hwpmc.pc
-	install -m 0644 libhwpmc/pmc.h libhwpmc/pmclog.h $(DESTDIR)$(INCLUDEDIR)/
+	install -m 0644 $(LIB_HEADERS) $(DESTDIR)$(INCLUDEDIR)/
 	install -d $(DESTDIR)$(INCLUDEDIR)/sys
 	install -m 0644 $(LIB_SYS_HEADERS) $(DESTDIR)$(INCLUDEDIR)/sys/
 	install -m 0644 $(USER_HEADERS) $(DESTDIR)$(INCLUDEDIR)/linux/

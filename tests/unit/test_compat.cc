@@ -19,6 +19,7 @@
 #include <sys/pmclog.h>
 #include <pmc.h>
 #include <pmclog.h>
+#include <pmcformat.h>
 
 #include "compat_values.h"
 #include "tap.h"
@@ -116,6 +117,16 @@ static std::string describe(const struct pmclog_ev &ev)
 	return "unknown";
 }
 
+/* For TAP: newlines as \n */
+static std::string oneline(const std::string &s)
+{
+	std::string r;
+
+	for (char c : s)
+		r += c == '\n' ? std::string("\\n") : std::string(1, c);
+	return r;
+}
+
 /* A log of three records, written as the module would (native endian). */
 static size_t make_log(unsigned char *buf, size_t room)
 {
@@ -210,9 +221,26 @@ int main()
 		size_t len = make_log(log, sizeof(log));
 		void *p = pmclog_open(PMCLOG_FD_NONE);
 
+		std::string json;
+
 		ok(p && pmclog_feed(p, (char *)log, (int)len) == 0, "pmclog_feed()");
-		while (p && pmclog_read(p, &ev) == 0)
+		while (p && pmclog_read(p, &ev) == 0) {
 			seen += describe(ev) + ";";
+			json += event_to_json(&ev);
+		}
+		ok(json == "{\"type\": \"initialize\", \"tsc\": \"0\", "
+			   "\"version\": \"0x01010000\", \"arch\": \"0x00000400\", "
+			   "\"cpuid\": \"\", \"tsc_freq\": \"1000000000\", "
+			   "\"sec\": \"0\", \"nsec\": \"0\", \"ncpu\": \"0\"}\n"
+			   "{\"type\": \"pmcallocatedyn\", \"tsc\": \"0\", "
+			   "\"pmcid\": \"0xfff20f01\", \"event\": \"131072\", "
+			   "\"flags\": \"0x00000080\", \"evname\": \"cpu-clock\"}\n"
+			   "{\"type\": \"callchain\", \"tsc\": \"0\", "
+			   "\"pmcid\": \"0xfff20f01\", \"pid\": \"42\", \"tid\": \"0\", "
+			   "\"cpuflags\": \"0x00010001\", \"cpuflags2\": \"0x00000000\", "
+			   "\"pc\": [ \"0x0000000000401000\", \"0x0000000000402000\"]}\n",
+		   "<pmcformat.h>: event_to_json() of the three records: %s",
+		   oneline(json).c_str());
 		ok(ev.pl_state == PMCLOG_REQUIRE_DATA &&
 		   seen == "initlog 0x1010000 \"GENERIC\";"
 			   "allocatedyn 0xfff20f01 \"cpu-clock\" 0x80;"
@@ -220,6 +248,28 @@ int main()
 		   "record switch over enum pmclog_type: %s", seen.c_str());
 		if (p)
 			pmclog_close(p);
+	}
+
+	{
+		static struct pmclog_ev ev;
+		std::string j;
+
+		ev.pl_type = PMCLOG_TYPE_MAP_IN;
+		ev.pl_ts.tv_sec = 2;
+		ev.pl_ts.tv_nsec = 5;
+		ev.pl_u.pl_mi.pl_pid = -1;
+		strcpy(ev.pl_u.pl_mi.pl_pathname, "/a \"b\"\\c\n");
+		j = event_to_json(&ev);
+		ok(j.find("\"tsc\": \"2000000005\"") != std::string::npos &&
+		   j.find("\"pid\": \"-1\"") != std::string::npos &&
+		   j.find("\"pathname\": \"/a \\\"b\\\"\\\\c\\u000a\"") !=
+		   std::string::npos, "event_to_json(): time in ns, JSON escapes: %s",
+		   oneline(j).c_str());
+		ev.pl_type = (enum pmclog_type)4;
+		j = event_to_json(&ev);
+		ok(j == "{\"type\": \"unknown\", \"tsc\": \"2000000005\", "
+			"\"typenum\": \"4\"}\n",
+		   "event_to_json() of an unknown type: %s", oneline(j).c_str());
 	}
 
 	{

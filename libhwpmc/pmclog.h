@@ -48,7 +48,6 @@
 #ifndef _HWPMC_PMCLOG_H_
 #define _HWPMC_PMCLOG_H_
 
-#include <limits.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -91,7 +90,7 @@ struct pmclog_ev_initialize {
 	uint32_t	pl_arch;	/* PMC_CPU_* */
 	uint64_t	pl_tsc_freq;	/* units of pl_ts per second: 1e9 */
 	struct timespec pl_ts;		/* CLOCK_REALTIME at this record */
-	char		pl_cpuid[PATH_MAX];	/* machine (uname -m) */
+	char		pl_cpuid[PMCLOG_PATH_MAX]; /* machine (uname -m) */
 	uint32_t	pl_ncpu;	/* Linux: possible CPUs */
 };
 

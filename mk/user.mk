@@ -219,7 +219,7 @@ $(UT)/mklog: tests/unit/mklog.c tests/unit/pmclog_build.h $(UT)/libut_symlib.so 
 UT_INC		:= $(UT)/include
 UT_COMPAT_CPPFLAGS := -I$(UT_INC) -I$(U_SRC)/tests/unit
 UT_COMPAT_DEPS	:= $(UT_INC)/.stamp tests/unit/compat_values.h tests/unit/tap.h \
-		   $(UT)/obj/compat_uapi.o $(UT_LIB_OBJS)
+		   $(UT)/obj/compat_uapi.o $(UT)/obj/compat_order.o $(UT_LIB_OBJS)
 
 $(UT_INC)/.stamp: $(LIB_HEADERS) $(LIB_SYS_HEADERS) $(USER_HEADERS)
 	rm -rf $(UT_INC)
@@ -233,9 +233,13 @@ $(UT)/obj/compat_uapi.o: tests/unit/compat_uapi.c tests/unit/compat_values.h $(U
 	@mkdir -p $(@D)
 	$(CC) $(UT_COMPAT_CPPFLAGS) $(filter-out -MMD -MP,$(UT_CFLAGS)) -c $< -o $@
 
+$(UT)/obj/compat_order.o: tests/unit/compat_order.c $(UT_INC)/.stamp
+	@mkdir -p $(@D)
+	$(CC) $(UT_COMPAT_CPPFLAGS) $(filter-out -MMD -MP,$(UT_CFLAGS)) -c $< -o $@
+
 $(UT)/test_compat: tests/unit/test_compat.c $(UT_COMPAT_DEPS)
 	$(CC) $(UT_COMPAT_CPPFLAGS) $(filter-out -MMD -MP,$(UT_CFLAGS)) -o $@ $< \
-		$(UT)/obj/compat_uapi.o $(UT_LIB_OBJS) $(LIB_LIBS)
+		$(UT)/obj/compat_uapi.o $(UT)/obj/compat_order.o $(UT_LIB_OBJS) $(LIB_LIBS)
 
 $(UT)/test_compat_cxx: tests/unit/test_compat.cc $(UT_COMPAT_DEPS)
 	$(CXX) -std=c++17 -Wall -Wextra -Werror -O2 -g $(UT_SAN) $(UT_COMPAT_CPPFLAGS) \

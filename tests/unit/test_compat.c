@@ -293,8 +293,12 @@ static void test_idioms(void)
 	   "switch over enum pmclog_type, every FreeBSD record type");
 }
 
+int compat_order_check(void);	/* compat_order.c */
+
 int main(void)
 {
+	ok(compat_order_check(),
+	   "<linux/hwpmc.h> before <pmc.h>: FreeBSD's enumerators and values");
 	test_freebsd_values();
 	test_uapi_values();
 	test_xmacros();

@@ -37,6 +37,19 @@ for m in 64 32; do
 	if [ -s "$W/pmc$m.bin" ] && cmp -s "$W/abi$m.bin" "$W/pmc$m.bin"; then
 		ok 0 "-m$m: <sys/pmc.h>/<sys/pmclog.h> layout = hwpmc.h/hwpmclog.h layout"
 	else
+		if [ -s "$W/pmc$m.bin" ] && [ -s "$W/abi$m.bin" ]; then
+			od -An -v -w12 -tu4 "$W/abi$m.bin" > "$W/v_abi.txt"
+			od -An -v -w12 -tu4 "$W/pmc$m.bin" > "$W/v_pmc.txt"
+			if [ -n "$NAMES" ]; then
+				"$NAMES" --names > "$W/names.txt"
+				paste -d' ' "$W/names.txt" "$W/v_abi.txt" > "$W/v_abi"
+				paste -d' ' "$W/names.txt" "$W/v_pmc.txt" > "$W/v_pmc"
+			else
+				cp "$W/v_abi.txt" "$W/v_abi"; cp "$W/v_pmc.txt" "$W/v_pmc"
+			fi
+			echo "# -m$m layout differs (name kind offset/size size; uapi then <sys/pmc.h>):"
+			diff "$W/v_abi" "$W/v_pmc" | grep '^[<>]' | head -20 | sed 's/^/# /'
+		fi
 		ok 1 "-m$m: <sys/pmc.h>/<sys/pmclog.h> layout = hwpmc.h/hwpmclog.h layout"
 	fi
 done

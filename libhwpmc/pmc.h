@@ -19,6 +19,10 @@
  * thread-safe; call pmc_init() once before starting threads.  After that,
  * the other functions may be called from any thread.
  *
+ * The constants, types and structures of the interface are in <sys/pmc.h>,
+ * as on FreeBSD: enumerators of FreeBSD's enum types, over the structures
+ * of <linux/hwpmc.h>.
+ *
  * The log these functions write is read with pmclog(3), <pmclog.h>.
  */
 #ifndef _HWPMC_PMC_H_
@@ -28,7 +32,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
-#include <linux/hwpmc.h>
+#include <sys/pmc.h>
 
 #ifndef EPROGMISMATCH
 #define EPROGMISMATCH	EPROTO		/* ABI version mismatch */
@@ -40,126 +44,6 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-typedef uint32_t pmc_id_t;
-typedef uint64_t pmc_value_t;
-
-/*
- * FreeBSD's enumerations.  Their constants are the PMC_* macros of
- * <linux/hwpmc.h>; the enumerators below only give the types their range
- * (so that switch statements over the macros do not warn).  They are not
- * part of the API.
- */
-enum pmc_class {
-	PMC__CLASS_TSC = PMC_CLASS_TSC, PMC__CLASS_K8 = PMC_CLASS_K8,
-	PMC__CLASS_IBS = PMC_CLASS_IBS, PMC__CLASS_IAF = PMC_CLASS_IAF,
-	PMC__CLASS_IAP = PMC_CLASS_IAP, PMC__CLASS_UCF = PMC_CLASS_UCF,
-	PMC__CLASS_UCP = PMC_CLASS_UCP, PMC__CLASS_XSCALE = PMC_CLASS_XSCALE,
-	PMC__CLASS_PPC7450 = PMC_CLASS_PPC7450,
-	PMC__CLASS_PPC970 = PMC_CLASS_PPC970,
-	PMC__CLASS_SOFT = PMC_CLASS_SOFT, PMC__CLASS_ARMV7 = PMC_CLASS_ARMV7,
-	PMC__CLASS_ARMV8 = PMC_CLASS_ARMV8, PMC__CLASS_E500 = PMC_CLASS_E500,
-	PMC__CLASS_POWER8 = PMC_CLASS_POWER8,
-	PMC__CLASS_DMC620_PMU_CD2 = PMC_CLASS_DMC620_PMU_CD2,
-	PMC__CLASS_DMC620_PMU_C = PMC_CLASS_DMC620_PMU_C,
-	PMC__CLASS_CMN600_PMU = PMC_CLASS_CMN600_PMU,
-	PMC__CLASS_RAPL = PMC_CLASS_RAPL, PMC__CLASS_PMU = PMC_CLASS_PMU,
-};
-
-/*
- * FreeBSD 14's CPU types.  pmc_cpuinfo() reports the one of the CPU
- * where its pmu-events model has one (pmc(3)), else the module's Linux
- * type (PMC_CPU_LINUX_X86, _ARM64, _OTHER) or PMC_CPU_GENERIC.
- */
-#define PMC_CPU_AMD_K7			0x00
-#define PMC_CPU_AMD_K8			0x01
-#define PMC_CPU_INTEL_CORE		0x87
-#define PMC_CPU_INTEL_CORE2		0x88
-#define PMC_CPU_INTEL_CORE2EXTREME	0x89
-#define PMC_CPU_INTEL_ATOM		0x8A
-#define PMC_CPU_INTEL_COREI7		0x8B
-#define PMC_CPU_INTEL_WESTMERE		0x8C
-#define PMC_CPU_INTEL_SANDYBRIDGE	0x8D
-#define PMC_CPU_INTEL_IVYBRIDGE		0x8E
-#define PMC_CPU_INTEL_SANDYBRIDGE_XEON	0x8F
-#define PMC_CPU_INTEL_IVYBRIDGE_XEON	0x90
-#define PMC_CPU_INTEL_HASWELL		0x91
-#define PMC_CPU_INTEL_ATOM_SILVERMONT	0x92
-#define PMC_CPU_INTEL_NEHALEM_EX	0x93
-#define PMC_CPU_INTEL_WESTMERE_EX	0x94
-#define PMC_CPU_INTEL_HASWELL_XEON	0x95
-#define PMC_CPU_INTEL_BROADWELL		0x96
-#define PMC_CPU_INTEL_BROADWELL_XEON	0x97
-#define PMC_CPU_INTEL_SKYLAKE		0x98
-#define PMC_CPU_INTEL_SKYLAKE_XEON	0x99
-#define PMC_CPU_INTEL_ATOM_GOLDMONT	0x9A
-#define PMC_CPU_INTEL_ICELAKE		0x9B
-#define PMC_CPU_INTEL_ICELAKE_XEON	0x9C
-#define PMC_CPU_INTEL_ALDERLAKE		0x9D
-#define PMC_CPU_INTEL_ATOM_GOLDMONT_P	0x9E
-#define PMC_CPU_INTEL_ATOM_TREMONT	0x9F
-#define PMC_CPU_INTEL_XSCALE		0x100
-#define PMC_CPU_PPC_7450		0x300
-#define PMC_CPU_PPC_E500		0x340
-#define PMC_CPU_PPC_970			0x380
-#define PMC_CPU_PPC_POWER8		0x390
-#define PMC_CPU_ARMV7_CORTEX_A5		0x500
-#define PMC_CPU_ARMV7_CORTEX_A7		0x501
-#define PMC_CPU_ARMV7_CORTEX_A8		0x502
-#define PMC_CPU_ARMV7_CORTEX_A9		0x503
-#define PMC_CPU_ARMV7_CORTEX_A15	0x504
-#define PMC_CPU_ARMV7_CORTEX_A17	0x505
-#define PMC_CPU_ARMV8_CORTEX_A53	0x600
-#define PMC_CPU_ARMV8_CORTEX_A57	0x601
-#define PMC_CPU_ARMV8_CORTEX_A76	0x602
-
-enum pmc_cputype {
-	PMC__CPU_AMD_K7 = PMC_CPU_AMD_K7,
-	PMC__CPU_ARMV8_CORTEX_A76 = PMC_CPU_ARMV8_CORTEX_A76,
-	PMC__CPU_GENERIC = PMC_CPU_GENERIC,
-	PMC__CPU_LINUX_X86 = PMC_CPU_LINUX_X86,
-	PMC__CPU_LINUX_ARM64 = PMC_CPU_LINUX_ARM64,
-	PMC__CPU_LINUX_OTHER = PMC_CPU_LINUX_OTHER,
-};
-
-enum pmc_mode {
-	PMC__MODE_SS = PMC_MODE_SS, PMC__MODE_SC = PMC_MODE_SC,
-	PMC__MODE_TS = PMC_MODE_TS, PMC__MODE_TC = PMC_MODE_TC,
-	PMC__MODE_INVALID = PMC_MODE_INVALID,
-};
-
-enum pmc_state {
-	PMC__STATE_DISABLED = PMC_STATE_DISABLED,
-	PMC__STATE_FREE = PMC_STATE_FREE,
-	PMC__STATE_ALLOCATED = PMC_STATE_ALLOCATED,
-	PMC__STATE_STOPPED = PMC_STATE_STOPPED,
-	PMC__STATE_RUNNING = PMC_STATE_RUNNING,
-	PMC__STATE_DELETED = PMC_STATE_DELETED,
-};
-
-enum pmc_disp {
-	PMC__DISP_STANDALONE = PMC_DISP_STANDALONE,
-	PMC__DISP_FREE = PMC_DISP_FREE,
-	PMC__DISP_THREAD = PMC_DISP_THREAD,
-	PMC__DISP_UNKNOWN = PMC_DISP_UNKNOWN,
-};
-
-enum pmc_caps {
-	PMC__CAP_INTERRUPT = PMC_CAP_INTERRUPT, PMC__CAP_USER = PMC_CAP_USER,
-	PMC__CAP_SYSTEM = PMC_CAP_SYSTEM, PMC__CAP_EDGE = PMC_CAP_EDGE,
-	PMC__CAP_THRESHOLD = PMC_CAP_THRESHOLD, PMC__CAP_READ = PMC_CAP_READ,
-	PMC__CAP_WRITE = PMC_CAP_WRITE, PMC__CAP_INVERT = PMC_CAP_INVERT,
-	PMC__CAP_QUALIFIER = PMC_CAP_QUALIFIER,
-	PMC__CAP_PRECISE = PMC_CAP_PRECISE, PMC__CAP_TAGGING = PMC_CAP_TAGGING,
-	PMC__CAP_CASCADE = PMC_CAP_CASCADE, PMC__CAP_SYSWIDE = PMC_CAP_SYSWIDE,
-	PMC__CAP_DOMWIDE = PMC_CAP_DOMWIDE,
-};
-
-/* Event codes are dynamic (GETDYNEVENTINFO); see <linux/hwpmc.h>. */
-enum pmc_event {
-	PMC__EV_FIRST = PMC_EV_FIRST,
-	PMC__EV_LAST = PMC_EV_LAST,
-};
 
 /*
  * Driver statistics: FreeBSD's eight counters, then Linux additions.  The

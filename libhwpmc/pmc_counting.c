@@ -30,10 +30,10 @@ static void pmc_allocate_explain(const char *spec,
 	case EINVAL:
 		if (pa->pm_mode > PMC_MODE_LAST)
 			snprintf(m, len, "%s: bad mode %u", spec, pa->pm_mode);
-		else if (!sys && pa->pm_cpu != PMC_CPU_ANY)
+		else if (!sys && pa->pm_cpu != (uint32_t)PMC_CPU_ANY)
 			snprintf(m, len, "%s: process-scope PMCs take CPU PMC_CPU_ANY, not %d",
 				 spec, (int)pa->pm_cpu);
-		else if (sys && pa->pm_cpu == PMC_CPU_ANY)
+		else if (sys && pa->pm_cpu == (uint32_t)PMC_CPU_ANY)
 			snprintf(m, len, "%s: system-scope PMCs need a CPU number",
 				 spec);
 		else if (sys && pa->pm_cpu >= pmc_lib.cpuinfo.pm_ncpu)

@@ -37,7 +37,7 @@
 #define PMCLOG_HDR_WORD		sizeof(uint32_t)
 #define PMCLOG_HDR_SIZE		sizeof(struct pmclog_header)
 
-struct pmclog_parse_state {
+struct pmclog_parser {
 	int		fd;		/* PMCLOG_FD_NONE: feed mode */
 	int		broken;		/* sticky: stream corrupted */
 	int		initialized;	/* INITIALIZE seen */
@@ -171,7 +171,12 @@ static const struct pmclog_kind pmclog_kinds[PMCLOG_TYPE_MAX + 1] = {
 		F(callchain, pl_tid, callchain, pl_tid),
 		F(callchain, pl_pmcid, callchain, pl_pmcid),
 		F(callchain, pl_cpuflags, callchain, pl_cpuflags)),
-	/* PMCLOG_TYPE_PMCALLOCATEDYN: never written; fixed 0 = unknown */
+	/* FreeBSD's; the module writes PMCALLOCATE instead (<pmclog.h>) */
+	[PMCLOG_TYPE_PMCALLOCATEDYN] = KIND(pmcallocatedyn, pmcallocatedyn,
+		F(pmcallocatedyn, pl_pmcid, pmcallocatedyn, pl_pmcid),
+		F(pmcallocatedyn, pl_event, pmcallocatedyn, pl_event),
+		F(pmcallocatedyn, pl_flags, pmcallocatedyn, pl_flags),
+		S(pmcallocatedyn, pl_evname, pmcallocatedyn, pl_evname)),
 	[PMCLOG_TYPE_THR_CREATE] = KIND(thr_create, threadcreate,
 		F(thr_create, pl_tid, threadcreate, pl_tid),
 		F(thr_create, pl_pid, threadcreate, pl_pid),
@@ -198,7 +203,7 @@ static uint32_t pmclog_minlen(const struct pmclog_kind *k)
 
 void *pmclog_open(int fd)
 {
-	struct pmclog_parse_state *ps;
+	struct pmclog_parser *ps;
 
 	if (fd < 0 && fd != PMCLOG_FD_NONE) {
 		errno = EBADF;
@@ -220,7 +225,7 @@ void *pmclog_open(int fd)
 
 void pmclog_close(void *cookie)
 {
-	struct pmclog_parse_state *ps = cookie;
+	struct pmclog_parser *ps = cookie;
 	size_t i;
 
 	if (!ps)
@@ -234,7 +239,7 @@ void pmclog_close(void *cookie)
 
 int pmclog_feed(void *cookie, char *data, int len)
 {
-	struct pmclog_parse_state *ps = cookie;
+	struct pmclog_parser *ps = cookie;
 
 	if (!ps || len < 0 || (len > 0 && !data) ||
 	    ps->fd != PMCLOG_FD_NONE) {
@@ -251,7 +256,7 @@ int pmclog_feed(void *cookie, char *data, int len)
 }
 
 /* A copy of name that lives until pmclog_close(), or NULL. */
-static const char *pmclog_intern(struct pmclog_parse_state *ps,
+static const char *pmclog_intern(struct pmclog_parser *ps,
 				 const char *name, size_t len)
 {
 	char **names;
@@ -276,7 +281,7 @@ static const char *pmclog_intern(struct pmclog_parse_state *ps,
 }
 
 /* Check the header word; 0 or -1 with errno. */
-static int pmclog_check_header(const struct pmclog_parse_state *ps,
+static int pmclog_check_header(const struct pmclog_parser *ps,
 			       uint32_t h)
 {
 	uint32_t type = PMCLOG_HEADER_TO_TYPE(h), len = PMCLOG_HEADER_TO_LENGTH(h);
@@ -313,7 +318,7 @@ static void pmclog_ns_to_ts(struct timespec *ts, uint64_t ns)
  * where this parser put its last record, and still says so, what that
  * record set; else all of them.
  */
-static size_t pmclog_dirty(const struct pmclog_parse_state *ps,
+static size_t pmclog_dirty(const struct pmclog_parser *ps,
 			   const struct pmclog_ev *ev)
 {
 	if (ev == ps->ev && ev->pl_data == ps->data && ev->pl_count == ps->count)
@@ -338,7 +343,7 @@ static void pmclog_zero(char *p, size_t from, size_t to)
  * the fixed part of the record's struct is cleared and filled, then its
  * tail, and beyond that only what the previous record may have set.
  */
-static int pmclog_decode(struct pmclog_parse_state *ps, struct pmclog_ev *ev,
+static int pmclog_decode(struct pmclog_parser *ps, struct pmclog_ev *ev,
 			 const char *rec, uint32_t len)
 {
 	const char *tail, *nul;
@@ -438,7 +443,7 @@ static int pmclog_stop(struct pmclog_ev *ev, enum pmclog_state st)
 }
 
 /* Corrupted: stay so. */
-static int pmclog_broken(struct pmclog_parse_state *ps, struct pmclog_ev *ev)
+static int pmclog_broken(struct pmclog_parser *ps, struct pmclog_ev *ev)
 {
 	int e = errno;
 
@@ -448,7 +453,7 @@ static int pmclog_broken(struct pmclog_parse_state *ps, struct pmclog_ev *ev)
 }
 
 /* The record at rec, len bytes, into ev; 0, or -1 with errno. */
-static int pmclog_record(struct pmclog_parse_state *ps, struct pmclog_ev *ev,
+static int pmclog_record(struct pmclog_parser *ps, struct pmclog_ev *ev,
 			 const char *rec, uint32_t len)
 {
 	if (pmclog_decode(ps, ev, rec, len))
@@ -462,7 +467,7 @@ static int pmclog_record(struct pmclog_parse_state *ps, struct pmclog_ev *ev,
 
 int pmclog_read(void *cookie, struct pmclog_ev *ev)
 {
-	struct pmclog_parse_state *ps = cookie;
+	struct pmclog_parser *ps = cookie;
 	const char *rec;
 	char *work;
 	uint32_t need, h, len;

@@ -33,8 +33,18 @@
  *   - PMCALLOCATE carries the event's name in the log: pl_a.pl_evname
  *     stays valid until pmclog_close();
  *   - DROPNOTIFY says how many records were lost (pl_dn.pl_dropped);
- *   - MAP_IN has the extent, file offset and protection of the mapping.
+ *   - MAP_IN has the extent, file offset and protection of the mapping;
+ *   - the module writes PMCALLOCATE for every event, never PMCALLOCATEDYN
+ *     (pl_ad), which pmclog_read() decodes when a log has it;
+ *   - struct pmclog_parse_state is declared for source compatibility
+ *     only: the parser behind pmclog_open()'s cookie is not this struct.
+ *
+ * The record types (enum pmclog_type) and the raw records are in
+ * <sys/pmclog.h>, as on FreeBSD.
  */
+
+/* FreeBSD's MAXCOMLEN + 1: room for a command or thread name */
+#define PMCLOG_EV_COMMLEN	20
 #ifndef _HWPMC_PMCLOG_H_
 #define _HWPMC_PMCLOG_H_
 
@@ -42,7 +52,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 #include <time.h>
-#include <linux/hwpmclog.h>
+#include <sys/pmclog.h>
 #include <pmc.h>
 
 #ifdef __cplusplus
@@ -54,31 +64,6 @@ enum pmclog_state {
 	PMCLOG_EOF,
 	PMCLOG_REQUIRE_DATA,
 	PMCLOG_ERROR
-};
-
-/*
- * Record types: the constants are the PMCLOG_TYPE_* macros of
- * <linux/hwpmclog.h>; the enumerators only give the type its range.
- */
-enum pmclog_type {
-	PMCLOG__TYPE_CLOSELOG = PMCLOG_TYPE_CLOSELOG,
-	PMCLOG__TYPE_DROPNOTIFY = PMCLOG_TYPE_DROPNOTIFY,
-	PMCLOG__TYPE_INITIALIZE = PMCLOG_TYPE_INITIALIZE,
-	PMCLOG__TYPE_PMCALLOCATE = PMCLOG_TYPE_PMCALLOCATE,
-	PMCLOG__TYPE_PMCATTACH = PMCLOG_TYPE_PMCATTACH,
-	PMCLOG__TYPE_PMCDETACH = PMCLOG_TYPE_PMCDETACH,
-	PMCLOG__TYPE_PROCCSW = PMCLOG_TYPE_PROCCSW,
-	PMCLOG__TYPE_PROCEXEC = PMCLOG_TYPE_PROCEXEC,
-	PMCLOG__TYPE_PROCEXIT = PMCLOG_TYPE_PROCEXIT,
-	PMCLOG__TYPE_PROCFORK = PMCLOG_TYPE_PROCFORK,
-	PMCLOG__TYPE_SYSEXIT = PMCLOG_TYPE_SYSEXIT,
-	PMCLOG__TYPE_USERDATA = PMCLOG_TYPE_USERDATA,
-	PMCLOG__TYPE_MAP_IN = PMCLOG_TYPE_MAP_IN,
-	PMCLOG__TYPE_MAP_OUT = PMCLOG_TYPE_MAP_OUT,
-	PMCLOG__TYPE_CALLCHAIN = PMCLOG_TYPE_CALLCHAIN,
-	PMCLOG__TYPE_THR_CREATE = PMCLOG_TYPE_THR_CREATE,
-	PMCLOG__TYPE_THR_EXIT = PMCLOG_TYPE_THR_EXIT,
-	PMCLOG__TYPE_PROC_CREATE = PMCLOG_TYPE_PROC_CREATE,
 };
 
 /* One sample: pl_pc[0] is the sampled PC, then its callers. */
@@ -105,7 +90,7 @@ struct pmclog_ev_initialize {
 	uint32_t	pl_arch;	/* PMC_CPU_* */
 	uint64_t	pl_tsc_freq;	/* units of pl_ts per second: 1e9 */
 	struct timespec pl_ts;		/* CLOCK_REALTIME at this record */
-	char		pl_cpuid[PMC_NAME_MAX];	/* machine (uname -m) */
+	char		pl_cpuid[PMCLOG_PATH_MAX]; /* machine (uname -m) */
 	uint32_t	pl_ncpu;	/* Linux: possible CPUs */
 };
 
@@ -132,6 +117,28 @@ struct pmclog_ev_pmcallocate {
 	pmc_id_t	pl_pmcid;
 };
 
+/* PMCALLOCATEDYN (FreeBSD): the event's name is in the record */
+struct pmclog_ev_pmcallocatedyn {
+	char		pl_evname[PMC_NAME_MAX];
+	uint32_t	pl_event;	/* PMC_EV_* code */
+	uint32_t	pl_flags;	/* PMC_F_* */
+	pmc_id_t	pl_pmcid;
+};
+
+/*
+ * FreeBSD's PCSAMPLE event (V1 logs): declared as FreeBSD does, outside
+ * struct pmclog_ev; no log of this implementation has one (samples are
+ * CALLCHAIN records).
+ */
+struct pmclog_ev_pcsample {
+	uint64_t	pl_pc;
+	pid_t		pl_pid;
+	pid_t		pl_tid;
+	pmc_id_t	pl_pmcid;
+	uint32_t	pl_flags;
+	uint32_t	pl_usermode;
+};
+
 struct pmclog_ev_pmcattach {
 	pmc_id_t	pl_pmcid;
 	pid_t		pl_pid;
@@ -153,7 +160,7 @@ struct pmclog_ev_proccsw {
 struct pmclog_ev_proccreate {
 	pid_t		pl_pid;
 	uint32_t	pl_flags;
-	char		pl_pcomm[PMCLOG_COMM_LEN + 1];
+	char		pl_pcomm[PMCLOG_EV_COMMLEN];
 };
 
 struct pmclog_ev_procexec {
@@ -183,7 +190,7 @@ struct pmclog_ev_threadcreate {
 	pid_t		pl_tid;
 	pid_t		pl_pid;
 	uint32_t	pl_flags;
-	char		pl_tdname[PMCLOG_COMM_LEN + 1];
+	char		pl_tdname[PMCLOG_EV_COMMLEN];
 };
 
 struct pmclog_ev_threadexit {
@@ -211,6 +218,7 @@ struct pmclog_ev {
 		struct pmclog_ev_map_in		pl_mi;
 		struct pmclog_ev_map_out	pl_mo;
 		struct pmclog_ev_pmcallocate	pl_a;
+		struct pmclog_ev_pmcallocatedyn	pl_ad;
 		struct pmclog_ev_pmcattach	pl_t;
 		struct pmclog_ev_pmcdetach	pl_d;
 		struct pmclog_ev_proccsw	pl_c;
@@ -223,6 +231,33 @@ struct pmclog_ev {
 		struct pmclog_ev_threadexit	pl_te;
 		struct pmclog_ev_userdata	pl_u;
 	} pl_u;
+};
+
+/*
+ * FreeBSD's parser state, for source compatibility (see above): the
+ * cookie of pmclog_open() is opaque.
+ */
+enum pmclog_parser_state {
+	PL_STATE_NEW_RECORD,		/* between records */
+	PL_STATE_EXPECTING_HEADER,	/* a header is being read */
+	PL_STATE_PARTIAL_RECORD,	/* the header, not all the record */
+	PL_STATE_ERROR			/* a parse error happened */
+};
+
+struct pmclog_parse_state {
+	enum pmclog_parser_state ps_state;
+	enum pmc_cputype ps_arch;	/* the log's CPU type */
+	uint32_t	ps_version;	/* its PMCLOG_VERSION */
+	int		ps_initialized;	/* INITIALIZE seen */
+	int		ps_count;	/* records read */
+	off_t		ps_offset;	/* stream offset */
+	union pmclog_entry ps_saved;	/* a partial record */
+	int		ps_svcount;	/* bytes in ps_saved */
+	int		ps_fd;		/* the fd, or PMCLOG_FD_NONE */
+	char		*ps_buffer;	/* read buffer (fd mode) */
+	char		*ps_data;	/* parse position */
+	char		*ps_cpuid;	/* the log's CPU id */
+	size_t		ps_len;		/* bytes buffered */
 };
 
 #define PMCLOG_FD_NONE		(-1)

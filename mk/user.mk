@@ -7,7 +7,9 @@
 #   make lib             $(B)/lib/libhwpmc.so.1, libhwpmc.so, libhwpmc.a, hwpmc.pc
 #   make tools           $(B)/bin/hwpmc-control (runs from the build tree)
 #   make check-unit      host unit tests under ASan+UBSan, TAP output
-#   make install-user    library, headers, pkg-config file, tools, man pages
+#   make install-user    library, headers (<pmc.h>, <pmclog.h>, <pmcformat.h>,
+#                        <sys/pmc.h>, <sys/pmclog.h>, <linux/hwpmc*.h>), pkg-config file,
+#                        tools, man pages
 #
 # Cross and static builds:
 #   make lib tools CC=aarch64-linux-gnu-gcc STATIC=1 WITH_KMOD=0 B=build/arm64
@@ -21,6 +23,9 @@ ifeq ($(origin CC),default)
 endif
 ifeq ($(origin AR),default)
   AR		:= $(CROSS_COMPILE)ar
+endif
+ifeq ($(origin CXX),default)
+  CXX		:= $(CROSS_COMPILE)g++
 endif
 PKG_CONFIG	?= pkg-config
 WITH_KMOD	?= 1
@@ -80,6 +85,10 @@ TOOLS		:= $(B)/bin/hwpmc-control $(B)/bin/hwpmc-stat
 STAT_OBJS	:= $(patsubst tools/%.c,$(B)/obj/tools/%.o,$(STAT_SRCS))
 TOOL_OBJS	:= $(B)/obj/tools/hwpmc-control.o $(B)/obj/tools/hwpmc-stat.o $(STAT_OBJS)
 USER_HEADERS	:= include/uapi/linux/hwpmc.h include/uapi/linux/hwpmclog.h
+# FreeBSD's <pmc.h>, <pmclog.h>, <pmcformat.h> (C++, header only), and
+# <sys/pmc.h>, <sys/pmclog.h>: the pmc(3) view of the uapi
+LIB_HEADERS	:= libhwpmc/pmc.h libhwpmc/pmclog.h libhwpmc/pmcformat.h
+LIB_SYS_HEADERS	:= libhwpmc/sys/pmc.h libhwpmc/sys/pmclog.h libhwpmc/sys/_pmc_undef.h
 
 lib: $(LIB_SO) $(B)/lib/libhwpmc.so $(LIB_A) $(LIB_PC)
 
@@ -181,8 +190,10 @@ UT_CFLAGS	:= $(filter-out -fvisibility=hidden,$(U_CFLAGS)) $(UT_SAN) \
 		   -I$(U_SRC)/tests/unit
 UT_LIB_OBJS	:= $(patsubst libhwpmc/%.c,$(UT)/obj/lib/%.o,$(LIB_SRCS)) \
 		   $(B)/obj/lib/pmu_events_data.o
+HAVE_CXX	:= $(shell command -v $(CXX) 2>/dev/null)
 UT_PROGS	:= $(UT)/test_names $(UT)/test_lib $(UT)/test_spec $(UT)/test_count \
-		   $(UT)/test_pmclog $(UT)/test_pmu \
+		   $(UT)/test_pmclog $(UT)/test_pmu $(UT)/test_compat \
+		   $(if $(HAVE_CXX),$(UT)/test_compat_cxx) \
 		   $(UT)/hwpmc-control $(UT)/hwpmc-stat \
 		   $(UT)/abi_layout $(UT)/fake_hwpmc.so $(UT)/mklog
 
@@ -245,6 +256,38 @@ $(UT)/mklog: tests/unit/mklog.c tests/unit/pmclog_build.h $(UT)/libut_symlib.so 
 	$(CC) $(U_CPPFLAGS) $(UT_ELF_CFLAGS) -fPIE -pie -o $@ $< \
 		-L$(UT) -lut_symlib -Wl,-rpath,'$$ORIGIN'
 
+# Source compatibility with FreeBSD's clients: C and C++ (g++ -std=c++17)
+# programs written in FreeBSD's idioms, built against the headers staged
+# as install-user installs them (and nothing else of the tree).
+UT_INC		:= $(UT)/include
+UT_COMPAT_CPPFLAGS := -I$(UT_INC) -I$(U_SRC)/tests/unit
+UT_COMPAT_DEPS	:= $(UT_INC)/.stamp tests/unit/compat_values.h tests/unit/tap.h \
+		   $(UT)/obj/compat_uapi.o $(UT)/obj/compat_order.o $(UT_LIB_OBJS)
+
+$(UT_INC)/.stamp: $(LIB_HEADERS) $(LIB_SYS_HEADERS) $(USER_HEADERS)
+	rm -rf $(UT_INC)
+	mkdir -p $(UT_INC)/sys $(UT_INC)/linux
+	cp $(LIB_HEADERS) $(UT_INC)/
+	cp $(LIB_SYS_HEADERS) $(UT_INC)/sys/
+	cp $(USER_HEADERS) $(UT_INC)/linux/
+	touch $@
+
+$(UT)/obj/compat_uapi.o: tests/unit/compat_uapi.c tests/unit/compat_values.h $(UT_INC)/.stamp
+	@mkdir -p $(@D)
+	$(CC) $(UT_COMPAT_CPPFLAGS) $(filter-out -MMD -MP,$(UT_CFLAGS)) -c $< -o $@
+
+$(UT)/obj/compat_order.o: tests/unit/compat_order.c $(UT_INC)/.stamp
+	@mkdir -p $(@D)
+	$(CC) $(UT_COMPAT_CPPFLAGS) $(filter-out -MMD -MP,$(UT_CFLAGS)) -c $< -o $@
+
+$(UT)/test_compat: tests/unit/test_compat.c $(UT_COMPAT_DEPS)
+	$(CC) $(UT_COMPAT_CPPFLAGS) $(filter-out -MMD -MP,$(UT_CFLAGS)) -o $@ $< \
+		$(UT)/obj/compat_uapi.o $(UT)/obj/compat_order.o $(UT_LIB_OBJS) $(LIB_LIBS)
+
+$(UT)/test_compat_cxx: tests/unit/test_compat.cc $(UT_COMPAT_DEPS)
+	$(CXX) -std=c++17 -Wall -Wextra -Werror -O2 -g $(UT_SAN) $(UT_COMPAT_CPPFLAGS) \
+		-o $@ $< $(UT)/obj/compat_uapi.o $(UT_LIB_OBJS) $(LIB_LIBS)
+
 # ABI layout: host program (names, padding rules) + -m64/-m32 objects.
 $(UT)/abi_layout: tests/unit/abi_layout.c $(USER_HEADERS)
 	@mkdir -p $(@D)
@@ -265,7 +308,7 @@ HAVE_FUZZ_CC	:= $(shell command -v $(FUZZ_CC) 2>/dev/null)
 fuzz: $(FUZZ_BINS)
 
 $(FZ)/fuzz_pmclog: tests/fuzz/fuzz_pmclog.c libhwpmc/pmclog.c libhwpmc/pmclog.h \
-		   libhwpmc/pmc.h include/uapi/linux/hwpmclog.h
+		   libhwpmc/pmc.h $(LIB_SYS_HEADERS) include/uapi/linux/hwpmclog.h
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(U_CPPFLAGS) -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -g -O1 \
 		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
@@ -279,6 +322,7 @@ $(FZ)/pmclog_seeds: tests/fuzz/pmclog_seeds.c tests/unit/pmclog_build.h \
 
 check-unit: $(UT_PROGS) $(LIB_SO) $(if $(HAVE_FUZZ_CC),$(FUZZ_BINS))
 	@UT=$(UT) SRC=$(U_SRC) CC="$(CC)" CPPFLAGS="$(U_CPPFLAGS)" LIBSO=$(LIB_SO) \
+		COMPAT_CXX="$(if $(HAVE_CXX),$(UT)/test_compat_cxx)" \
 		FUZZER=$(FZ)/fuzz_pmclog SEEDGEN=$(FZ)/pmclog_seeds \
 		FUZZ_CORPUS=$(FZ)/corpus FUZZ_TIME=$(FUZZ_TIME) \
 		sh $(U_SRC)/tests/unit/run.sh
@@ -296,7 +340,9 @@ install-user: lib tools
 	    -e 's|@REQUIRES_PRIVATE@|$(PC_REQUIRES)|g' libhwpmc/hwpmc.pc.in \
 	    > $(DESTDIR)$(PKGCONFIGDIR)/hwpmc.pc
 	chmod 0644 $(DESTDIR)$(PKGCONFIGDIR)/hwpmc.pc
-	install -m 0644 libhwpmc/pmc.h libhwpmc/pmclog.h $(DESTDIR)$(INCLUDEDIR)/
+	install -m 0644 $(LIB_HEADERS) $(DESTDIR)$(INCLUDEDIR)/
+	install -d $(DESTDIR)$(INCLUDEDIR)/sys
+	install -m 0644 $(LIB_SYS_HEADERS) $(DESTDIR)$(INCLUDEDIR)/sys/
 	install -m 0644 $(USER_HEADERS) $(DESTDIR)$(INCLUDEDIR)/linux/
 	install -m 0755 $(TOOLS) $(DESTDIR)$(BINDIR)/
 	@set -e; for s in 3 4 8; do \

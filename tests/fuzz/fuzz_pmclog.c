@@ -89,6 +89,10 @@ static void check_event(const struct pmclog_ev *ev, struct digest *d)
 		CHECK(ev->pl_u.pl_a.pl_evname != NULL);
 		CHECK(strlen(ev->pl_u.pl_a.pl_evname) < PMC_NAME_MAX + 1);
 		break;
+	case PMCLOG_TYPE_PMCALLOCATEDYN:
+		check_string(ev->pl_u.pl_ad.pl_evname,
+			     sizeof(ev->pl_u.pl_ad.pl_evname));
+		break;
 	case PMCLOG_TYPE_PMCATTACH:
 		check_string(ev->pl_u.pl_t.pl_pathname,
 			     sizeof(ev->pl_u.pl_t.pl_pathname));

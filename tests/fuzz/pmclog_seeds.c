@@ -25,6 +25,7 @@ static void save(const char *dir, const char *name, const struct lb *b,
 
 int main(int argc, char **argv)
 {
+	struct pmclog_pmcallocatedyn ad;
 	struct pmclog_map_in mi = { .pl_pid = 42, .pl_start = 0x400000,
 				    .pl_end = 0x500000 };
 	static const char lib[] = "/usr/lib/x86_64-linux-gnu/libc.so.6";
@@ -52,6 +53,11 @@ int main(int argc, char **argv)
 	lb_init(&b);
 	lb_initialize(&b, PMCLOG_VERSION);
 	lb_pmcallocate(&b, 0x2001, "cpu-clock");
+	memset(&ad, 0, sizeof(ad));
+	ad.pl_pmcid = 0x2002;
+	ad.pl_event = PMC_EV_SOFT_FIRST + 1;
+	strcpy(ad.pl_evname, "task-clock");
+	lb_rec(&b, PMCLOG_TYPE_PMCALLOCATEDYN, &ad, sizeof(ad), NULL, 0);
 	lb_rec(&b, PMCLOG_TYPE_MAP_IN, &mi, sizeof(mi), lib, sizeof(lib));
 	for (i = 1; i <= 4; i++)
 		lb_callchain(&b, (uint32_t)i * 3);

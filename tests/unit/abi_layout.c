@@ -18,10 +18,21 @@
  *
  * A field missing from this list shows up as a hole, so the list cannot
  * silently fall behind the headers.
+ *
+ * With LAYOUT_PMC_VIEW the same table is built from libhwpmc's
+ * <sys/pmc.h> and <sys/pmclog.h>, whose structures have FreeBSD's enum
+ * and pmc_value_t fields: abi_check.sh requires it byte-identical to the
+ * uapi table, -m64 and -m32.
  */
 #include <stddef.h>
+#ifdef LAYOUT_PMC_VIEW
+/* libhwpmc's view: FreeBSD's enum and pmc_value_t fields, same layout */
+#include <sys/pmc.h>
+#include <sys/pmclog.h>
+#else
 #include <linux/hwpmc.h>
 #include <linux/hwpmclog.h>
+#endif
 
 enum { K_STRUCT = 1, K_STRUCT4, K_UNION, K_FIELD, K_UFIELD, K_FLEX, K_IOC };
 
@@ -111,6 +122,12 @@ struct layout_entry {
 	F(pmclog_pmcallocate, pl_pmcid) F(pmclog_pmcallocate, pl_event)	\
 	F(pmclog_pmcallocate, pl_flags) F(pmclog_pmcallocate, pl_pad)	\
 	F(pmclog_pmcallocate, pl_rate) F(pmclog_pmcallocate, pl_evname)	\
+	S(pmclog_pmcallocatedyn) F(pmclog_pmcallocatedyn, pl_hdr)	\
+	F(pmclog_pmcallocatedyn, pl_pmcid)				\
+	F(pmclog_pmcallocatedyn, pl_event)				\
+	F(pmclog_pmcallocatedyn, pl_flags)				\
+	F(pmclog_pmcallocatedyn, pl_pad)				\
+	F(pmclog_pmcallocatedyn, pl_evname)				\
 	S(pmclog_pmcattach) F(pmclog_pmcattach, pl_hdr)			\
 	F(pmclog_pmcattach, pl_pmcid) F(pmclog_pmcattach, pl_pid)	\
 	FLEX(pmclog_pmcattach, pl_pathname)				\

@@ -5,7 +5,8 @@
 # "N passed, N failed".  Environment: UT (build dir of the tests), SRC
 # (source tree), CC, CPPFLAGS (for the -m32/-m64 ABI objects), LIBSO (the
 # shared library, for the exported-symbols check; optional), FUZZER,
-# SEEDGEN, FUZZ_CORPUS, FUZZ_TIME (the pmclog(3) fuzz run; optional).
+# SEEDGEN, FUZZ_CORPUS, FUZZ_TIME (the pmclog(3) fuzz run; optional),
+# COMPAT_CXX (the C++ source-compatibility test; empty: skipped).
 set -u
 : "${UT:?}" "${SRC:?}"
 export ASAN_OPTIONS="detect_leaks=1:abort_on_error=0:${ASAN_OPTIONS:-}"
@@ -67,6 +68,13 @@ run_tap spec "$UT/test_spec"
 run_tap pmu "$UT/test_pmu"
 run_tap count "$UT/test_count"
 run_tap pmclog "$UT/test_pmclog"
+run_tap compat "$UT/test_compat"
+if [ -n "${COMPAT_CXX:-}" ]; then
+	run_tap compat-c++ "$COMPAT_CXX"
+else
+	n=$((n + 1)); skipped=$((skipped + 1))
+	echo "ok $n compat-c++: # SKIP no C++ compiler (CXX)"
+fi
 run_tap abi-rules "$UT/abi_layout"
 run_tap abi-m32 sh "$SRC/tests/unit/abi_check.sh" "$SRC" "$UT/abi" "$UT/abi_layout"
 run_tap control sh "$SRC/tests/unit/test_control.sh" "$UT/hwpmc-control" "$UT/fake_hwpmc.so"

@@ -608,8 +608,8 @@ static void test_corrupted(void)
 	lb_free(&b);
 
 	{
-		static const uint32_t types[] = { 0, 4, PMCLOG_TYPE_PMCALLOCATEDYN,
-						  PMCLOG_TYPE_MAX + 1, 255 };
+		static const uint32_t types[] = { 0, 4, PMCLOG_TYPE_MAX + 1,
+						  255 };
 		char what[64];
 
 		for (k = 0; k < sizeof(types) / sizeof(types[0]); k++) {
@@ -839,6 +839,64 @@ static void test_api(void)
 	lb_free(&b);
 }
 
+/*
+ * PMCALLOCATEDYN, FreeBSD's record for a PMC of a dynamic event: the
+ * module does not write it, the reader decodes it into pl_ad.
+ */
+static void test_allocatedyn(void)
+{
+	struct pmclog_pmcallocatedyn r;
+	struct pmclog_ev ev;
+	struct lb b;
+	void *p;
+	int rc;
+
+	lb_init(&b);
+	lb_initialize(&b, PMCLOG_VERSION);
+	memset(&r, 0, sizeof(r));
+	r.pl_pmcid = 0x2003;
+	r.pl_event = PMC_EV_SOFT_FIRST + 1;
+	r.pl_flags = PMC_F_CALLCHAIN;
+	strcpy(r.pl_evname, "task-clock");
+	lb_rec(&b, PMCLOG_TYPE_PMCALLOCATEDYN, &r, sizeof(r), NULL, 0);
+	memset(&r, 0, sizeof(r));
+	r.pl_pmcid = 0x2004;
+	memset(r.pl_evname, 'x', sizeof(r.pl_evname));	/* no NUL */
+	lb_rec(&b, PMCLOG_TYPE_PMCALLOCATEDYN, &r, sizeof(r), NULL, 0);
+
+	p = pmclog_open(PMCLOG_FD_NONE);
+	ok(p && pmclog_feed(p, b.buf, (int)b.len) == 0, "PMCALLOCATEDYN: feed");
+	memset(&ev, 0, sizeof(ev));
+	rc = p ? pmclog_read(p, &ev) : -1;
+	ok(rc == 0 && ev.pl_type == PMCLOG_TYPE_INITIALIZE, "... INITIALIZE");
+	rc = p ? pmclog_read(p, &ev) : -1;
+	ok(rc == 0 && ev.pl_type == PMCLOG_TYPE_PMCALLOCATEDYN &&
+	   ev.pl_u.pl_ad.pl_pmcid == 0x2003 &&
+	   ev.pl_u.pl_ad.pl_event == PMC_EV_SOFT_FIRST + 1 &&
+	   ev.pl_u.pl_ad.pl_flags == PMC_F_CALLCHAIN &&
+	   !strcmp(ev.pl_u.pl_ad.pl_evname, "task-clock"),
+	   "PMCALLOCATEDYN: pl_ad pmcid, event, flags, evname");
+	rc = p ? pmclog_read(p, &ev) : -1;
+	ok(rc == 0 && ev.pl_u.pl_ad.pl_pmcid == 0x2004 &&
+	   strlen(ev.pl_u.pl_ad.pl_evname) == PMC_NAME_MAX - 1,
+	   "PMCALLOCATEDYN: a name of PMC_NAME_MAX bytes is cut, NUL-ended");
+	rc = p ? pmclog_read(p, &ev) : -1;
+	ok(rc == -1 && ev.pl_state == PMCLOG_REQUIRE_DATA, "... then the end");
+	if (p)
+		pmclog_close(p);
+	lb_free(&b);
+
+	/* shorter than FreeBSD's record: malformed */
+	lb_init(&b);
+	lb_initialize(&b, PMCLOG_VERSION);
+	memset(&r, 0, sizeof(r));
+	lb_rec(&b, PMCLOG_TYPE_PMCALLOCATEDYN, &r, sizeof(r) - PMC_NAME_MAX,
+	       NULL, 0);
+	expect_bad(&b, &(struct bad){ "PMCALLOCATEDYN without its name", 1,
+				      EBADMSG });
+	lb_free(&b);
+}
+
 int main(void)
 {
 	test_decode();
@@ -846,6 +904,7 @@ int main(void)
 	test_fd();
 	test_truncated();
 	test_corrupted();
+	test_allocatedyn();
 	test_clear();
 	test_api();
 	return tap_done();

@@ -36,7 +36,7 @@ static void good(const char *spec, __u32 cl, __u32 ev, __u32 caps)
 	memset(&pa, 0xA5, sizeof(pa));
 	r = pmc_parse_spec(spec, &pa, err, sizeof(err));
 	ok(r == 0 && pa.pm_class == cl && pa.pm_ev == ev &&
-	   pa.pm_caps == caps && pa.pm_cpu == PMC_CPU_ANY && !pa.pm_flags &&
+	   pa.pm_caps == caps && pa.pm_cpu == (uint32_t)PMC_CPU_ANY && !pa.pm_flags &&
 	   !pa.pm_count && !err[0], "'%s' -> class %#x event %#x caps %#x%s%s",
 	   spec, cl, ev, caps, r ? ": " : "", r ? err : "");
 }

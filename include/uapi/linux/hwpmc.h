@@ -33,6 +33,21 @@
 				 PMC_VERSION_MINOR << 16 |		\
 				 PMC_VERSION_PATCH)
 
+/*
+ * Fields that FreeBSD declares with an enum type or as pmc_value_t are
+ * __u32 and __u64 here.  libhwpmc's <sys/pmc.h> (the pmc(3) view) defines
+ * __HWPMC_ENUM(e) as "enum e" and __HWPMC_VALUE as pmc_value_t before it
+ * includes this header, so that C++ programs written for FreeBSD get
+ * FreeBSD's field types; the layout is the same (the enums are 4 bytes,
+ * pmc_value_t is uint64_t; tests/unit/abi_check.sh compares both views).
+ */
+#ifndef __HWPMC_ENUM
+#define __HWPMC_ENUM(e)		__u32
+#endif
+#ifndef __HWPMC_VALUE
+#define __HWPMC_VALUE		__u64
+#endif
+
 #define PMC_MODULE_NAME		"hwpmc"
 #define PMC_DEVICE_PATH		"/dev/hwpmc"
 #define PMC_NAME_MAX		64	/* HW counter name size */
@@ -201,14 +216,14 @@ struct pmc_op_configurelog {
 
 /* GETCPUINFO */
 struct pmc_classinfo {
-	__u32	pm_class;		/* PMC_CLASS_* */
+	__HWPMC_ENUM(pmc_class) pm_class;		/* PMC_CLASS_* */
 	__u32	pm_caps;		/* PMC_CAP_* of the class */
 	__u32	pm_width;		/* counter width in bits */
 	__u32	pm_num;			/* number of rows of the class */
 };
 
 struct pmc_op_getcpuinfo {
-	__u32	pm_cputype;		/* PMC_CPU_* */
+	__HWPMC_ENUM(pmc_cputype) pm_cputype;	/* PMC_CPU_* */
 	__u32	pm_ncpu;		/* number of possible CPUs */
 	__u32	pm_npmc;		/* rows per CPU, all classes */
 	__u32	pm_nclass;		/* entries used in pm_classes */
@@ -237,15 +252,15 @@ struct pmc_op_getdriverstats {
 /* GETPMCINFO: pm_npmc entries of struct pmc_info at pm_pmcs. */
 struct pmc_info {
 	char	pm_name[PMC_NAME_MAX];	/* row name, e.g. "SOFT3" */
-	__u32	pm_class;
+	__HWPMC_ENUM(pmc_class) pm_class;
 	__s32	pm_enabled;		/* admin state on this CPU */
-	__u32	pm_rowdisp;		/* PMC_DISP_* */
+	__HWPMC_ENUM(pmc_disp) pm_rowdisp;	/* PMC_DISP_* */
 	__s32	pm_ownerpid;		/* -1 when free */
-	__u32	pm_mode;		/* valid when owned */
-	__u32	pm_event;
+	__HWPMC_ENUM(pmc_mode) pm_mode;	/* valid when owned */
+	__HWPMC_ENUM(pmc_event) pm_event;
 	__u32	pm_flags;
 	__u32	pm__pad;
-	__u64	pm_reloadcount;		/* sampling reload count */
+	__HWPMC_VALUE pm_reloadcount;	/* sampling reload count */
 };
 
 struct pmc_op_getpmcinfo {
@@ -259,7 +274,7 @@ struct pmc_op_pmcadmin {
 	__s32	pm_cpu;
 	__u32	pm_flags;		/* must be zero */
 	__s32	pm_pmc;			/* row index */
-	__u32	pm_state;		/* PMC_STATE_DISABLED or _FREE */
+	__HWPMC_ENUM(pmc_state) pm_state; /* PMC_STATE_DISABLED or _FREE */
 };
 
 /* PMCALLOCATE: machine-dependent part, for the PMU class. */
@@ -278,13 +293,13 @@ union pmc_md_op_pmcallocate {
 struct pmc_op_pmcallocate {
 	__u32	pm_caps;		/* in: PMC_CAP_* requested */
 	__u32	pm_cpu;			/* in: CPU or PMC_CPU_ANY */
-	__u32	pm_class;		/* in */
-	__u32	pm_ev;			/* in: event code */
+	__HWPMC_ENUM(pmc_class) pm_class;	/* in */
+	__HWPMC_ENUM(pmc_event) pm_ev;	/* in: event code */
 	__u32	pm_flags;		/* in: PMC_F_* */
-	__u32	pm_mode;		/* in: PMC_MODE_* */
+	__HWPMC_ENUM(pmc_mode) pm_mode;	/* in: PMC_MODE_* */
 	__u32	pm_pmcid;		/* out */
 	__u32	pm__pad;
-	__u64	pm_count;		/* in: sampling rate or initial count */
+	__HWPMC_VALUE pm_count;		/* in: sampling rate or initial count */
 	union pmc_md_op_pmcallocate pm_md;
 };
 
@@ -296,7 +311,7 @@ struct pmc_op_pmcattach {
 
 /* PMCSETCOUNT */
 struct pmc_op_pmcsetcount {
-	__u64	pm_count;
+	__HWPMC_VALUE pm_count;
 	__u32	pm_pmcid;
 	__u32	pm__pad;
 };
@@ -305,7 +320,7 @@ struct pmc_op_pmcsetcount {
 struct pmc_op_pmcrw {
 	__u32	pm_flags;		/* PMC_F_OLDVALUE | PMC_F_NEWVALUE */
 	__u32	pm_pmcid;
-	__u64	pm_value;		/* new value in, old value out */
+	__HWPMC_VALUE pm_value;		/* new value in, old value out */
 };
 
 /* PMCRELEASE, PMCSTART, PMCSTOP */
@@ -329,12 +344,12 @@ struct pmc_op_writelog {
 /* GETDYNEVENTINFO: the events of a class. */
 struct pmc_dyn_event_descr {
 	char	pm_ev_name[PMC_NAME_MAX];
-	__u32	pm_ev_code;		/* PMC_EV_* code */
+	__HWPMC_ENUM(pmc_event) pm_ev_code;	/* PMC_EV_* code */
 	__u32	pm_ev_caps;		/* PMC_CAP_* this event supports */
 };
 
 struct pmc_op_getdyneventinfo {
-	__u32	pm_class;		/* in */
+	__HWPMC_ENUM(pmc_class) pm_class;	/* in */
 	__u32	pm_nevent;		/* in: room at pm_events; out: total */
 	__u64	pm_events;		/* user pointer: descr[], or 0 */
 };

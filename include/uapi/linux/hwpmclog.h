@@ -40,7 +40,7 @@
 #define PMCLOG_TYPE_MAP_IN		14
 #define PMCLOG_TYPE_MAP_OUT		15
 #define PMCLOG_TYPE_CALLCHAIN		16
-#define PMCLOG_TYPE_PMCALLOCATEDYN	17	/* not emitted: see ALLOCATE */
+#define PMCLOG_TYPE_PMCALLOCATEDYN	17	/* read, not yet written */
 #define PMCLOG_TYPE_THR_CREATE		18
 #define PMCLOG_TYPE_THR_EXIT		19
 #define PMCLOG_TYPE_PROC_CREATE		20
@@ -90,6 +90,20 @@ struct pmclog_pmcallocate {
 	__u32	pl_flags;
 	__u32	pl_pad;
 	__u64	pl_rate;		/* sampling reload count */
+	char	pl_evname[PMC_NAME_MAX];
+};
+
+/*
+ * PMCALLOCATEDYN: FreeBSD's record for a PMC of a dynamic event (same
+ * layout as FreeBSD's).  libhwpmc reads it; the module writes PMCALLOCATE,
+ * which carries the event's name too, and does not emit this one yet.
+ */
+struct pmclog_pmcallocatedyn {
+	struct pmclog_header pl_hdr;
+	__u32	pl_pmcid;
+	__u32	pl_event;
+	__u32	pl_flags;
+	__u32	pl_pad;
 	char	pl_evname[PMC_NAME_MAX];
 };
 

@@ -46,37 +46,11 @@
 
 static gid_t hwpmc_gid = (gid_t)-1;
 
-/* group hwpmc from /etc/group (no NSS in a static test) */
-static gid_t group_hwpmc(void)
-{
-	char line[512];
-	unsigned int gid;
-	FILE *f = fopen("/etc/group", "r");
-
-	if (!f)
-		return (gid_t)-1;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "hwpmc:%*[^:]:%u:", &gid) == 1 ||
-		    sscanf(line, "hwpmc::%u:", &gid) == 1) {
-			fclose(f);
-			return gid;
-		}
-	fclose(f);
-	return (gid_t)-1;
-}
-
 /* /dev/hwpmc as the udev rule leaves it: root:hwpmc 0660; 0 if ready */
 static int setup_device(void)
 {
-	struct stat st;
-
 	hwpmc_gid = group_hwpmc();
-	if (hwpmc_gid == (gid_t)-1 || stat(DEV, &st))
-		return -1;
-	if ((st.st_gid != hwpmc_gid || (st.st_mode & 07777) != 0660) &&
-	    (chown(DEV, 0, hwpmc_gid) || chmod(DEV, 0660)))
-		return -1;
-	return 0;
+	return device_as_udev(hwpmc_gid, 0, 0);
 }
 
 /* In a child: become a member of group hwpmc with no capability. */

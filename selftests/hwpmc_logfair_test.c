@@ -40,39 +40,13 @@
 #define MEMBER_UID	1000
 #define NSTALLED	300
 
-/* group hwpmc from /etc/group (no NSS in a static test) */
-static gid_t group_hwpmc(void)
-{
-	char line[512];
-	unsigned int gid;
-	FILE *f = fopen("/etc/group", "r");
-
-	if (!f)
-		return (gid_t)-1;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "hwpmc:%*[^:]:%u:", &gid) == 1 ||
-		    sscanf(line, "hwpmc::%u:", &gid) == 1) {
-			fclose(f);
-			return gid;
-		}
-	fclose(f);
-	return (gid_t)-1;
-}
-
-/* /dev/hwpmc as the udev rule leaves it: root:hwpmc 0660; 0 if ready */
+/*
+ * /dev/hwpmc as the udev rule leaves it: root:hwpmc 0660; 0 if ready.
+ * Called just after a modprobe: the node may take a moment.
+ */
 static int setup_device(gid_t gid)
 {
-	struct stat st;
-	int i;
-
-	for (i = 0; i < 100 && stat(DEV, &st); i++)
-		usleep(20000);		/* modprobe's device node */
-	if (gid == (gid_t)-1 || stat(DEV, &st))
-		return -1;
-	if ((st.st_gid != gid || (st.st_mode & 07777) != 0660) &&
-	    (chown(DEV, 0, gid) || chmod(DEV, 0660)))
-		return -1;
-	return 0;
+	return device_as_udev(gid, 1, 0);
 }
 
 /* -- log records ------------------------------------------------------------ */

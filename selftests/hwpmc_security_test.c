@@ -63,30 +63,10 @@ static struct who with_cap(struct who w, int cap)
 
 static gid_t hwpmc_gid = (gid_t)-1;
 
-/* group hwpmc from /etc/group (no NSS in a static test) */
-static gid_t group_hwpmc(void)
-{
-	char line[512];
-	unsigned int gid;
-	FILE *f = fopen("/etc/group", "r");
-
-	if (!f)
-		return (gid_t)-1;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "hwpmc:%*[^:]:%u:", &gid) == 1 ||
-		    sscanf(line, "hwpmc::%u:", &gid) == 1) {
-			fclose(f);
-			return gid;
-		}
-	fclose(f);
-	return (gid_t)-1;
-}
-
 /* Group hwpmc and /dev/hwpmc as the udev rule leaves them; 0 if ready. */
 static int setup_device(void)
 {
 	static int done;
-	struct stat st;
 
 	if (done)
 		return 0;
@@ -95,14 +75,8 @@ static int setup_device(void)
 		fprintf(stderr, "# no group hwpmc in /etc/group (DKMS POST_INSTALL or make install-udev creates it)\n");
 		return -1;
 	}
-	if (stat(DEV, &st))
+	if (device_as_udev(hwpmc_gid, 0, 1))
 		return -1;
-	if (st.st_gid != hwpmc_gid || (st.st_mode & 07777) != 0660) {
-		printf("# %s is %o %u:%u, not set up by udev: setting group hwpmc, 0660 as the rule does\n",
-		       DEV, st.st_mode & 07777, st.st_uid, st.st_gid);
-		if (chown(DEV, 0, hwpmc_gid) || chmod(DEV, 0660))
-			return -1;
-	}
 	done = 1;
 	return 0;
 }

@@ -181,4 +181,48 @@ static inline int write_param_int(const char *name, int v)
 	return write_param(name, s);
 }
 
+/* -- group hwpmc and /dev/hwpmc ---------------------------------------------- */
+
+/* group hwpmc from /etc/group (no NSS in a static test); -1 if none */
+static inline gid_t group_hwpmc(void)
+{
+	char line[512];
+	unsigned int gid;
+	FILE *f = fopen("/etc/group", "r");
+
+	if (!f)
+		return (gid_t)-1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "hwpmc:%*[^:]:%u:", &gid) == 1 ||
+		    sscanf(line, "hwpmc::%u:", &gid) == 1) {
+			fclose(f);
+			return gid;
+		}
+	fclose(f);
+	return (gid_t)-1;
+}
+
+/*
+ * /dev/hwpmc as the udev rule leaves it, root:gid 0660 (gid: group
+ * hwpmc), set here when udevd did not; 0 if ready.  wait: give a modprobe
+ * just done up to 2 s to make the node; verbose: say when it is set here.
+ */
+static inline int device_as_udev(gid_t gid, int wait, int verbose)
+{
+	struct stat st;
+	int i;
+
+	for (i = 0; wait && i < 100 && stat(DEV, &st); i++)
+		usleep(20000);
+	if (gid == (gid_t)-1 || stat(DEV, &st))
+		return -1;
+	if (st.st_gid == gid && (st.st_mode & 07777) == 0660)
+		return 0;
+	if (verbose)
+		printf("# %s is %o %u:%u, not set up by udev: setting group hwpmc, 0660 as the rule does\n",
+		       DEV, (unsigned int)(st.st_mode & 07777),
+		       (unsigned int)st.st_uid, (unsigned int)st.st_gid);
+	return chown(DEV, 0, gid) || chmod(DEV, 0660) ? -1 : 0;
+}
+
 #endif /* HWPMC_SELFTEST_H */

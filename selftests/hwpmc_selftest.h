@@ -225,4 +225,70 @@ static inline int device_as_udev(gid_t gid, int wait, int verbose)
 	return chown(DEV, 0, gid) || chmod(DEV, 0660) ? -1 : 0;
 }
 
+/* -- the fuzzers: random numbers, per thread (xorshift64*) ----------------- */
+
+static __thread uint64_t rs __attribute__((unused));
+
+static inline uint64_t rnd(void)
+{
+	rs ^= rs >> 12;
+	rs ^= rs << 25;
+	rs ^= rs >> 27;
+	return rs * 2685821657736338717ULL;
+}
+
+static inline uint32_t rn(uint32_t n)	/* [0, n) */
+{
+	return n ? (uint32_t)(rnd() % n) : 0;
+}
+
+static inline int chance(int pct)
+{
+	return rn(100) < (uint32_t)pct;
+}
+
+/* -- the fuzzers: the kernel log ---------------------------------------------- */
+
+/* The kernel log from now on: /dev/kmsg, positioned at its end. */
+static inline int kmsg_open(void)
+{
+	int fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK);
+
+	if (fd >= 0)
+		lseek(fd, 0, SEEK_END);
+	return fd;
+}
+
+/*
+ * Kernel log records since kmsg_open that hold one of the n strings in
+ * splats (each printed).
+ */
+static inline int kmsg_splats(int fd, const char *const *splats, size_t n)
+{
+	char rec[8192];
+	size_t i;
+	ssize_t len;
+	int found = 0;
+
+	if (fd < 0)
+		return 0;
+	for (;;) {
+		len = read(fd, rec, sizeof(rec) - 1);
+		if (len < 0 && errno == EPIPE)	/* overwritten records: go on */
+			continue;
+		if (len <= 0)
+			break;
+		rec[len] = 0;
+		for (i = 0; i < n; i++)
+			if (strstr(rec, splats[i])) {
+				found++;
+				rec[strcspn(rec, "\n")] = 0;
+				printf("# kernel: %s\n", strchr(rec, ';') ?
+				       strchr(rec, ';') + 1 : rec);
+				break;
+			}
+	}
+	return found;
+}
+
 #endif /* HWPMC_SELFTEST_H */

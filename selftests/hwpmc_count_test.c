@@ -83,13 +83,10 @@ static int go_and_wait(int wfd, pid_t pid)
 static void touch_pages(void *arg)
 {
 	long n = (long)arg, i, pg = sysconf(_SC_PAGESIZE);
-	char *m = mmap(NULL, n * pg, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	char *m = fresh_pages(n, pg);	/* one fault a page */
 
-	if (m == MAP_FAILED)
+	if (!m)
 		_exit(4);
-	/* one fault a page: no transparent huge pages */
-	madvise(m, n * pg, MADV_NOHUGEPAGE);
 	for (i = 0; i < n; i++)
 		m[i * pg] = 1;
 	munmap(m, n * pg);

@@ -905,12 +905,10 @@ TEST_F(log, procexit_values_of_a_tree_sum_to_the_total)
 static void fault_fn(void *arg)
 {
 	long i, n = (long)arg;
-	volatile char *m = mmap(NULL, n * 4096, PROT_READ | PROT_WRITE,
-				MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	volatile char *m = fresh_pages(n, 4096);	/* a fault a page */
 
-	if (m == MAP_FAILED)
+	if (!m)
 		_exit(98);
-	madvise((void *)m, n * 4096, MADV_NOHUGEPAGE);	/* a fault a page */
 	for (i = 0; i < n; i++)
 		m[i * 4096] = 1;
 }
@@ -1176,12 +1174,10 @@ TEST_F(log, system_sampling_sees_a_busy_process)
 static void stress_one(unsigned int seed)
 {
 	long pages = 20 + seed % 80, i;
-	char *m = mmap(NULL, pages * 4096, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	char *m = fresh_pages(pages, 4096);
 
-	if (m == MAP_FAILED)
+	if (!m)
 		_exit(80);
-	madvise(m, pages * 4096, MADV_NOHUGEPAGE);
 	if (seed % 3 == 0 && !fork()) {
 		for (i = 0; i < 10; i++)
 			m[i * 4096] = 2;

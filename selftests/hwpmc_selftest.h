@@ -2,12 +2,13 @@
 /*
  * hwpmc for Linux: the helpers the test programs in selftests/ share, so
  * that each keeps only what is its own: the ioctls of /dev/hwpmc as calls
- * that return an errno, the clock, module parameters, group hwpmc and the
- * device node as the udev rule leaves them, and for the two fuzzers their
- * random numbers and the kernel log's splats.  Everything is static
- * inline: a program pays for what it calls.  Include it after the libc
- * headers (and _FILE_OFFSET_BITS); it does not include the kselftest
- * harness, which the fuzzers do without.
+ * that return an errno, the clock and fresh pages for workloads, module
+ * parameters, group hwpmc and the device node as the udev rule leaves
+ * them, and for the two fuzzers their random numbers and the kernel log's
+ * splats.  Everything is static inline: a program pays for what it calls.
+ * Include it after the libc headers (and _FILE_OFFSET_BITS); it does not
+ * include the kselftest harness, which the fuzzers and the workload
+ * programs do without.
  */
 #ifndef HWPMC_SELFTEST_H
 #define HWPMC_SELFTEST_H
@@ -18,6 +19,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <time.h>
@@ -119,7 +121,7 @@ static inline int writelog(int fd, __u32 v)
 	return xioctl(fd, HWPMC_IOC_WRITELOG, &wl);
 }
 
-/* -- time ------------------------------------------------------------------ */
+/* -- time and workloads ---------------------------------------------------- */
 
 /* CLOCK_MONOTONIC in seconds. */
 static inline double now(void)
@@ -137,6 +139,21 @@ static inline void spin(double secs)
 
 	while (now() < end)
 		;
+}
+
+/*
+ * n fresh anonymous pages of pg bytes, without transparent huge pages:
+ * one fault a page when touched.  NULL when mmap fails.
+ */
+static inline char *fresh_pages(long n, long pg)
+{
+	char *m = mmap(NULL, n * pg, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (m == MAP_FAILED)
+		return NULL;
+	madvise(m, n * pg, MADV_NOHUGEPAGE);
+	return m;
 }
 
 /* -- module parameters (the tunables) ------------------------------------- */

@@ -28,103 +28,20 @@
 #include <linux/hwpmc.h>
 
 #include "kselftest_harness.h"
+#include "hwpmc_selftest.h"
 
-#define DEV		PMC_DEVICE_PATH
-#define BAD_PTR		((void *)8)
-#define EV_SOFT(x)	(PMC_EV_SOFT_FIRST + PERF_COUNT_SW_##x)
 #define NOBODY		65534
-#define PARAM		"/sys/module/hwpmc/parameters/"
-
-static int xioctl(int fd, unsigned long cmd, void *arg)
-{
-	return ioctl(fd, cmd, arg) ? errno : 0;
-}
 
 static int alloc(int fd, __u32 mode, __u32 cl, __u32 ev, __u32 cpu,
 		 __u32 flags, __u32 caps, __u32 *id)
 {
-	struct pmc_op_pmcallocate pa = {
-		.pm_mode = mode, .pm_class = cl, .pm_ev = ev, .pm_cpu = cpu,
-		.pm_flags = flags, .pm_caps = caps,
-	};
-	int e = xioctl(fd, HWPMC_IOC_PMCALLOCATE, &pa);
-
-	if (!e && id)
-		*id = pa.pm_pmcid;
-	return e;
+	return alloc_pmc(fd, mode, cl, ev, cpu, flags, caps, 0, id);
 }
 
 static int alloc_tc(int fd, __u32 ev, __u32 flags, __u32 *id)
 {
 	return alloc(fd, PMC_MODE_TC, PMC_CLASS_SOFT, ev, PMC_CPU_ANY, flags,
 		     0, id);
-}
-
-static int simple(int fd, unsigned long cmd, __u32 id)
-{
-	struct pmc_op_simple sp = { .pm_pmcid = id };
-
-	return xioctl(fd, cmd, &sp);
-}
-
-static int attach(int fd, __u32 id, pid_t pid)
-{
-	struct pmc_op_pmcattach a = { .pm_pmc = id, .pm_pid = pid };
-
-	return xioctl(fd, HWPMC_IOC_PMCATTACH, &a);
-}
-
-static int detach(int fd, __u32 id, pid_t pid)
-{
-	struct pmc_op_pmcattach a = { .pm_pmc = id, .pm_pid = pid };
-
-	return xioctl(fd, HWPMC_IOC_PMCDETACH, &a);
-}
-
-static int rw(int fd, __u32 id, __u32 flags, __u64 *v)
-{
-	struct pmc_op_pmcrw r = { .pm_flags = flags, .pm_pmcid = id,
-				  .pm_value = *v };
-	int e = xioctl(fd, HWPMC_IOC_PMCRW, &r);
-
-	*v = r.pm_value;
-	return e;
-}
-
-static __u64 value(int fd, __u32 id)
-{
-	__u64 v = 0;
-
-	return rw(fd, id, PMC_F_OLDVALUE, &v) ? ~0ULL : v;
-}
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static void spin(double secs)
-{
-	double end = now() + secs;
-
-	while (now() < end)
-		;
-}
-
-static void write_param(const char *name, const char *v)
-{
-	char path[128];
-	FILE *f;
-
-	snprintf(path, sizeof(path), PARAM "%s", name);
-	f = fopen(path, "w");
-	if (f) {
-		fputs(v, f);
-		fclose(f);
-	}
 }
 
 /* A child that waits for a byte on fd r, then runs fn, then exits. */
@@ -166,13 +83,10 @@ static int go_and_wait(int wfd, pid_t pid)
 static void touch_pages(void *arg)
 {
 	long n = (long)arg, i, pg = sysconf(_SC_PAGESIZE);
-	char *m = mmap(NULL, n * pg, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	char *m = fresh_pages(n, pg);	/* one fault a page */
 
-	if (m == MAP_FAILED)
+	if (!m)
 		_exit(4);
-	/* one fault a page: no transparent huge pages */
-	madvise(m, n * pg, MADV_NOHUGEPAGE);
 	for (i = 0; i < n; i++)
 		m[i * pg] = 1;
 	munmap(m, n * pg);

@@ -50,7 +50,8 @@
 
 #include <linux/hwpmc.h>
 
-#define DEV		PMC_DEVICE_PATH
+#include "hwpmc_selftest.h"
+
 #define NIDS		512
 #define NPIDS		64
 #define NFDS		4
@@ -84,28 +85,6 @@ static struct {
 } classes[PMC_CLASS_MAX];
 static int nclasses, ncpus;
 static char self_exe[4096];
-
-/* -- per-thread random numbers (xorshift64*) ---------------------------- */
-
-static __thread uint64_t rs;
-
-static uint64_t rnd(void)
-{
-	rs ^= rs >> 12;
-	rs ^= rs << 25;
-	rs ^= rs >> 27;
-	return rs * 2685821657736338717ULL;
-}
-
-static uint32_t rn(uint32_t n)	/* [0, n) */
-{
-	return n ? (uint32_t)(rnd() % n) : 0;
-}
-
-static int chance(int pct)
-{
-	return rn(100) < (uint32_t)pct;
-}
 
 /* A "hostile" 64-bit number: boundaries, sign bits, random. */
 static uint64_t wild64(void)
@@ -884,44 +863,6 @@ static const char *splats[] = {
 	"hung_task", "blocked for more than",
 };
 
-/* The kernel log from now on: /dev/kmsg, positioned at its end. */
-static int kmsg_open(void)
-{
-	int fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK);
-
-	if (fd >= 0)
-		lseek(fd, 0, SEEK_END);
-	return fd;
-}
-
-/* Kernel log records since kmsg_open that look like a splat (printed). */
-static int kmsg_splats(int fd)
-{
-	char rec[8192];
-	unsigned int i;
-	ssize_t n;
-	int found = 0;
-
-	if (fd < 0)
-		return 0;
-	for (;;) {
-		n = read(fd, rec, sizeof(rec) - 1);
-		if (n < 0 && errno == EPIPE)	/* overwritten records: go on */
-			continue;
-		if (n <= 0)
-			break;
-		rec[n] = 0;
-		for (i = 0; i < sizeof(splats) / sizeof(splats[0]); i++)
-			if (strstr(rec, splats[i])) {
-				found++;
-				rec[strcspn(rec, "\n")] = 0;
-				printf("# kernel: %s\n", strchr(rec, ';') ? strchr(rec, ';') + 1 : rec);
-				break;
-			}
-	}
-	return found;
-}
-
 static int get_stats(int fd, struct pmc_op_getdriverstats *st)
 {
 	memset(st, 0, sizeof(*st));
@@ -1245,7 +1186,7 @@ int main(int argc, char **argv)
 	if (kmsg < 0) {
 		tap(0, "/dev/kmsg: %s", strerror(errno));
 	} else {
-		c = kmsg_splats(kmsg);
+		c = kmsg_splats(kmsg, splats, sizeof(splats) / sizeof(splats[0]));
 		tap(c == 0, "no WARNING/BUG/lockdep/KASAN in the kernel log (%d lines)", c);
 		close(kmsg);
 	}

@@ -38,48 +38,19 @@
 #include <linux/hwpmclog.h>
 
 #include "kselftest_harness.h"
+#include "hwpmc_selftest.h"
 
-#define DEV		PMC_DEVICE_PATH
-#define PARAM		"/sys/module/hwpmc/parameters/"
-#define EV_SOFT(x)	(PMC_EV_SOFT_FIRST + PERF_COUNT_SW_##x)
-#define EV_PMU(x)	(PMC_EV_PMU_HW_FIRST + PERF_COUNT_HW_##x)
 #define MEMBER_UID	1000
 /* user space ends below 2^56 on x86-64 (5 levels) and arm64 */
 #define USER_TOP	(1ULL << 56)
 
 static gid_t hwpmc_gid = (gid_t)-1;
 
-/* group hwpmc from /etc/group (no NSS in a static test) */
-static gid_t group_hwpmc(void)
-{
-	char line[512];
-	unsigned int gid;
-	FILE *f = fopen("/etc/group", "r");
-
-	if (!f)
-		return (gid_t)-1;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "hwpmc:%*[^:]:%u:", &gid) == 1 ||
-		    sscanf(line, "hwpmc::%u:", &gid) == 1) {
-			fclose(f);
-			return gid;
-		}
-	fclose(f);
-	return (gid_t)-1;
-}
-
 /* /dev/hwpmc as the udev rule leaves it: root:hwpmc 0660; 0 if ready */
 static int setup_device(void)
 {
-	struct stat st;
-
 	hwpmc_gid = group_hwpmc();
-	if (hwpmc_gid == (gid_t)-1 || stat(DEV, &st))
-		return -1;
-	if ((st.st_gid != hwpmc_gid || (st.st_mode & 07777) != 0660) &&
-	    (chown(DEV, 0, hwpmc_gid) || chmod(DEV, 0660)))
-		return -1;
-	return 0;
+	return device_as_udev(hwpmc_gid, 0, 0);
 }
 
 /* In a child: become a member of group hwpmc with no capability. */
@@ -93,11 +64,6 @@ static void become_member(void)
 		_exit(202);
 }
 
-static int xioctl(int fd, unsigned long cmd, void *arg)
-{
-	return ioctl(fd, cmd, arg) ? errno : 0;
-}
-
 static int alloc_md(int fd, __u32 mode, __u32 cl, __u32 ev, __u32 caps,
 		    __u32 flags, __u64 count, __u64 config, __u32 *id)
 {
@@ -106,58 +72,9 @@ static int alloc_md(int fd, __u32 mode, __u32 cl, __u32 ev, __u32 caps,
 		.pm_cpu = PMC_CPU_ANY, .pm_caps = caps, .pm_flags = flags,
 		.pm_count = count,
 	};
-	int e;
 
 	pa.pm_md.pm_pmu.pm_config = config;
-	e = xioctl(fd, HWPMC_IOC_PMCALLOCATE, &pa);
-	if (!e && id)
-		*id = pa.pm_pmcid;
-	return e;
-}
-
-static int simple(int fd, unsigned long cmd, __u32 id)
-{
-	struct pmc_op_simple sp = { .pm_pmcid = id };
-
-	return xioctl(fd, cmd, &sp);
-}
-
-static int read_param(const char *name)
-{
-	char path[128];
-	int v = -1;
-	FILE *f;
-
-	snprintf(path, sizeof(path), PARAM "%s", name);
-	f = fopen(path, "r");
-	if (f) {
-		if (fscanf(f, "%d", &v) != 1)
-			v = -1;
-		fclose(f);
-	}
-	return v;
-}
-
-static int write_param(const char *name, int v)
-{
-	char path[128];
-	FILE *f;
-	int ok;
-
-	snprintf(path, sizeof(path), PARAM "%s", name);
-	f = fopen(path, "w");
-	if (!f)
-		return -1;
-	ok = fprintf(f, "%d", v) > 0;
-	return fclose(f) == 0 && ok ? 0 : -1;
-}
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
+	return pmcallocate(fd, &pa, id);
 }
 
 /* Has this machine's backend a hardware PMU event (root's view)? */
@@ -813,11 +730,11 @@ TEST(unprivileged_counters_tunable)
 
 	if (old < 0)
 		SKIP(return, "no tunable unprivileged_counters");
-	EXPECT_NE(0, write_param("unprivileged_counters", -1));
-	EXPECT_NE(0, write_param("unprivileged_counters", 65));
-	EXPECT_EQ(0, write_param("unprivileged_counters", 0));
+	EXPECT_NE(0, write_param_int("unprivileged_counters", -1));
+	EXPECT_NE(0, write_param_int("unprivileged_counters", 65));
+	EXPECT_EQ(0, write_param_int("unprivileged_counters", 0));
 	EXPECT_EQ(0, read_param("unprivileged_counters"));
-	EXPECT_EQ(0, write_param("unprivileged_counters", old));
+	EXPECT_EQ(0, write_param_int("unprivileged_counters", old));
 }
 
 TEST_HARNESS_MAIN

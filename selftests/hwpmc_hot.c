@@ -9,20 +9,13 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "hwpmc_selftest.h"
+
 unsigned long hwpmc_hot_spin(unsigned long n);
 void hwpmc_hot_touch(char *p, size_t n, size_t pg);
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 __attribute__((noinline)) unsigned long hwpmc_hot_caller(double secs)
 {
@@ -38,12 +31,10 @@ __attribute__((noinline)) unsigned long hwpmc_hot_caller(double secs)
 __attribute__((noinline)) int hwpmc_hot_faulter(long n)
 {
 	long pg = sysconf(_SC_PAGESIZE);
-	char *m = mmap(NULL, n * pg, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	char *m = fresh_pages(n, pg);
 
-	if (m == MAP_FAILED)
+	if (!m)
 		return 2;
-	madvise(m, n * pg, MADV_NOHUGEPAGE);
 	hwpmc_hot_touch(m, (size_t)n, (size_t)pg);
 	return 0;
 }

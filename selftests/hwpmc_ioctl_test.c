@@ -21,11 +21,7 @@
 #include <hwpmc_events.h>
 
 #include "kselftest_harness.h"
-
-#define DEV	PMC_DEVICE_PATH
-
-/* A bad user address: never mapped in user space. */
-#define BAD_PTR	((void *)8)
+#include "hwpmc_selftest.h"
 
 static int read_int_file(const char *path, int *v)
 {
@@ -83,11 +79,6 @@ static int set_cpu_online(int cpu, int on)
 	if (fclose(f))
 		r = -1;
 	return r;
-}
-
-static int xioctl(int fd, unsigned long cmd, void *arg)
-{
-	return ioctl(fd, cmd, arg) ? errno : 0;
 }
 
 FIXTURE(dev) {

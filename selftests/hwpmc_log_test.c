@@ -30,69 +30,20 @@
 #include <linux/hwpmclog.h>
 
 #include "kselftest_harness.h"
+#include "hwpmc_selftest.h"
 
-#define DEV		PMC_DEVICE_PATH
-#define EV_SOFT(x)	(PMC_EV_SOFT_FIRST + PERF_COUNT_SW_##x)
 #define MS		1000000ULL	/* cpu-clock counts nanoseconds */
-
-static int xioctl(int fd, unsigned long cmd, void *arg)
-{
-	return ioctl(fd, cmd, arg) ? errno : 0;
-}
 
 static int alloc_cl(int fd, __u32 cl, __u32 mode, __u32 ev, __u32 cpu,
 		    __u32 flags, __u64 count, __u32 *id)
 {
-	struct pmc_op_pmcallocate pa = {
-		.pm_mode = mode, .pm_class = cl, .pm_ev = ev,
-		.pm_cpu = cpu, .pm_flags = flags, .pm_count = count,
-	};
-	int e = xioctl(fd, HWPMC_IOC_PMCALLOCATE, &pa);
-
-	if (!e && id)
-		*id = pa.pm_pmcid;
-	return e;
+	return alloc_pmc(fd, mode, cl, ev, cpu, flags, 0, count, id);
 }
 
 static int alloc(int fd, __u32 mode, __u32 ev, __u32 cpu, __u32 flags,
 		 __u64 count, __u32 *id)
 {
 	return alloc_cl(fd, PMC_CLASS_SOFT, mode, ev, cpu, flags, count, id);
-}
-
-static int simple(int fd, unsigned long cmd, __u32 id)
-{
-	struct pmc_op_simple sp = { .pm_pmcid = id };
-
-	return xioctl(fd, cmd, &sp);
-}
-
-static int attach(int fd, __u32 id, pid_t pid)
-{
-	struct pmc_op_pmcattach a = { .pm_pmc = id, .pm_pid = pid };
-
-	return xioctl(fd, HWPMC_IOC_PMCATTACH, &a);
-}
-
-static int configure(int fd, int logfd)
-{
-	struct pmc_op_configurelog cl = { .pm_logfd = logfd };
-
-	return xioctl(fd, HWPMC_IOC_CONFIGURELOG, &cl);
-}
-
-static int writelog(int fd, __u32 v)
-{
-	struct pmc_op_writelog wl = { .pm_userdata = v };
-
-	return xioctl(fd, HWPMC_IOC_WRITELOG, &wl);
-}
-
-static __u64 readpmc(int fd, __u32 id)
-{
-	struct pmc_op_pmcrw rw = { .pm_flags = PMC_F_OLDVALUE, .pm_pmcid = id };
-
-	return xioctl(fd, HWPMC_IOC_PMCRW, &rw) ? ~0ULL : rw.pm_value;
 }
 
 /* -- the log as records ----------------------------------------------------- */
@@ -918,7 +869,7 @@ TEST_F(log, procexit_values_of_a_tree_sum_to_the_total)
 	child_go(&c);
 	ASSERT_EQ(0, child_wait(&c, NULL));
 	usleep(100000);		/* exit records are written from a worker */
-	total = readpmc(self->fd, id);
+	total = value(self->fd, id);
 	ASSERT_EQ(0, xioctl(self->fd, HWPMC_IOC_CLOSELOG, NULL));
 	log_load_file(&lg, self->path);
 	for_each_record(&lg, h, off) {
@@ -954,40 +905,12 @@ TEST_F(log, procexit_values_of_a_tree_sum_to_the_total)
 static void fault_fn(void *arg)
 {
 	long i, n = (long)arg;
-	volatile char *m = mmap(NULL, n * 4096, PROT_READ | PROT_WRITE,
-				MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	volatile char *m = fresh_pages(n, 4096);	/* a fault a page */
 
-	if (m == MAP_FAILED)
+	if (!m)
 		_exit(98);
-	madvise((void *)m, n * 4096, MADV_NOHUGEPAGE);	/* a fault a page */
 	for (i = 0; i < n; i++)
 		m[i * 4096] = 1;
-}
-
-#define MINCOUNT "/sys/module/hwpmc/parameters/mincount"
-
-static int tunable_get(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	int v = -1;
-
-	if (f) {
-		if (fscanf(f, "%d", &v) != 1)
-			v = -1;
-		fclose(f);
-	}
-	return v;
-}
-
-static int tunable_set(const char *path, int v)
-{
-	FILE *f = fopen(path, "w");
-	int ok;
-
-	if (!f)
-		return -1;
-	ok = fprintf(f, "%d\n", v) > 0;
-	return (fclose(f) == 0 && ok) ? 0 : -1;
 }
 
 /*
@@ -1004,7 +927,7 @@ static int sample_child(struct __test_metadata *_metadata, int fd,
 	struct log lg;
 	size_t off;
 	int samples = 0, e, f = logfile(path);
-	__u32 id;
+	__u32 id = 0;	/* a failed allocation leaves it */
 
 	EXPECT_LE(0, f);
 	if (f < 0)
@@ -1019,7 +942,7 @@ static int sample_child(struct __test_metadata *_metadata, int fd,
 	EXPECT_EQ(0, simple(fd, HWPMC_IOC_PMCSTART, id));
 	child_go(&c);
 	EXPECT_EQ(0, child_wait(&c, NULL));
-	*total = readpmc(fd, id);
+	*total = value(fd, id);
 	EXPECT_EQ(0, xioctl(fd, HWPMC_IOC_CLOSELOG, NULL));
 	EXPECT_EQ(0, xioctl(fd, HWPMC_IOC_GETDRIVERSTATS, &st1));
 	EXPECT_EQ(0, simple(fd, HWPMC_IOC_PMCRELEASE, id));
@@ -1055,17 +978,17 @@ static void sample_vs_count(struct __test_metadata *_metadata, int fd,
 
 TEST_F(log, soft_sampling_one_sample_per_period)
 {
-	int old = tunable_get(MINCOUNT);
+	int old = read_param("mincount");
 
 	/*
 	 * Page faults are counted events: exact, as for hardware events.
 	 * A period below the default mincount (1000) keeps the run short.
 	 */
 	ASSERT_LT(0, old);
-	ASSERT_EQ(0, tunable_set(MINCOUNT, 10));
+	ASSERT_EQ(0, write_param_int("mincount", 10));
 	sample_vs_count(_metadata, self->fd, self->path, PMC_CLASS_SOFT,
 			EV_SOFT(PAGE_FAULTS), 20, fault_fn, (void *)4000L);
-	EXPECT_EQ(0, tunable_set(MINCOUNT, old));
+	EXPECT_EQ(0, write_param_int("mincount", old));
 }
 
 /*
@@ -1164,7 +1087,7 @@ TEST_F(log, proccsw_deltas_sum_to_the_total)
 	ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTART, id));
 	child_go(&c);
 	ASSERT_EQ(0, child_wait(&c, NULL));
-	total = readpmc(self->fd, id);
+	total = value(self->fd, id);
 	ASSERT_EQ(0, xioctl(self->fd, HWPMC_IOC_CLOSELOG, NULL));
 	EXPECT_EQ(0, simple(self->fd, HWPMC_IOC_PMCRELEASE, id));
 	log_load_file(&lg, self->path);
@@ -1247,24 +1170,14 @@ TEST_F(log, system_sampling_sees_a_busy_process)
 
 /* -- stress ----------------------------------------------------------------- */
 
-static double mono(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return t.tv_sec + t.tv_nsec / 1e9;
-}
-
 /* a short-lived process: faults pages, sometimes forks one more */
 static void stress_one(unsigned int seed)
 {
 	long pages = 20 + seed % 80, i;
-	char *m = mmap(NULL, pages * 4096, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	char *m = fresh_pages(pages, 4096);
 
-	if (m == MAP_FAILED)
+	if (!m)
 		_exit(80);
-	madvise(m, pages * 4096, MADV_NOHUGEPAGE);
 	if (seed % 3 == 0 && !fork()) {
 		for (i = 0; i < 10; i++)
 			m[i * 4096] = 2;
@@ -1281,11 +1194,11 @@ static void stress_one(unsigned int seed)
 /* processes for (long)arg seconds, 8 at a time */
 static void stress_fn(void *arg)
 {
-	double end = mono() + (long)arg;
+	double end = now() + (long)arg;
 	unsigned int n = 0;
 	int live = 0;
 
-	while (mono() < end) {
+	while (now() < end) {
 		if (!fork())
 			stress_one(n * 2654435761u >> 7);
 		n++;
@@ -1346,7 +1259,7 @@ TEST_F_TIMEOUT(log, stress_counts_conserved_across_short_lived_processes,
 	child_go(&c);
 	ASSERT_EQ(0, child_wait(&c, NULL));
 	usleep(200000);		/* exit records are written from a worker */
-	total = readpmc(self->fd, cid);
+	total = value(self->fd, cid);
 	full1 = bufferfull(self->fd);
 	ASSERT_EQ(0, xioctl(self->fd, HWPMC_IOC_CLOSELOG, NULL));
 	log_load_file(&lg, self->path);

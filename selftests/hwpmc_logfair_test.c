@@ -35,71 +35,18 @@
 #include <linux/hwpmclog.h>
 
 #include "kselftest_harness.h"
+#include "hwpmc_selftest.h"
 
-#define DEV		PMC_DEVICE_PATH
 #define MEMBER_UID	1000
 #define NSTALLED	300
 
-static int xioctl(int fd, unsigned long cmd, void *arg)
-{
-	return ioctl(fd, cmd, arg) ? errno : 0;
-}
-
-static int configure(int fd, int logfd)
-{
-	struct pmc_op_configurelog cl = { .pm_logfd = logfd };
-
-	return xioctl(fd, HWPMC_IOC_CONFIGURELOG, &cl);
-}
-
-static int writelog(int fd, __u32 v)
-{
-	struct pmc_op_writelog wl = { .pm_userdata = v };
-
-	return xioctl(fd, HWPMC_IOC_WRITELOG, &wl);
-}
-
-static double mono(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-/* group hwpmc from /etc/group (no NSS in a static test) */
-static gid_t group_hwpmc(void)
-{
-	char line[512];
-	unsigned int gid;
-	FILE *f = fopen("/etc/group", "r");
-
-	if (!f)
-		return (gid_t)-1;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "hwpmc:%*[^:]:%u:", &gid) == 1 ||
-		    sscanf(line, "hwpmc::%u:", &gid) == 1) {
-			fclose(f);
-			return gid;
-		}
-	fclose(f);
-	return (gid_t)-1;
-}
-
-/* /dev/hwpmc as the udev rule leaves it: root:hwpmc 0660; 0 if ready */
+/*
+ * /dev/hwpmc as the udev rule leaves it: root:hwpmc 0660; 0 if ready.
+ * Called just after a modprobe: the node may take a moment.
+ */
 static int setup_device(gid_t gid)
 {
-	struct stat st;
-	int i;
-
-	for (i = 0; i < 100 && stat(DEV, &st); i++)
-		usleep(20000);		/* modprobe's device node */
-	if (gid == (gid_t)-1 || stat(DEV, &st))
-		return -1;
-	if ((st.st_gid != gid || (st.st_mode & 07777) != 0660) &&
-	    (chown(DEV, 0, gid) || chmod(DEV, 0660)))
-		return -1;
-	return 0;
+	return device_as_udev(gid, 1, 0);
 }
 
 /* -- log records ------------------------------------------------------------ */
@@ -159,22 +106,6 @@ FIXTURE_SETUP(fair)
 	self->member = 0;
 }
 
-static int param(const char *name)
-{
-	char path[128];
-	int v = -1;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/sys/module/hwpmc/parameters/%s", name);
-	f = fopen(path, "r");
-	if (f) {
-		if (fscanf(f, "%d", &v) != 1)
-			v = -1;
-		fclose(f);
-	}
-	return v;
-}
-
 /* The member's processes go, and the module is as it was loaded. */
 FIXTURE_TEARDOWN(fair)
 {
@@ -184,7 +115,8 @@ FIXTURE_TEARDOWN(fair)
 		kill(-self->member, SIGKILL);
 		waitpid(self->member, NULL, 0);
 	}
-	if (param("logbuffersize") == 256 && param("nbuffers_pcpu") == 32)
+	if (read_param("logbuffersize") == 256 &&
+	    read_param("nbuffers_pcpu") == 32)
 		return;
 	for (i = 0; i < 300 && system("rmmod hwpmc 2>/dev/null"); i++)
 		usleep(100000);
@@ -292,11 +224,11 @@ TEST_F_TIMEOUT(fair, stalled_pipes_cost_their_own_user_only, 240)
 			pause();
 	}
 	setpgid(member, member);
-	t = mono();
-	while (*ready < NSTALLED && mono() - t < 120)
+	t = now();
+	while (*ready < NSTALLED && now() - t < 120)
 		usleep(50000);
 	ASSERT_EQ(NSTALLED, *ready);
-	TH_LOG("%d member logs stalled in %.1f s", NSTALLED, mono() - t);
+	TH_LOG("%d member logs stalled in %.1f s", NSTALLED, now() - t);
 
 	fd = open(DEV, O_RDWR);
 	ASSERT_LE(0, fd);
@@ -331,14 +263,14 @@ TEST_F_TIMEOUT(fair, stalled_pipes_cost_their_own_user_only, 240)
 	kill(-member, SIGKILL);
 	ASSERT_EQ(member, waitpid(member, &status, 0));
 	self->member = 0;
-	t = mono();
+	t = now();
 	done = 0;
-	while (!done && mono() - t < 30) {
+	while (!done && now() - t < 30) {
 		done = system("rmmod hwpmc 2>/dev/null") == 0;
 		if (!done)
 			usleep(100000);	/* the orphans' exits */
 	}
-	t = mono() - t;
+	t = now() - t;
 	TH_LOG("rmmod after the member's exit: %.2f s", t);
 	EXPECT_TRUE(done);
 	EXPECT_GT(10.0, t);

@@ -80,7 +80,8 @@
 
 #include <linux/hwpmc.h>
 
-#define DEV		PMC_DEVICE_PATH
+#include "hwpmc_selftest.h"
+
 #define SHM		"/dev/shm/hwpmc_race"
 #define NIDS		256
 #define NPIDS		128
@@ -195,28 +196,6 @@ static void learn_machine(int fd)
 	}
 }
 
-/* -- random numbers: per thread, xorshift64* ------------------------------- */
-
-static __thread uint64_t rs;
-
-static uint64_t rnd(void)
-{
-	rs ^= rs >> 12;
-	rs ^= rs << 25;
-	rs ^= rs >> 27;
-	return rs * 2685821657736338717ULL;
-}
-
-static uint32_t rn(uint32_t n)
-{
-	return n ? (uint32_t)(rnd() % n) : 0;
-}
-
-static int chance(int pct)
-{
-	return rn(100) < (uint32_t)pct;
-}
-
 static void msleep(int ms)
 {
 	struct timespec t = { ms / 1000, (ms % 1000) * 1000000L };
@@ -225,17 +204,9 @@ static void msleep(int ms)
 		;
 }
 
-static double now(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return t.tv_sec + t.tv_nsec / 1e9;
-}
-
 /* -- one ioctl, counted and judged --------------------------------------- */
 
-static int xioctl(int op, int fd, unsigned long cmd, void *arg)
+static int op_ioctl(int op, int fd, unsigned long cmd, void *arg)
 {
 	int r = ioctl(fd, cmd, arg), e = errno;
 
@@ -338,7 +309,7 @@ static void op_allocate(void)
 		pa.pm_count = chance(30) ? 20000 + rn(100000) : 1000000 + rn(10000000);
 	else
 		pa.pm_count = chance(80) ? 0 : rnd() >> 8;
-	if (xioctl(OP_ALLOCATE, slot(), HWPMC_IOC_PMCALLOCATE, &pa) == 0 && pa.pm_pmcid)
+	if (op_ioctl(OP_ALLOCATE, slot(), HWPMC_IOC_PMCALLOCATE, &pa) == 0 && pa.pm_pmcid)
 		add_id(pa.pm_pmcid);
 }
 
@@ -346,7 +317,7 @@ static void op_attach(int op)
 {
 	struct pmc_op_pmcattach a = { .pm_pmc = pick_id(), .pm_pid = pick_pid() };
 
-	xioctl(op, slot(), op == OP_ATTACH ? HWPMC_IOC_PMCATTACH : HWPMC_IOC_PMCDETACH, &a);
+	op_ioctl(op, slot(), op == OP_ATTACH ? HWPMC_IOC_PMCATTACH : HWPMC_IOC_PMCDETACH, &a);
 }
 
 static void op_simple(int op)
@@ -355,7 +326,7 @@ static void op_simple(int op)
 	unsigned long cmd = op == OP_START ? HWPMC_IOC_PMCSTART :
 			    op == OP_STOP ? HWPMC_IOC_PMCSTOP : HWPMC_IOC_PMCRELEASE;
 
-	xioctl(op, slot(), cmd, &s);
+	op_ioctl(op, slot(), cmd, &s);
 }
 
 static void op_rw(int op)
@@ -368,7 +339,7 @@ static void op_rw(int op)
 	} else {
 		rw.pm_flags = PMC_F_OLDVALUE;
 	}
-	xioctl(op, slot(), HWPMC_IOC_PMCRW, &rw);
+	op_ioctl(op, slot(), HWPMC_IOC_PMCRW, &rw);
 }
 
 static void op_setcount(void)
@@ -376,7 +347,7 @@ static void op_setcount(void)
 	struct pmc_op_pmcsetcount sc = { .pm_pmcid = pick_id() };
 
 	sc.pm_count = chance(50) ? 100000 + rn(10000000) : rnd() >> rn(64);
-	xioctl(OP_SETCOUNT, slot(), HWPMC_IOC_PMCSETCOUNT, &sc);
+	op_ioctl(OP_SETCOUNT, slot(), HWPMC_IOC_PMCSETCOUNT, &sc);
 }
 
 /* pread/pwrite of 8 bytes at the PMC id: PMCRW's other way in */
@@ -412,35 +383,35 @@ static void op_info(int which)
 	memset(&u, 0, sizeof(u));
 	switch (which >= 0 ? which : (int)rn(8)) {
 	case 0:
-		xioctl(OP_GETCPUINFO, slot(), HWPMC_IOC_GETCPUINFO, &u.c);
+		op_ioctl(OP_GETCPUINFO, slot(), HWPMC_IOC_GETCPUINFO, &u.c);
 		break;
 	case 1:
-		xioctl(OP_GETDRIVERSTATS, slot(), HWPMC_IOC_GETDRIVERSTATS, &u.s);
+		op_ioctl(OP_GETDRIVERSTATS, slot(), HWPMC_IOC_GETDRIVERSTATS, &u.s);
 		break;
 	case 2:
 		u.v = PMC_VERSION;
-		xioctl(OP_GETMODULEVERSION, slot(), HWPMC_IOC_GETMODULEVERSION, &u.v);
+		op_ioctl(OP_GETMODULEVERSION, slot(), HWPMC_IOC_GETMODULEVERSION, &u.v);
 		break;
 	case 3:
 		gi.pm_cpu = rn(ncpus);
 		gi.pm_npmc = ci.pm_npmc < 64 ? ci.pm_npmc : 64;
 		gi.pm_pmcs = (uintptr_t)pi;
-		xioctl(OP_GETPMCINFO, slot(), HWPMC_IOC_GETPMCINFO, &gi);
+		op_ioctl(OP_GETPMCINFO, slot(), HWPMC_IOC_GETPMCINFO, &gi);
 		break;
 	case 4:
 		gd.pm_class = nclasses ? classes[rn(nclasses)].class : 0;
 		gd.pm_nevent = MAXEV;
 		gd.pm_events = (uintptr_t)ev;
-		xioctl(OP_GETDYNEVENTINFO, slot(), HWPMC_IOC_GETDYNEVENTINFO, &gd);
+		op_ioctl(OP_GETDYNEVENTINFO, slot(), HWPMC_IOC_GETDYNEVENTINFO, &gd);
 		break;
 	case 5:
 		u.caps.pm_pmcid = chance(50) ? PMC_ID_INVALID : pick_id();
 		u.caps.pm_ev = pick_event(&u.caps.pm_class);
-		xioctl(OP_GETCAPS, slot(), HWPMC_IOC_GETCAPS, &u.caps);
+		op_ioctl(OP_GETCAPS, slot(), HWPMC_IOC_GETCAPS, &u.caps);
 		break;
 	case 6:
 		u.msr.pm_pmcid = pick_id();
-		xioctl(OP_GETMSR, slot(), HWPMC_IOC_PMCGETMSR, &u.msr);
+		op_ioctl(OP_GETMSR, slot(), HWPMC_IOC_PMCGETMSR, &u.msr);
 		break;
 	default:	/* rows go down and come back, under the others' feet */
 		if (which < 0 && !chance(30))
@@ -449,7 +420,7 @@ static void op_info(int which)
 		pa.pm_cpu = rn(ncpus);
 		pa.pm_pmc = rn(ci.pm_npmc);
 		pa.pm_state = chance(50) ? PMC_STATE_DISABLED : PMC_STATE_FREE;
-		xioctl(OP_PMCADMIN, slot(), HWPMC_IOC_PMCADMIN, &pa);
+		op_ioctl(OP_PMCADMIN, slot(), HWPMC_IOC_PMCADMIN, &pa);
 		/* the end checks re-enable every row */
 	}
 }
@@ -516,22 +487,22 @@ static void op_log(void)
 		if (fd < 0)
 			return;
 		cl.pm_logfd = fd;
-		xioctl(OP_CONFIGURELOG, slot(), HWPMC_IOC_CONFIGURELOG, &cl);
+		op_ioctl(OP_CONFIGURELOG, slot(), HWPMC_IOC_CONFIGURELOG, &cl);
 		close(fd);
 		break;
 	case 2: case 3: case 4:
-		xioctl(OP_FLUSHLOG, slot(), HWPMC_IOC_FLUSHLOG, NULL);
+		op_ioctl(OP_FLUSHLOG, slot(), HWPMC_IOC_FLUSHLOG, NULL);
 		break;
 	case 5:
 		if (chance(50)) {
-			xioctl(OP_CLOSELOG, slot(), HWPMC_IOC_CLOSELOG, NULL);
+			op_ioctl(OP_CLOSELOG, slot(), HWPMC_IOC_CLOSELOG, NULL);
 		} else {	/* the other way to close it */
 			cl.pm_logfd = -1;
-			xioctl(OP_CLOSELOG, slot(), HWPMC_IOC_CONFIGURELOG, &cl);
+			op_ioctl(OP_CLOSELOG, slot(), HWPMC_IOC_CONFIGURELOG, &cl);
 		}
 		break;
 	default:
-		xioctl(OP_WRITELOG, slot(), HWPMC_IOC_WRITELOG, &wl);
+		op_ioctl(OP_WRITELOG, slot(), HWPMC_IOC_WRITELOG, &wl);
 	}
 }
 
@@ -955,18 +926,18 @@ static void victim_main(int ctl, int go, uint64_t seed)
 	vic.fd_flush = open(DEV, O_RDWR);
 	cl.pm_logfd = tmpfile_fd();
 	if (vic.fd_log < 0 || vic.fd_flush < 0 ||
-	    xioctl(OP_CONFIGURELOG, vic.fd_log, HWPMC_IOC_CONFIGURELOG, &cl))
+	    op_ioctl(OP_CONFIGURELOG, vic.fd_log, HWPMC_IOC_CONFIGURELOG, &cl))
 		_exit(1);
 	close(cl.pm_logfd);
 	for (i = 0; i < 20; i++)
-		xioctl(OP_WRITELOG, vic.fd_flush, HWPMC_IOC_WRITELOG, &wl);
+		op_ioctl(OP_WRITELOG, vic.fd_flush, HWPMC_IOC_WRITELOG, &wl);
 	for (i = 0; i < nh; i++)
 		pthread_create(&h[i], NULL, hog, (void *)(uintptr_t)rnd());
 	for (i = 0; i < nf; i++)
 		pthread_create(&f[i], NULL, flusher, NULL);
 	msleep(20 + rn(100));
 	if (chance(60)) {
-		r = xioctl(OP_CLOSELOG, vic.fd_log, HWPMC_IOC_CLOSELOG, NULL);
+		r = op_ioctl(OP_CLOSELOG, vic.fd_log, HWPMC_IOC_CLOSELOG, NULL);
 	} else {
 		r = close(vic.fd_log);
 		count(OP_CLOSE, r, errno);
@@ -1198,42 +1169,6 @@ static const char *splats[] = {
 	"hung_task", "blocked for more than", "ODEBUG",
 };
 
-static int kmsg_open(void)
-{
-	int fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK);
-
-	if (fd >= 0)
-		lseek(fd, 0, SEEK_END);
-	return fd;
-}
-
-static int kmsg_splats(int fd)
-{
-	char rec[8192];
-	unsigned int i;
-	ssize_t n;
-	int found = 0;
-
-	if (fd < 0)
-		return 0;
-	for (;;) {
-		n = read(fd, rec, sizeof(rec) - 1);
-		if (n < 0 && errno == EPIPE)
-			continue;
-		if (n <= 0)
-			break;
-		rec[n] = 0;
-		for (i = 0; i < sizeof(splats) / sizeof(splats[0]); i++)
-			if (strstr(rec, splats[i])) {
-				found++;
-				rec[strcspn(rec, "\n")] = 0;
-				printf("# kernel: %s\n", strchr(rec, ';') ? strchr(rec, ';') + 1 : rec);
-				break;
-			}
-	}
-	return found;
-}
-
 static const char *ename(int e)
 {
 	static char buf[16];
@@ -1348,23 +1283,6 @@ static int functional(char *why, size_t len)
 out:
 	close(fd);
 	return ok;
-}
-
-static int param(const char *name)
-{
-	char path[128], buf[32];
-	int fd, n;
-
-	snprintf(path, sizeof(path), "/sys/module/hwpmc/parameters/%s", name);
-	fd = open(path, O_RDONLY);
-	if (fd < 0)
-		return -1;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return -1;
-	buf[n] = 0;
-	return atoi(buf);
 }
 
 static int reload(const char *args)
@@ -1536,8 +1454,8 @@ int main(int argc, char **argv)
 	memset(sh, 0, sizeof(*sh));
 
 	/* the log race wants ~260 logs, each holding a buffer */
-	if (do_reload && !no_race && param("nbuffers_pcpu") >= 0 &&
-	    param("nbuffers_pcpu") * (int)sysconf(_SC_NPROCESSORS_CONF) < 600) {
+	if (do_reload && !no_race && read_param("nbuffers_pcpu") >= 0 &&
+	    read_param("nbuffers_pcpu") * (int)sysconf(_SC_NPROCESSORS_CONF) < 600) {
 		i = reload("logbuffersize=4 nbuffers_pcpu=384");
 		printf("# reloaded with logbuffersize=4 nbuffers_pcpu=384: %s\n", i ? "failed" : "ok");
 	}
@@ -1549,7 +1467,7 @@ int main(int argc, char **argv)
 	learn_machine(fd);
 	pinfd = fd;	/* held to the end: rmmod must fail meanwhile */
 	printf("# %d CPUs (%d online), %u rows per CPU, %d classes; log buffers: %d x %d KB per CPU\n",
-	       ncpus, nonline, ci.pm_npmc, nclasses, param("nbuffers_pcpu"), param("logbuffersize"));
+	       ncpus, nonline, ci.pm_npmc, nclasses, read_param("nbuffers_pcpu"), read_param("logbuffersize"));
 	getrlimit(RLIMIT_NOFILE, &rl);
 	if (rl.rlim_cur < 1024 && rl.rlim_max >= 1024) {
 		rl.rlim_cur = 1024;
@@ -1569,7 +1487,7 @@ int main(int argc, char **argv)
 	setpgid(holder, holder);
 	t0 = now();
 	race_on = !no_race &&
-		  param("nbuffers_pcpu") * (int)sysconf(_SC_NPROCESSORS_CONF) >= 600;
+		  read_param("nbuffers_pcpu") * (int)sysconf(_SC_NPROCESSORS_CONF) >= 600;
 	if (race_on) {
 		racer = spawn(1, 0, 0, rnd());
 		/* its setup first, alone: ~255 blocked writers, each a kworker */
@@ -1716,7 +1634,7 @@ int main(int argc, char **argv)
 	c = functional(why, sizeof(why));
 	tap(c, "the module works: allocate, attach, start, read, stop, release (%s)", why);
 	if (kmsg >= 0) {
-		c = kmsg_splats(kmsg);
+		c = kmsg_splats(kmsg, splats, sizeof(splats) / sizeof(splats[0]));
 		tap(c == 0, "no WARNING/BUG/lockdep/KASAN in the kernel log (%d lines)", c);
 		close(kmsg);
 	}

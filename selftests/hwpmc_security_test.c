@@ -37,11 +37,7 @@
 #include <linux/hwpmclog.h>
 
 #include "kselftest_harness.h"
-
-#define DEV		PMC_DEVICE_PATH
-#define PARAM		"/sys/module/hwpmc/parameters/"
-#define EV_SOFT(x)	(PMC_EV_SOFT_FIRST + PERF_COUNT_SW_##x)
-#define EV_PMU(x)	(PMC_EV_PMU_HW_FIRST + PERF_COUNT_HW_##x)
+#include "hwpmc_selftest.h"
 
 #ifndef CAP_PERFMON
 #define CAP_PERFMON	38
@@ -67,30 +63,10 @@ static struct who with_cap(struct who w, int cap)
 
 static gid_t hwpmc_gid = (gid_t)-1;
 
-/* group hwpmc from /etc/group (no NSS in a static test) */
-static gid_t group_hwpmc(void)
-{
-	char line[512];
-	unsigned int gid;
-	FILE *f = fopen("/etc/group", "r");
-
-	if (!f)
-		return (gid_t)-1;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "hwpmc:%*[^:]:%u:", &gid) == 1 ||
-		    sscanf(line, "hwpmc::%u:", &gid) == 1) {
-			fclose(f);
-			return gid;
-		}
-	fclose(f);
-	return (gid_t)-1;
-}
-
 /* Group hwpmc and /dev/hwpmc as the udev rule leaves them; 0 if ready. */
 static int setup_device(void)
 {
 	static int done;
-	struct stat st;
 
 	if (done)
 		return 0;
@@ -99,14 +75,8 @@ static int setup_device(void)
 		fprintf(stderr, "# no group hwpmc in /etc/group (DKMS POST_INSTALL or make install-udev creates it)\n");
 		return -1;
 	}
-	if (stat(DEV, &st))
+	if (device_as_udev(hwpmc_gid, 0, 1))
 		return -1;
-	if (st.st_gid != hwpmc_gid || (st.st_mode & 07777) != 0660) {
-		printf("# %s is %o %u:%u, not set up by udev: setting group hwpmc, 0660 as the rule does\n",
-		       DEV, st.st_mode & 07777, st.st_uid, st.st_gid);
-		if (chown(DEV, 0, hwpmc_gid) || chmod(DEV, 0660))
-			return -1;
-	}
 	done = 1;
 	return 0;
 }
@@ -156,11 +126,6 @@ static int run_as(const struct who *w, int (*fn)(void *), void *arg)
 
 /* -- operations ---------------------------------------------------------- */
 
-static int xioctl(int fd, unsigned long cmd, void *arg)
-{
-	return ioctl(fd, cmd, arg) ? errno : 0;
-}
-
 static int dev_open(void)
 {
 	return open(DEV, O_RDWR | O_CLOEXEC);
@@ -169,15 +134,7 @@ static int dev_open(void)
 static int alloc(int fd, __u32 mode, __u32 cl, __u32 ev, __u32 cpu,
 		 __u32 caps, __u32 *id)
 {
-	struct pmc_op_pmcallocate pa = {
-		.pm_mode = mode, .pm_class = cl, .pm_ev = ev, .pm_cpu = cpu,
-		.pm_caps = caps,
-	};
-	int e = xioctl(fd, HWPMC_IOC_PMCALLOCATE, &pa);
-
-	if (!e && id)
-		*id = pa.pm_pmcid;
-	return e;
+	return alloc_pmc(fd, mode, cl, ev, cpu, 0, caps, 0, id);
 }
 
 static int alloc_tc(int fd, __u32 *id)
@@ -186,79 +143,12 @@ static int alloc_tc(int fd, __u32 *id)
 		     PMC_CPU_ANY, 0, id);
 }
 
-static int simple(int fd, unsigned long cmd, __u32 id)
-{
-	struct pmc_op_simple sp = { .pm_pmcid = id };
-
-	return xioctl(fd, cmd, &sp);
-}
-
-static int attach(int fd, __u32 id, pid_t pid)
-{
-	struct pmc_op_pmcattach a = { .pm_pmc = id, .pm_pid = pid };
-
-	return xioctl(fd, HWPMC_IOC_PMCATTACH, &a);
-}
-
-static int detach(int fd, __u32 id, pid_t pid)
-{
-	struct pmc_op_pmcattach a = { .pm_pmc = id, .pm_pid = pid };
-
-	return xioctl(fd, HWPMC_IOC_PMCDETACH, &a);
-}
-
-static int rw(int fd, __u32 id, __u32 flags, __u64 *v)
-{
-	struct pmc_op_pmcrw r = { .pm_flags = flags, .pm_pmcid = id,
-				  .pm_value = *v };
-	int e = xioctl(fd, HWPMC_IOC_PMCRW, &r);
-
-	*v = r.pm_value;
-	return e;
-}
-
-static __u64 value(int fd, __u32 id)
-{
-	__u64 v = 0;
-
-	return rw(fd, id, PMC_F_OLDVALUE, &v) ? ~0ULL : v;
-}
-
 static int admin(int fd, int state)
 {
 	struct pmc_op_pmcadmin pa = { .pm_cpu = 0, .pm_pmc = 0,
 				      .pm_state = state };
 
 	return xioctl(fd, HWPMC_IOC_PMCADMIN, &pa);
-}
-
-static void write_param(const char *name, const char *v)
-{
-	char path[128];
-	FILE *f;
-
-	snprintf(path, sizeof(path), PARAM "%s", name);
-	f = fopen(path, "w");
-	if (f) {
-		fputs(v, f);
-		fclose(f);
-	}
-}
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static void spin(double secs)
-{
-	double end = now() + secs;
-
-	while (now() < end)
-		;
 }
 
 /* Does the hardware (PMU class) exist here? */

@@ -7,13 +7,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
+#include "hwpmc_selftest.h"
 
 int main(int argc, char **argv)
 {

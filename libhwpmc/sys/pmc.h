@@ -15,7 +15,7 @@
  *     pm_ev, pm_event, pm_rowdisp, pm_state, pm_cputype, pm_ev_code) have
  *     them, and the counts FreeBSD declares as pmc_value_t are pmc_value_t.
  *     The structures are those of <linux/hwpmc.h>, typed through its
- *     __HWPMC_ENUM() and __HWPMC_VALUE hooks: the layout is the uapi
+ *     __hwpmc_enum_* and __HWPMC_VALUE hooks: the layout is the uapi
  *     layout (tests/unit/abi_check.sh compares the two views, -m64 and
  *     -m32);
  *   - where both define a name, the value is FreeBSD's: PMC_STATE_MAX
@@ -334,10 +334,20 @@ typedef uint32_t pmc_id_t;
 typedef uint64_t pmc_value_t;
 
 /* The structures of the ABI, with FreeBSD's field types. */
-#undef __HWPMC_ENUM
 #undef __HWPMC_VALUE
-#define __HWPMC_ENUM(e)		enum e
 #define __HWPMC_VALUE		pmc_value_t
+#undef __hwpmc_enum_pmc_class
+#define __hwpmc_enum_pmc_class	enum pmc_class
+#undef __hwpmc_enum_pmc_cputype
+#define __hwpmc_enum_pmc_cputype	enum pmc_cputype
+#undef __hwpmc_enum_pmc_disp
+#define __hwpmc_enum_pmc_disp	enum pmc_disp
+#undef __hwpmc_enum_pmc_event
+#define __hwpmc_enum_pmc_event	enum pmc_event
+#undef __hwpmc_enum_pmc_mode
+#define __hwpmc_enum_pmc_mode	enum pmc_mode
+#undef __hwpmc_enum_pmc_state
+#define __hwpmc_enum_pmc_state	enum pmc_state
 #include <linux/hwpmc.h>
 #include <sys/_pmc_undef.h>
 

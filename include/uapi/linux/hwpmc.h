@@ -36,13 +36,29 @@
 /*
  * Fields that FreeBSD declares with an enum type or as pmc_value_t are
  * __u32 and __u64 here.  libhwpmc's <sys/pmc.h> (the pmc(3) view) defines
- * __HWPMC_ENUM(e) as "enum e" and __HWPMC_VALUE as pmc_value_t before it
- * includes this header, so that C++ programs written for FreeBSD get
- * FreeBSD's field types; the layout is the same (the enums are 4 bytes,
- * pmc_value_t is uint64_t; tests/unit/abi_check.sh compares both views).
+ * each __hwpmc_enum_<e> as "enum <e>" and __HWPMC_VALUE as pmc_value_t
+ * before it includes this header, so that C++ programs written for
+ * FreeBSD get FreeBSD's field types; the layout is the same (the enums
+ * are 4 bytes, pmc_value_t is uint64_t; tests/unit/abi_check.sh compares
+ * both views).
  */
-#ifndef __HWPMC_ENUM
-#define __HWPMC_ENUM(e)		__u32
+#ifndef __hwpmc_enum_pmc_class
+#define __hwpmc_enum_pmc_class	__u32
+#endif
+#ifndef __hwpmc_enum_pmc_cputype
+#define __hwpmc_enum_pmc_cputype	__u32
+#endif
+#ifndef __hwpmc_enum_pmc_disp
+#define __hwpmc_enum_pmc_disp	__u32
+#endif
+#ifndef __hwpmc_enum_pmc_event
+#define __hwpmc_enum_pmc_event	__u32
+#endif
+#ifndef __hwpmc_enum_pmc_mode
+#define __hwpmc_enum_pmc_mode	__u32
+#endif
+#ifndef __hwpmc_enum_pmc_state
+#define __hwpmc_enum_pmc_state	__u32
 #endif
 #ifndef __HWPMC_VALUE
 #define __HWPMC_VALUE		__u64
@@ -216,14 +232,14 @@ struct pmc_op_configurelog {
 
 /* GETCPUINFO */
 struct pmc_classinfo {
-	__HWPMC_ENUM(pmc_class) pm_class;		/* PMC_CLASS_* */
+	__hwpmc_enum_pmc_class pm_class;		/* PMC_CLASS_* */
 	__u32	pm_caps;		/* PMC_CAP_* of the class */
 	__u32	pm_width;		/* counter width in bits */
 	__u32	pm_num;			/* number of rows of the class */
 };
 
 struct pmc_op_getcpuinfo {
-	__HWPMC_ENUM(pmc_cputype) pm_cputype;	/* PMC_CPU_* */
+	__hwpmc_enum_pmc_cputype pm_cputype;	/* PMC_CPU_* */
 	__u32	pm_ncpu;		/* number of possible CPUs */
 	__u32	pm_npmc;		/* rows per CPU, all classes */
 	__u32	pm_nclass;		/* entries used in pm_classes */
@@ -252,12 +268,12 @@ struct pmc_op_getdriverstats {
 /* GETPMCINFO: pm_npmc entries of struct pmc_info at pm_pmcs. */
 struct pmc_info {
 	char	pm_name[PMC_NAME_MAX];	/* row name, e.g. "SOFT3" */
-	__HWPMC_ENUM(pmc_class) pm_class;
+	__hwpmc_enum_pmc_class pm_class;
 	__s32	pm_enabled;		/* admin state on this CPU */
-	__HWPMC_ENUM(pmc_disp) pm_rowdisp;	/* PMC_DISP_* */
+	__hwpmc_enum_pmc_disp pm_rowdisp;	/* PMC_DISP_* */
 	__s32	pm_ownerpid;		/* -1 when free */
-	__HWPMC_ENUM(pmc_mode) pm_mode;	/* valid when owned */
-	__HWPMC_ENUM(pmc_event) pm_event;
+	__hwpmc_enum_pmc_mode pm_mode;	/* valid when owned */
+	__hwpmc_enum_pmc_event pm_event;
 	__u32	pm_flags;
 	__u32	pm__pad;
 	__HWPMC_VALUE pm_reloadcount;	/* sampling reload count */
@@ -274,7 +290,7 @@ struct pmc_op_pmcadmin {
 	__s32	pm_cpu;
 	__u32	pm_flags;		/* must be zero */
 	__s32	pm_pmc;			/* row index */
-	__HWPMC_ENUM(pmc_state) pm_state; /* PMC_STATE_DISABLED or _FREE */
+	__hwpmc_enum_pmc_state pm_state; /* PMC_STATE_DISABLED or _FREE */
 };
 
 /* PMCALLOCATE: machine-dependent part, for the PMU class. */
@@ -293,10 +309,10 @@ union pmc_md_op_pmcallocate {
 struct pmc_op_pmcallocate {
 	__u32	pm_caps;		/* in: PMC_CAP_* requested */
 	__u32	pm_cpu;			/* in: CPU or PMC_CPU_ANY */
-	__HWPMC_ENUM(pmc_class) pm_class;	/* in */
-	__HWPMC_ENUM(pmc_event) pm_ev;	/* in: event code */
+	__hwpmc_enum_pmc_class pm_class;	/* in */
+	__hwpmc_enum_pmc_event pm_ev;	/* in: event code */
 	__u32	pm_flags;		/* in: PMC_F_* */
-	__HWPMC_ENUM(pmc_mode) pm_mode;	/* in: PMC_MODE_* */
+	__hwpmc_enum_pmc_mode pm_mode;	/* in: PMC_MODE_* */
 	__u32	pm_pmcid;		/* out */
 	__u32	pm__pad;
 	__HWPMC_VALUE pm_count;		/* in: sampling rate or initial count */
@@ -344,12 +360,12 @@ struct pmc_op_writelog {
 /* GETDYNEVENTINFO: the events of a class. */
 struct pmc_dyn_event_descr {
 	char	pm_ev_name[PMC_NAME_MAX];
-	__HWPMC_ENUM(pmc_event) pm_ev_code;	/* PMC_EV_* code */
+	__hwpmc_enum_pmc_event pm_ev_code;	/* PMC_EV_* code */
 	__u32	pm_ev_caps;		/* PMC_CAP_* this event supports */
 };
 
 struct pmc_op_getdyneventinfo {
-	__HWPMC_ENUM(pmc_class) pm_class;	/* in */
+	__hwpmc_enum_pmc_class pm_class;	/* in */
 	__u32	pm_nevent;		/* in: room at pm_events; out: total */
 	__u64	pm_events;		/* user pointer: descr[], or 0 */
 };

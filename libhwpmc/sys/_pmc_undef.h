@@ -9,7 +9,9 @@
  * header (which defines them again).  Also removed: the macros whose
  * value in the pmc(3) view is FreeBSD's rather than the uapi header's.
  * <sys/pmclog.h> defines __HWPMC_UNDEF_LOG_ONLY: only the PMCLOG_TYPE_*
- * macros go then (the PMC_* names are <sys/pmc.h>'s by that time).
+ * macros go then (the PMC_* names are <sys/pmc.h>'s by that time), and
+ * only then: a program that includes <linux/hwpmclog.h> and <pmc.h>
+ * keeps the log's constants.
  */
 #ifndef __HWPMC_UNDEF_LOG_ONLY
 #undef PMC_CLASS_TSC
@@ -97,6 +99,12 @@
 #undef PMC_EV_SOFT_LAST
 #endif /* !__HWPMC_UNDEF_LOG_ONLY */
 
+/*
+ * The log's constants only for <sys/pmclog.h>, which defines them again
+ * as enumerators: <sys/pmc.h> alone leaves them to <linux/hwpmclog.h>.
+ */
+#ifdef __HWPMC_UNDEF_LOG_ONLY
+
 #undef PMCLOG_TYPE_CLOSELOG
 #undef PMCLOG_TYPE_DROPNOTIFY
 #undef PMCLOG_TYPE_INITIALIZE
@@ -116,3 +124,4 @@
 #undef PMCLOG_TYPE_THR_CREATE
 #undef PMCLOG_TYPE_THR_EXIT
 #undef PMCLOG_TYPE_PROC_CREATE
+#endif /* __HWPMC_UNDEF_LOG_ONLY */

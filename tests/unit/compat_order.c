@@ -8,6 +8,10 @@
 #include <linux/hwpmc.h>
 #include <linux/hwpmclog.h>
 #include <pmc.h>
+/* <pmc.h> alone leaves the log's constants to <linux/hwpmclog.h> */
+#ifndef PMCLOG_TYPE_CALLCHAIN
+#error "<pmc.h> removed the constants of <linux/hwpmclog.h>"
+#endif
 #include <pmclog.h>
 
 _Static_assert(PMC_STATE_MAX == 6 && PMC_DISP_LAST == PMC_DISP_THREAD &&

@@ -126,6 +126,8 @@ static struct tracepoint *hwpmc_tp_vswitch;
 static int hwpmc_vpmcs;			/* counting process PMCs; hwpmc_sx */
 static bool hwpmc_vprobe_on;		/* probe or notifier key; hwpmc_sx */
 static atomic_t hwpmc_thr_nr = ATOMIC_INIT(0);	/* records not yet freed */
+/* module references held by notifiers on lists and queued task works */
+atomic_t hwpmc_csw_pinned = ATOMIC_INIT(0);
 static LLIST_HEAD(hwpmc_thr_idle);	/* records that lost their last slot */
 static void hwpmc_vprobe_off_fn(struct work_struct *work);
 static DECLARE_DELAYED_WORK(hwpmc_vprobe_off, hwpmc_vprobe_off_fn);
@@ -378,6 +380,7 @@ static void hwpmc_pn_link(struct hwpmc_thr *thr, struct task_struct *t)
 {
 	lockdep_assert_held(&thr->lock);
 	__module_get(THIS_MODULE);
+	atomic_inc(&hwpmc_csw_pinned);
 	preempt_notifier_init(&thr->pn, &hwpmc_pn_ops);
 	hlist_add_head(&thr->pn.link, &t->preempt_notifiers);
 	thr->pn_on = true;
@@ -391,6 +394,7 @@ static void hwpmc_pn_unlink(struct hwpmc_thr *thr)
 		return;
 	preempt_notifier_unregister(&thr->pn);
 	thr->pn_on = false;
+	atomic_dec(&hwpmc_csw_pinned);
 	module_put(THIS_MODULE);	/* the caller holds it on */
 }
 
@@ -462,6 +466,7 @@ static void hwpmc_thr_twork(struct callback_head *cb)
 		rcu_read_unlock();
 	}
 	hwpmc_thr_put(thr);	/* the task work's */
+	atomic_dec(&hwpmc_csw_pinned);
 	module_put(THIS_MODULE);	/* the task work's; last */
 }
 
@@ -479,6 +484,7 @@ static bool hwpmc_thr_queue_prep(struct hwpmc_thr *thr)
 	thr->tw_queued = true;
 	refcount_inc(&thr->refs);
 	__module_get(THIS_MODULE);
+	atomic_inc(&hwpmc_csw_pinned);
 	return true;
 }
 
@@ -499,6 +505,7 @@ static void hwpmc_thr_queue(struct hwpmc_thr *thr)
 	thr->tw_queued = false;
 	raw_spin_unlock_irqrestore(&thr->lock, flags);
 	hwpmc_thr_put(thr);
+	atomic_dec(&hwpmc_csw_pinned);
 	module_put(THIS_MODULE);
 }
 

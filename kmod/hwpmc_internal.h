@@ -39,6 +39,7 @@
 /* Tunables (module parameters, hwpmc_main.c). */
 extern int hwpmc_hashsize;
 extern bool hwpmc_csw_tracepoint;
+extern atomic_t hwpmc_csw_pinned;
 extern int hwpmc_nsamples;
 extern int hwpmc_callchaindepth;
 extern int hwpmc_logbuffersize;

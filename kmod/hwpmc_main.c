@@ -13,6 +13,7 @@
 #include <linux/log2.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
+#include <linux/sysfs.h>
 
 #include "hwpmc_internal.h"
 
@@ -64,6 +65,22 @@ MODULE_PARM_DESC(unprivileged_proc_debug, "allow unprivileged callers to attach 
 bool hwpmc_csw_tracepoint = !IS_ENABLED(CONFIG_PREEMPT_NOTIFIERS);
 module_param_named(csw_tracepoint, hwpmc_csw_tracepoint, bool, 0444);
 MODULE_PARM_DESC(csw_tracepoint, "follow the context switches of counting targets with the sched_switch tracepoint instead of preempt notifiers (0; always 1 without CONFIG_PREEMPT_NOTIFIERS)");
+
+/*
+ * Read-only: the references on the module that preempt notifiers left on
+ * former targets and their queued task works hold (rmmod answers EBUSY
+ * until those threads return to user mode or exit).
+ */
+static int hwpmc_csw_pinned_get(char *buf, const struct kernel_param *kp)
+{
+	return sysfs_emit(buf, "%d\n", atomic_read(&hwpmc_csw_pinned));
+}
+
+static const struct kernel_param_ops hwpmc_csw_pinned_ops = {
+	.get = hwpmc_csw_pinned_get,
+};
+module_param_cb(csw_pinned, &hwpmc_csw_pinned_ops, NULL, 0444);
+MODULE_PARM_DESC(csw_pinned, "module references held by notifiers and task works left in threads (read-only)");
 
 bool hwpmc_unprivileged_kernel;
 module_param_named(unprivileged_kernel, hwpmc_unprivileged_kernel, bool, 0644);

@@ -158,21 +158,27 @@ static inline char *fresh_pages(long n, long pg)
 
 /* -- module parameters (the tunables) ------------------------------------- */
 
-/* The parameter as an int; -1 when it cannot be read. */
-static inline int read_param(const char *name)
+/* The int a file starts with; -1 when it cannot be read. */
+static inline int read_int_path(const char *path)
 {
-	char path[128];
 	int v = -1;
-	FILE *f;
+	FILE *f = fopen(path, "r");
 
-	snprintf(path, sizeof(path), PARAM "%s", name);
-	f = fopen(path, "r");
 	if (f) {
 		if (fscanf(f, "%d", &v) != 1)
 			v = -1;
 		fclose(f);
 	}
 	return v;
+}
+
+/* The parameter as an int; -1 when it cannot be read. */
+static inline int read_param(const char *name)
+{
+	char path[128];
+
+	snprintf(path, sizeof(path), PARAM "%s", name);
+	return read_int_path(path);
 }
 
 /* 0, or -1 when the module refused v (the write fails at the close). */

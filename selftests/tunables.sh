@@ -236,6 +236,7 @@ else
 		ok "rmmod answers EBUSY while a sleeping former target holds a task work"
 	fi
 	check "rmmod did not wait for the sleeper" [ $(($(date +%s) - t0)) -lt 5 ]
+	check "csw_pinned counts the sleeper's task work" [ "$(cat $P/csw_pinned)" -ge 1 ]
 	kill $tgt
 	wait $tgt 2>/dev/null
 	i=0

@@ -63,11 +63,12 @@ checkpatch: $(CHECKPATCH)
 	$(CHECKPATCH) --no-tree --terse --show-types -f $(KERNEL_SOURCES)
 
 # The module against every installed Debian kernel's headers, warnings
-# as errors (HWPMC_WERROR=1: -Werror in Kbuild), with sparse; then checkpatch.
+# as errors (KCFLAGS=-Werror on the command line, never in Kbuild), with
+# sparse; then checkpatch.
 LINT_KDIRS	?= $(sort $(wildcard /usr/src/linux-headers-*-$(ARCH_DEB)))
 lint: checkpatch
 	@set -e; for k in $(LINT_KDIRS); do echo "  SPARSE  $$k"; \
-		$(MAKE) -s -C $$k M=$(CURDIR) C=2 CF="-D__CHECK_ENDIAN__" HWPMC_WERROR=1 modules 2>&1 | \
+		$(MAKE) -s -C $$k M=$(CURDIR) C=2 CF="-D__CHECK_ENDIAN__" KCFLAGS=-Werror modules 2>&1 | \
 		grep -v 'Skipping BTF' | tee $(B)/sparse.log; \
 		! grep -q . $(B)/sparse.log; done
 

@@ -141,7 +141,7 @@ if [ $debug = 1 ]; then
 	src=$work/mod
 	module_sources "$src"
 	log "debug: building the module against $kbuild ($krel)"
-	$MAKE -C "$kbuild" M="$src" HWPMC_WERROR=1 modules > "$work/kbuild.log" 2>&1 || {
+	$MAKE -C "$kbuild" M="$src" KCFLAGS=-Werror modules > "$work/kbuild.log" 2>&1 || {
 		tail -n 40 "$work/kbuild.log" >&2
 		die "debug: module build failed (log: $work/kbuild.log)"
 	}
@@ -179,7 +179,7 @@ else
 	src=$work/mod
 	module_sources "$src"
 	log "$kver: cross-building the module against $hdr"
-	$MAKE -C "$hdr" M="$src" HWPMC_WERROR=1 ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- modules \
+	$MAKE -C "$hdr" M="$src" KCFLAGS=-Werror ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- modules \
 		> "$work/kbuild.log" 2>&1 || {
 		tail -n 40 "$work/kbuild.log" >&2
 		die "$kver: module cross-build failed (log: $work/kbuild.log)"

@@ -462,7 +462,7 @@ static void hwpmc_thr_twork(struct callback_head *cb)
 		hwpmc_thr_put(thr);
 	if (exiting) {
 		rcu_read_lock();
-		hwpmc_thr_exit(current, !atomic_read(&current->signal->live));
+		hwpmc_thr_exit(current);
 		rcu_read_unlock();
 	}
 	hwpmc_thr_put(thr);	/* the task work's */
@@ -831,6 +831,31 @@ static struct hwpmc_slot *hwpmc_slot_alloc(struct hwpmc_pmc *pm, gfp_t gfp)
 	return s;
 }
 
+/*
+ * s counts for process exit px (NULL: no PROCEXIT wanted) from now on;
+ * hwpmc_vlock held.
+ */
+static void hwpmc_pexit_hold(struct hwpmc_slot *s, struct hwpmc_pexit *px)
+{
+	lockdep_assert_held(&hwpmc_vlock);
+	s->px = px;
+	if (px) {
+		px->refs++;
+		px->nlive++;
+	}
+}
+
+/* s stops counting: detached, or a set-ID exec; hwpmc_vlock held. */
+static void hwpmc_slot_gone(struct hwpmc_slot *s)
+{
+	lockdep_assert_held(&hwpmc_vlock);
+	if (s->gone)
+		return;
+	WRITE_ONCE(s->gone, true);
+	if (s->px && s->thr)
+		s->px->nlive--;		/* no PROCEXIT from this one */
+}
+
 /* s to its thread's and PMC's lists; hwpmc_vlock held. */
 static void hwpmc_slot_link(struct hwpmc_slot *s, struct hwpmc_thr *thr)
 {
@@ -853,10 +878,14 @@ static bool hwpmc_thr_has(struct hwpmc_thr *thr, struct hwpmc_pmc *pm)
 /*
  * Thread t becomes a target thread of pm (stopped): 0, or -ESRCH when
  * it is exiting, or -ENOMEM.  A thread that has the PMC already (it was
- * cloned by one that had it) is left as it is.
+ * cloned by one that had it) is left as it is.  *pxp: the PROCEXIT of
+ * t's process, shared by the threads of one attach (NULL at the first;
+ * set when a slot of a PMC with PMC_F_LOG_PROCEXIT was linked).
  */
-int hwpmc_vpmc_add_thread(struct hwpmc_pmc *pm, struct task_struct *t)
+int hwpmc_vpmc_add_thread(struct hwpmc_pmc *pm, struct task_struct *t,
+			  struct hwpmc_pexit **pxp)
 {
+	struct hwpmc_pexit *px = NULL;
 	struct hwpmc_thr *thr = NULL, *fresh;
 	struct hwpmc_slot *s;
 	bool queue = false;
@@ -867,7 +896,10 @@ int hwpmc_vpmc_add_thread(struct hwpmc_pmc *pm, struct task_struct *t)
 	fresh = hwpmc_thr_alloc(t, hwpmc_csw_tracepoint ? HWPMC_THR_UNKNOWN :
 				HWPMC_THR_OFF, GFP_KERNEL);
 	s = hwpmc_slot_alloc(pm, GFP_KERNEL);
-	if (!fresh || !s) {
+	if ((pm->flags & PMC_F_LOG_PROCEXIT) && !*pxp)
+		px = kzalloc(sizeof(*px), GFP_KERNEL);
+	if (!fresh || !s ||
+	    ((pm->flags & PMC_F_LOG_PROCEXIT) && !*pxp && !px)) {
 		error = -ENOMEM;
 		goto out;
 	}
@@ -887,6 +919,11 @@ int hwpmc_vpmc_add_thread(struct hwpmc_pmc *pm, struct task_struct *t)
 			hlist_add_head_rcu(&thr->hnode, hwpmc_thr_bucket(t));
 		}
 		if (!hwpmc_thr_has(thr, pm)) {
+			if (px) {
+				*pxp = px;	/* the first slot's reference */
+				px = NULL;
+			}
+			hwpmc_pexit_hold(s, *pxp);
 			hwpmc_slot_link(s, thr);
 			s = NULL;
 		}
@@ -906,6 +943,7 @@ out:
 	if (fresh)
 		hwpmc_thr_put(fresh);
 	kfree(s);
+	kfree(px);
 	return error;
 }
 
@@ -935,6 +973,12 @@ static void hwpmc_slot_unlink(struct hwpmc_slot *s)
 
 	lockdep_assert_held(&hwpmc_vlock);
 	list_del_rcu(&s->plink);
+	if (s->px) {
+		if (thr && !s->gone)
+			s->px->nlive--;
+		if (!--s->px->refs)
+			kfree_rcu(s->px, rcu);
+	}
 	if (thr) {
 		list_del_rcu(&s->tlink);
 		raw_spin_lock(&thr->lock);
@@ -997,7 +1041,7 @@ u64 hwpmc_vpmc_remove(struct hwpmc_pmc *pm, u32 gen, struct pid *tgid)
 	raw_spin_lock_irq(&hwpmc_vlock);
 	list_for_each_entry(s, &pm->slots, plink)
 		if (hwpmc_slot_matches(s, gen, tgid))
-			WRITE_ONCE(s->gone, true);
+			hwpmc_slot_gone(s);
 	raw_spin_unlock_irq(&hwpmc_vlock);
 	list_for_each_entry_rcu(s, &pm->slots, plink)
 		if (s->gone)
@@ -1135,17 +1179,23 @@ void hwpmc_vpmc_free(struct hwpmc_pmc *pm)
 void hwpmc_thr_fork(struct task_struct *parent, struct task_struct *child)
 {
 	struct hwpmc_slot *ps, *cs[HWPMC_FORK_MAX];
+	struct hwpmc_pexit *px[HWPMC_FORK_MAX] = { NULL }, *cpx;
 	struct hwpmc_thr *pthr, *cthr, *thr;
 	bool thread = !thread_group_leader(child);
 	unsigned long flags;
-	int n = 0, used = 0, i;
+	int n = 0, used = 0, npx = 0, ipx = 0, i;
 
 	pthr = hwpmc_thr_find(parent);
 	if (!pthr)
 		return;
-	list_for_each_entry_rcu(ps, &pthr->slots, tlink)
+	list_for_each_entry_rcu(ps, &pthr->slots, tlink) {
 		if (thread || (ps->pm->flags & PMC_F_DESCENDANTS))
 			n++;
+		/* a new process: a PROCEXIT of its own */
+		if (!thread && ps->px && npx < HWPMC_FORK_MAX)
+			px[npx++] = kzalloc(sizeof(*px[0]),
+					    GFP_ATOMIC | __GFP_NOWARN);
+	}
 	if (!n)
 		return;
 	n = min(n, HWPMC_FORK_MAX);
@@ -1172,13 +1222,21 @@ void hwpmc_thr_fork(struct task_struct *parent, struct task_struct *child)
 		    !(thread || (ps->pm->flags & PMC_F_DESCENDANTS)) ||
 		    (thr && hwpmc_thr_has(thr, ps->pm)))
 			continue;
-		if (used == n) {
+		cpx = ps->px;		/* a thread: its process's */
+		if (!thread && cpx && used < n) {
+			cpx = ipx < npx ? px[ipx] : NULL;
+			if (cpx)
+				px[ipx] = NULL;	/* taken */
+			ipx++;
+		}
+		if (used == n || (ps->px && !cpx)) {
 			/* no memory, or more than HWPMC_FORK_MAX PMCs */
 			hwpmc_pmc_lost(ps->pm);
 			continue;
 		}
 		cs[used]->pm = ps->pm;
 		cs[used]->gen = ps->gen;	/* the child's attach: its tree's */
+		hwpmc_pexit_hold(cs[used], cpx);
 		hwpmc_slot_link(cs[used++], thr ?: cthr);
 	}
 	if (!thr && used) {
@@ -1196,20 +1254,25 @@ void hwpmc_thr_fork(struct task_struct *parent, struct task_struct *child)
 	raw_spin_unlock_irqrestore(&hwpmc_vlock, flags);
 	for (i = used; i < n; i++)
 		kfree(cs[i]);
+	for (i = 0; i < npx; i++)
+		kfree(px[i]);		/* NULL, or not needed */
 	if (cthr)
 		hwpmc_thr_put(cthr);
 }
 
 /*
  * The current thread p exits: its slices end, PROCCSW for the last one,
- * and what it counted goes to its process's PROCEXIT count.  Its slots
+ * and what it counted goes to its process's PROCEXIT count, which the
+ * last counted thread of the process logs (its own count of live
+ * threads, not signal->live: every thread that comes here after the
+ * last one left signal->live sees 0 there).  Its slots
  * stay with their PMCs, dead, until hwpmc_vpmc_reap().  Called where
  * perf stops a thread's counters (the kprobe on perf_event_exit_task(),
  * so that the counts agree with perf's: exit_mm() comes after), and
  * again from sched_process_exit, which finds nothing then, unless the
  * kernel has no kprobes.
  */
-void hwpmc_thr_exit(struct task_struct *p, bool group_dead)
+void hwpmc_thr_exit(struct task_struct *p)
 {
 	struct hwpmc_exitset es = { 0 };
 	struct hwpmc_slot *s;
@@ -1231,10 +1294,12 @@ void hwpmc_thr_exit(struct task_struct *p, bool group_dead)
 		hwpmc_pn_unlink(thr);	/* p is current */
 		hwpmc_thr_unhash(thr);
 		list_for_each_entry(s, &thr->slots, tlink) {
-			if ((s->pm->flags & PMC_F_LOG_PROCEXIT) && !s->gone &&
-			    es.n < HWPMC_EXIT_MAX) {
-				es.pm[es.n] = s->pm;
-				es.value[es.n++] = s->total;
+			if (s->px && !s->gone) {
+				s->px->value += s->total;
+				if (!--s->px->nlive && es.n < HWPMC_EXIT_MAX) {
+					es.pm[es.n] = s->pm;
+					es.value[es.n++] = s->px->value;
+				}
 			}
 			/* acc is final: readers may take it without thr */
 			smp_store_release(&s->thr, NULL);
@@ -1245,7 +1310,7 @@ void hwpmc_thr_exit(struct task_struct *p, bool group_dead)
 	if (!thr)
 		return;
 	if (es.n)
-		hwpmc_procexit_log(&es, p->tgid, group_dead);
+		hwpmc_procexit_log(&es, p->tgid, true);
 	hwpmc_thr_put(thr);
 }
 
@@ -1275,7 +1340,7 @@ void hwpmc_thr_exec(struct task_struct *p, bool secure)
 	if (thr) {
 		raw_spin_lock(&thr->lock);
 		list_for_each_entry(s, &thr->slots, tlink) {
-			WRITE_ONCE(s->gone, true);
+			hwpmc_slot_gone(s);
 			hwpmc_slice_take(s, smp_processor_id(), true);
 		}
 		raw_spin_unlock(&thr->lock);

@@ -24,9 +24,9 @@
  *   exit    kprobe on perf_event_exit_task(), which do_exit() calls
  *           before perf folds the thread's counters into their parents:
  *           PROCEXIT with the process's count (LOG_PROCEXIT of sampling
- *           PMCs), summed over its threads; sched_process_exit
- *           (hwpmc_lifecycle.c), which comes after: SYSEXIT to system
- *           samplers, and counting PMCs' PROCEXIT (hwpmc_csw.c).
+ *           PMCs), summed over its threads, and counting PMCs'
+ *           PROCEXIT (hwpmc_csw.c); the end of the process
+ *           (hwpmc_lifecycle.c, once): SYSEXIT to system samplers.
  *   attach  PMCATTACH and MAP_IN of the target's existing mappings.
  *   switch  sched_switch, registered while a sampling LOG_PROCCSW PMC
  *           exists (counting PMCs log their slices in hwpmc_csw.c):
@@ -653,7 +653,7 @@ static int hwpmc_kp_exit(struct kprobe *kp, struct pt_regs *regs)
 	 * also without owners, for a record whose notifier is on p's list
 	 */
 	rcu_read_lock();
-	hwpmc_thr_exit(p, group_dead);
+	hwpmc_thr_exit(p);
 	rcu_read_unlock();
 	if (hwpmc_hooks_idle())
 		return 0;
@@ -972,16 +972,14 @@ static void __maybe_unused hwpmc_procexit(struct task_struct *p,
 	rcu_read_unlock();
 }
 
-/* A thread of p's process exits (sched_process_exit): SYSEXIT. */
-void hwpmc_hooks_exit(struct task_struct *p, bool group_dead)
+/* p's process ends (hwpmc_lifecycle.c): SYSEXIT. */
+void hwpmc_hooks_exit(struct task_struct *p)
 {
 	struct hwpmc_logset ls = { 0 };
 	struct pmclog_sysexit r = { .pl_pid = p->tgid };
 	u64 now = ktime_get_ns();
 	int i;
 
-	if (!group_dead)
-		return;
 	rcu_read_lock();
 	hwpmc_add_system(&ls);
 	for (i = 0; i < ls.n; i++) {

@@ -170,6 +170,19 @@ struct hwpmc_thr;
 struct hwpmc_cset;
 
 /*
+ * PROCEXIT of a counting PMC with PMC_F_LOG_PROCEXIT: one per target
+ * process, shared by the slots of its threads (hwpmc_csw.c).  The
+ * thread whose exit takes nlive to 0 logs value, once, whatever order
+ * the threads of an exit_group() come in.  hwpmc_vlock.
+ */
+struct hwpmc_pexit {
+	u32			refs;		/* slots that point here */
+	u32			nlive;		/* of them: threads live, !gone */
+	u64			value;		/* what the exited ones counted */
+	struct rcu_head		rcu;
+};
+
+/*
  * A target thread of a counting process PMC (hwpmc_csw.c): what the
  * thread counted since the PMC started, and its open time slice.
  */
@@ -183,6 +196,7 @@ struct hwpmc_slot {
 	u64			acc;		/* counted since PMCSTART */
 	u64			total;		/* counted in the slot's life */
 	u32			gen;		/* its PMCATTACH (attach_gen) */
+	struct hwpmc_pexit	*px;		/* LOG_PROCEXIT: its process's */
 	bool			in;		/* a slice is open */
 	bool			gone;		/* detached, or exec of set-ID */
 	struct rcu_head		rcu;
@@ -278,7 +292,8 @@ int hwpmc_cpu_gen_read(int cpu);
 int hwpmc_csw_init(void);
 void hwpmc_csw_fini(void);
 int hwpmc_vpmc_use(struct hwpmc_pmc *pm, bool on);
-int hwpmc_vpmc_add_thread(struct hwpmc_pmc *pm, struct task_struct *t);
+int hwpmc_vpmc_add_thread(struct hwpmc_pmc *pm, struct task_struct *t,
+			  struct hwpmc_pexit **pxp);
 u64 hwpmc_vpmc_remove(struct hwpmc_pmc *pm, u32 gen, struct pid *tgid);
 void hwpmc_vpmc_reap(struct hwpmc_pmc *pm);
 int hwpmc_vpmc_start(struct hwpmc_pmc *pm);
@@ -288,7 +303,7 @@ void hwpmc_vpmc_free(struct hwpmc_pmc *pm);
 void hwpmc_csets_refresh(void);
 /* atomic context, RCU read side */
 void hwpmc_thr_fork(struct task_struct *parent, struct task_struct *child);
-void hwpmc_thr_exit(struct task_struct *p, bool group_dead);
+void hwpmc_thr_exit(struct task_struct *p);
 void hwpmc_thr_exec(struct task_struct *p, bool secure);
 void hwpmc_thr_pmcs(struct task_struct *t,
 		    void (*fn)(struct hwpmc_pmc *pm, void *arg), void *arg);
@@ -325,7 +340,7 @@ void hwpmc_hooks_fini(void);
 void hwpmc_log_process(struct hwpmc_log *lg, struct hwpmc_pmc *pm,
 		       struct task_struct *p, bool maps);
 void hwpmc_log_all_processes(struct hwpmc_log *lg);
-void hwpmc_hooks_exit(struct task_struct *p, bool group_dead);
+void hwpmc_hooks_exit(struct task_struct *p);
 int hwpmc_proccsw_use(struct hwpmc_pmc *pm, bool on);
 void hwpmc_proccsw_attach(struct task_struct *t, struct hwpmc_pmc *pm);
 void hwpmc_pin_counter(struct perf_event *ev);

@@ -16,11 +16,23 @@
  *     last target leaving a PMC signals the owner (hwpmc_pmc.c).
  *
  * Probes do nothing while no process owns a PMC (hwpmc_active).
+ *
+ * A process ends when its last thread leaves signal->live, but in the
+ * exit tracepoint every thread that comes after that sees 0 there,
+ * several at an exit_group().  SYSEXIT is logged once, from the thread
+ * that took signal->live to 0: a kprobe on exit_itimers(), which
+ * do_exit() calls only in that thread (and exec, in a thread not
+ * PF_EXITING); from the tracepoint only where the kprobe cannot be
+ * placed (no kprobes, no CONFIG_POSIX_TIMERS).  The work above is
+ * queued from the tracepoint, after the thread's exit hooks, by each
+ * thread that sees 0: doing it twice changes nothing, and for an exited
+ * target it takes only the threads that are done (hwpmc_pmc.c).
  */
 #define pr_fmt(fmt) "hwpmc: " fmt
 
 #include <linux/kernel.h>
 #include <linux/binfmts.h>
+#include <linux/kprobes.h>
 #include <linux/llist.h>
 #include <linux/pid.h>
 #include <linux/sched.h>
@@ -72,18 +84,62 @@ static void hwpmc_record(struct task_struct *p, bool exec)
 	schedule_work(&hwpmc_work);
 }
 
+static bool hwpmc_exit_exact;	/* the exit_itimers() kprobe is on */
+
 /* A thread of p's process exits; the last one ends the process. */
 static void hwpmc_probe_exit(HWPMC_TP_EXIT_PROTO)
 {
-	bool last = !atomic_read(&p->signal->live);
-
-	hwpmc_thr_exit(p, last);	/* also without owners: notifiers */
-	if (!atomic_read(&hwpmc_active))
+	hwpmc_thr_exit(p);	/* also without owners: notifiers */
+	if (!atomic_read(&hwpmc_active) || atomic_read(&p->signal->live))
 		return;
-	hwpmc_hooks_exit(p, last);
-	if (last)
-		hwpmc_record(p, false);
+	if (!READ_ONCE(hwpmc_exit_exact))
+		hwpmc_hooks_exit(p);
+	hwpmc_record(p, false);
 }
+
+#ifdef CONFIG_KPROBES
+/* exit_itimers(tsk): in do_exit(), of the thread that is group_dead */
+static int hwpmc_kp_group_dead(struct kprobe *kp, struct pt_regs *regs)
+{
+	struct task_struct *p;
+
+	p = (struct task_struct *)regs_get_kernel_argument(regs, 0);
+	if (p == current && (p->flags & PF_EXITING) &&
+	    atomic_read(&hwpmc_active))
+		hwpmc_hooks_exit(p);	/* SYSEXIT */
+	return 0;
+}
+
+static struct kprobe hwpmc_kp_exit_group = {
+	.symbol_name	= "exit_itimers",
+	.pre_handler	= hwpmc_kp_group_dead,
+};
+
+static void hwpmc_exit_kprobe_init(void)
+{
+	int error = register_kprobe(&hwpmc_kp_exit_group);
+
+	if (error)
+		pr_info("no kprobe on exit_itimers (%d): a process's end is taken from its threads' exits\n",
+			error);
+	WRITE_ONCE(hwpmc_exit_exact, !error);
+}
+
+static void hwpmc_exit_kprobe_fini(void)
+{
+	if (hwpmc_exit_exact)
+		unregister_kprobe(&hwpmc_kp_exit_group);
+	hwpmc_exit_exact = false;
+}
+#else
+static void hwpmc_exit_kprobe_init(void)
+{
+}
+
+static void hwpmc_exit_kprobe_fini(void)
+{
+}
+#endif
 
 static void hwpmc_probe_exec(void *data, struct task_struct *p,
 			     pid_t old_pid, struct linux_binprm *bprm)
@@ -133,6 +189,8 @@ int hwpmc_lifecycle_init(void)
 						    hwpmc_tps[i].probe, NULL);
 		tracepoint_synchronize_unregister();
 	}
+	if (!error)
+		hwpmc_exit_kprobe_init();
 	return error;
 }
 
@@ -140,6 +198,7 @@ void hwpmc_lifecycle_fini(void)
 {
 	int i;
 
+	hwpmc_exit_kprobe_fini();
 	for (i = 0; i < ARRAY_SIZE(hwpmc_tps); i++)
 		tracepoint_probe_unregister(hwpmc_tps[i].tp,
 					    hwpmc_tps[i].probe, NULL);

@@ -615,6 +615,7 @@ static int hwpmc_target_add(struct hwpmc_pmc *pm, struct task_struct *p)
 	struct task_struct **t = NULL;
 	struct hwpmc_tev *tv = NULL, *v;
 	struct hwpmc_target *pt = NULL;
+	struct hwpmc_pexit *px = NULL;	/* the process's PROCEXIT */
 	struct perf_event *ev;
 	u32 n = 0, ntv = 0, nev = 0, cap = 0, nthr = 0, i;
 	struct xarray seen;	/* the threads done, by pid: O(log n) */
@@ -642,7 +643,7 @@ static int hwpmc_target_add(struct hwpmc_pmc *pm, struct task_struct *p)
 				break;
 			fresh = true;
 			if (virt) {
-				error = hwpmc_vpmc_add_thread(pm, t[i]);
+				error = hwpmc_vpmc_add_thread(pm, t[i], &px);
 				if (error == -ESRCH)	/* exiting */
 					error = 0;
 				else if (!error)
@@ -710,11 +711,17 @@ out:
 	return error;
 }
 
-static void hwpmc_target_free(struct hwpmc_pmc *pm, struct hwpmc_target *pt)
+/*
+ * pt leaves pm.  exited: its process ended, and the slots of its threads
+ * that have not passed their exit hooks yet stay, to add their counts
+ * and PROCEXIT there (hwpmc_thr_exit()); hwpmc_vpmc_reap() takes them.
+ */
+static void __hwpmc_target_free(struct hwpmc_pmc *pm, struct hwpmc_target *pt,
+				bool exited)
 {
 	u32 i;
 
-	if (hwpmc_pmc_virtual(pm))
+	if (hwpmc_pmc_virtual(pm) && !exited)
 		pm->value += hwpmc_vpmc_remove(pm, 0, pt->tgid);
 	else if (pm->state == PMC_STATE_RUNNING)
 		pm->value += hwpmc_target_stop(pt);
@@ -723,6 +730,11 @@ static void hwpmc_target_free(struct hwpmc_pmc *pm, struct hwpmc_target *pt)
 	list_del(&pt->link);
 	put_pid(pt->tgid);
 	kfree(pt);
+}
+
+static void hwpmc_target_free(struct hwpmc_pmc *pm, struct hwpmc_target *pt)
+{
+	__hwpmc_target_free(pm, pt, false);
 }
 
 /*
@@ -1504,7 +1516,7 @@ void hwpmc_pmc_process_gone(struct pid *tgid, bool exec, u64 exec_id)
 					continue;
 				if (exec)
 					hwpmc_log_pmcdetach(pm, tgid);
-				hwpmc_target_free(pm, pt);
+				__hwpmc_target_free(pm, pt, !exec);
 				hwpmc_targets_gone(pm);
 			}
 	up_write(&hwpmc_sx);

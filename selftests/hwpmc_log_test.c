@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdint.h>
@@ -891,6 +892,116 @@ TEST_F(log, procexit_values_of_a_tree_sum_to_the_total)
 	EXPECT_EQ(total, sum);
 	EXPECT_EQ(0, lg.bad);
 	free(lg.buf);
+}
+
+/*
+ * exit_group() of a process of 8 running threads: they reach the exit
+ * hooks in any order, several of them after the last one has left the
+ * process's live count; still exactly one PROCEXIT, with the whole
+ * count, and one SYSEXIT (the review's M6).  Repeated, as the order is a race; the
+ * threads' own file tables make the window wide.
+ */
+static int group_ready;
+
+static void *spin_forever(void *arg)
+{
+	int i;
+
+	/*
+	 * a file table of its own, full: closing it at exit holds the
+	 * thread between the live count and the exit hooks for a while
+	 */
+	(void)arg;
+	if (!unshare(CLONE_FILES))
+		for (i = 0; i < 500 && dup(0) >= 0; i++)
+			;
+	__atomic_add_fetch(&group_ready, 1, __ATOMIC_SEQ_CST);
+	for (;;)
+		__asm__ __volatile__("" ::: "memory");
+	return NULL;
+}
+
+static void group_fn(void *arg)
+{
+	pthread_t t;
+	int i;
+
+	/* a large address space: the thread that drops it last is slow */
+	if (!fresh_pages(8192, 4096))
+		_exit(97);
+	for (i = 0; i < (int)(long)arg; i++)
+		if (pthread_create(&t, NULL, spin_forever, NULL))
+			_exit(98);
+	while (__atomic_load_n(&group_ready, __ATOMIC_SEQ_CST) < i)
+		sched_yield();
+	_exit(0);			/* exit_group() */
+}
+
+TEST_F(log, one_procexit_when_threads_exit_together)
+{
+	enum { ROUNDS = 12, THREADS = 8 };
+	struct pmclog_procexit *px;
+	struct pmclog_sysexit *se;
+	struct pmclog_header *h;
+	__u32 id[ROUNDS], sid;
+	__u64 total[ROUNDS], sum[ROUNDS] = { 0 };
+	int n[ROUNDS] = { 0 }, sx[ROUNDS] = { 0 }, f = logfile(self->path);
+	pid_t pid[ROUNDS];
+	int r, bad = 0;
+	struct child c;
+	struct log lg;
+	size_t off;
+
+	ASSERT_LE(0, f);
+	ASSERT_EQ(0, configure(self->fd, f));
+	close(f);
+	/* a system sampler: its log gets SYSEXIT for every process */
+	ASSERT_EQ(0, alloc(self->fd, PMC_MODE_SS, EV_SOFT(CPU_CLOCK), 0, 0,
+			   100 * MS, &sid));
+	ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTART, sid));
+	for (r = 0; r < ROUNDS; r++) {
+		child_start(&c, group_fn, (void *)(long)(THREADS - 1));
+		ASSERT_EQ(0, alloc(self->fd, PMC_MODE_TC, EV_SOFT(TASK_CLOCK),
+				   PMC_CPU_ANY, PMC_F_LOG_PROCEXIT, 0, &id[r]));
+		ASSERT_EQ(0, attach(self->fd, id[r], c.pid));
+		ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTART, id[r]));
+		child_go(&c);
+		pid[r] = c.pid;
+		ASSERT_EQ(0, child_wait(&c, NULL));
+		total[r] = value(self->fd, id[r]);
+	}
+	ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTOP, sid));
+	ASSERT_EQ(0, xioctl(self->fd, HWPMC_IOC_CLOSELOG, NULL));
+	log_load_file(&lg, self->path);
+	for_each_record(&lg, h, off) {
+		if (TYPE(h) == PMCLOG_TYPE_SYSEXIT) {
+			se = (void *)h;
+			for (r = 0; r < ROUNDS; r++)
+				sx[r] += se->pl_pid == (__u32)pid[r];
+		}
+		if (TYPE(h) != PMCLOG_TYPE_PROCEXIT)
+			continue;
+		px = (void *)h;
+		for (r = 0; r < ROUNDS; r++)
+			if (px->pl_pmcid == id[r]) {
+				n[r]++;
+				sum[r] += px->pl_value;
+			}
+	}
+	for (r = 0; r < ROUNDS; r++) {
+		if (n[r] == 1 && sum[r] == total[r] && sx[r] == 1)
+			continue;
+		bad++;
+		TH_LOG("round %d: %d PROCEXIT records, values %llu, count %llu; %d SYSEXIT",
+		       r, n[r], (unsigned long long)sum[r],
+		       (unsigned long long)total[r], sx[r]);
+	}
+	EXPECT_EQ(0, bad);
+	EXPECT_EQ(0, lg.bad);
+	free(lg.buf);
+	for (r = 0; r < ROUNDS; r++)
+		EXPECT_EQ(0, simple(self->fd, HWPMC_IOC_PMCRELEASE, id[r]));
+	EXPECT_EQ(0, simple(self->fd, HWPMC_IOC_PMCRELEASE, sid));
 }
 
 /*

@@ -469,6 +469,30 @@ void hwpmc_md_release(struct perf_event *ev)
 	perf_event_release_kernel(ev);
 }
 
+/*
+ * A sampling counter's period, and that of the copies perf made of it in
+ * the threads and processes created since (PERF_EVENT_IOC_PERIOD changes
+ * the one counter).  child_mutex, then each copy's context mutex: the
+ * order perf_event_release_kernel() takes them in.
+ */
+int hwpmc_md_set_period(struct perf_event *ev, u64 period)
+{
+	struct perf_event *child;
+	int error;
+
+	error = perf_event_period(ev, period);
+	if (error)
+		return error;
+	mutex_lock(&ev->child_mutex);
+	list_for_each_entry(child, &ev->child_list, child_list) {
+		error = perf_event_period(child, period);
+		if (error)
+			break;
+	}
+	mutex_unlock(&ev->child_mutex);
+	return error;
+}
+
 void hwpmc_md_start(struct perf_event *ev)
 {
 	perf_event_enable(ev);

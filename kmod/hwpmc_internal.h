@@ -103,6 +103,7 @@ int hwpmc_md_raw_check(const struct perf_event_attr *attr);
 struct perf_event *hwpmc_md_create(struct perf_event_attr *attr, int cpu,
 				   struct task_struct *task, void *context);
 void hwpmc_md_release(struct perf_event *ev);
+int hwpmc_md_set_period(struct perf_event *ev, u64 period);
 void hwpmc_md_start(struct perf_event *ev);
 void hwpmc_md_stop(struct perf_event *ev);
 u64 hwpmc_md_read(struct perf_event *ev);

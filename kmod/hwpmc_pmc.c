@@ -1365,10 +1365,10 @@ static int hwpmc_set_period(struct hwpmc_pmc *pm, u64 count)
 		return -EINVAL;
 	count = max_t(u64, count, READ_ONCE(hwpmc_mincount));
 	if (pm->sysev)
-		error = perf_event_period(pm->sysev, count);
+		error = hwpmc_md_set_period(pm->sysev, count);
 	list_for_each_entry(pt, &pm->targets, link)
 		for (i = 0; !error && i < pt->nev; i++)
-			error = perf_event_period(pt->ev[i], count);
+			error = hwpmc_md_set_period(pt->ev[i], count);
 	if (!error)
 		pm->attr.sample_period = count;
 	return error;

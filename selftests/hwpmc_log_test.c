@@ -1005,6 +1005,91 @@ TEST_F(log, one_procexit_when_threads_exit_together)
 }
 
 /*
+ * PMCSETCOUNT of a sampling PMC reaches the counter perf copied into a
+ * thread created after the attach: the thread, busy for 300 ms of its
+ * own CPU time after the reload count went from 50 ms to 2 ms, gives
+ * about 150 samples, not 6.
+ */
+static int setcount_pipe[2][2];		/* [0]: child -> parent, [1]: back */
+
+static void *setcount_thread(void *arg)
+{
+	struct timespec t0, t;
+	char x = 'r';
+
+	(void)arg;
+	if (write(setcount_pipe[0][1], &x, 1) != 1 ||
+	    read(setcount_pipe[1][0], &x, 1) != 1)
+		_exit(96);
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t0);
+	do {
+		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+	} while ((t.tv_sec - t0.tv_sec) * 1000 +
+		 (t.tv_nsec - t0.tv_nsec) / 1000000 < 300);
+	return NULL;
+}
+
+TEST_F(log, setcount_reaches_threads_created_since)
+{
+	struct pmclog_callchain *cc;
+	struct pmclog_header *h;
+	int f = logfile(self->path), go[2], st, others = 0;
+	struct log lg;
+	pthread_t t;
+	size_t off;
+	pid_t pid;
+	__u32 id;
+	char x;
+
+	ASSERT_LE(0, f);
+	ASSERT_EQ(0, configure(self->fd, f));
+	close(f);
+	ASSERT_EQ(0, pipe(go));
+	ASSERT_EQ(0, pipe(setcount_pipe[0]));
+	ASSERT_EQ(0, pipe(setcount_pipe[1]));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		if (read(go[0], &x, 1) != 1 ||
+		    pthread_create(&t, NULL, setcount_thread, NULL))
+			_exit(95);
+		pthread_join(t, NULL);
+		_exit(0);
+	}
+	ASSERT_EQ(0, alloc(self->fd, PMC_MODE_TS, EV_SOFT(CPU_CLOCK),
+			   PMC_CPU_ANY, 0, 50 * MS, &id));
+	ASSERT_EQ(0, attach(self->fd, id, pid));
+	ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTART, id));
+	ASSERT_EQ(1, write(go[1], "g", 1));
+	ASSERT_EQ(1, read(setcount_pipe[0][0], &x, 1));	/* it exists */
+	ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTOP, id));
+	{
+		struct pmc_op_pmcsetcount sc = { .pm_count = 2 * MS,
+						 .pm_pmcid = id };
+
+		ASSERT_EQ(0, xioctl(self->fd, HWPMC_IOC_PMCSETCOUNT, &sc));
+	}
+	ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTART, id));
+	ASSERT_EQ(1, write(setcount_pipe[1][1], "g", 1));
+	ASSERT_EQ(pid, waitpid(pid, &st, 0));
+	ASSERT_EQ(0, st);
+	ASSERT_EQ(0, xioctl(self->fd, HWPMC_IOC_CLOSELOG, NULL));
+	log_load_file(&lg, self->path);
+	for_each_record(&lg, h, off) {
+		if (TYPE(h) != PMCLOG_TYPE_CALLCHAIN)
+			continue;
+		cc = (void *)h;
+		others += cc->pl_pid == (__u32)pid &&
+			  cc->pl_tid != (__u32)pid;
+	}
+	/* 300 ms at 2 ms: 150; at the old 50 ms: 6 */
+	EXPECT_LE(60, others);
+	EXPECT_EQ(0, lg.bad);
+	free(lg.buf);
+	EXPECT_EQ(0, simple(self->fd, HWPMC_IOC_PMCRELEASE, id));
+}
+
+/*
  * A sampling PMC takes one sample per period of events: the samples
  * logged and the events it counted agree to a sample or two (the
  * period in flight at the end, a sample taken as the child exits), and

@@ -493,6 +493,17 @@ int hwpmc_md_set_period(struct perf_event *ev, u64 period)
 	return error;
 }
 
+/* Has perf copies of ev in other tasks (inherited at fork)? */
+bool hwpmc_md_has_copies(struct perf_event *ev)
+{
+	bool copies;
+
+	mutex_lock(&ev->child_mutex);
+	copies = !list_empty(&ev->child_list);
+	mutex_unlock(&ev->child_mutex);
+	return copies;
+}
+
 void hwpmc_md_start(struct perf_event *ev)
 {
 	perf_event_enable(ev);

@@ -104,6 +104,7 @@ struct perf_event *hwpmc_md_create(struct perf_event_attr *attr, int cpu,
 				   struct task_struct *task, void *context);
 void hwpmc_md_release(struct perf_event *ev);
 int hwpmc_md_set_period(struct perf_event *ev, u64 period);
+bool hwpmc_md_has_copies(struct perf_event *ev);
 void hwpmc_md_start(struct perf_event *ev);
 void hwpmc_md_stop(struct perf_event *ev);
 u64 hwpmc_md_read(struct perf_event *ev);
@@ -162,6 +163,7 @@ struct hwpmc_target {
 	struct list_head	link;		/* pm->targets */
 	struct pid		*tgid;
 	u32			gen;		/* the attach that added it */
+	bool			exited;		/* kept for its descendants */
 	u64			base;		/* sum of counters at start */
 	u32			nev;
 	struct perf_event	*ev[];

@@ -1487,9 +1487,46 @@ void hwpmc_pmc_file_release(struct file *file)
 }
 
 /*
+ * Does exited target pt of sampling PMC pm stay, for its descendants?
+ * With PMC_F_DESCENDANTS they are sampled through perf's copies of pt's
+ * counters, which go when the counters are released: pt stays (as
+ * FreeBSD's descendants stay targets when their root exits) until no
+ * copy is left, which each later process exit checks.
+ */
+static bool hwpmc_target_kept(struct hwpmc_pmc *pm, struct hwpmc_target *pt)
+{
+	u32 i;
+
+	lockdep_assert_held_write(&hwpmc_sx);
+	if (hwpmc_pmc_virtual(pm) || !(pm->flags & PMC_F_DESCENDANTS))
+		return false;
+	for (i = 0; i < pt->nev; i++)
+		if (hwpmc_md_has_copies(pt->ev[i]))
+			return true;
+	return false;
+}
+
+/* The exited targets of pm kept for descendants that are gone now go. */
+static void hwpmc_targets_sweep(struct hwpmc_pmc *pm)
+{
+	struct hwpmc_target *pt, *tmp;
+	bool freed = false;
+
+	list_for_each_entry_safe(pt, tmp, &pm->targets, link) {
+		if (!pt->exited || hwpmc_target_kept(pm, pt))
+			continue;
+		__hwpmc_target_free(pm, pt, true);
+		freed = true;
+	}
+	if (freed)
+		hwpmc_targets_gone(pm);
+}
+
+/*
  * Process tgid exec'ed or exited (hwpmc_lifecycle.c): as an owner, it
  * loses its PMCs; having exited, it leaves the PMCs it was a target of,
- * their counts keeping what it counted; having exec'ed, those whose
+ * their counts keeping what it counted (a sampling PMC's descendants
+ * keep being sampled: hwpmc_target_kept()); having exec'ed, those whose
  * owners may no longer attach to it (hwpmc_owner_may_keep()).
  */
 void hwpmc_pmc_process_gone(struct pid *tgid, bool exec, u64 exec_id)
@@ -1511,11 +1548,18 @@ void hwpmc_pmc_process_gone(struct pid *tgid, bool exec, u64 exec_id)
 		hlist_for_each_entry_safe(po, n, &hwpmc_ownerhash[b], link)
 			list_for_each_entry(pm, &po->pmcs, link) {
 				hwpmc_vpmc_reap(pm);
+				if (!exec)
+					hwpmc_targets_sweep(pm);
 				pt = hwpmc_target_find(pm, tgid);
-				if (!pt || (exec && hwpmc_owner_may_keep(pm, p)))
+				if (!pt || pt->exited ||
+				    (exec && hwpmc_owner_may_keep(pm, p)))
 					continue;
 				if (exec)
 					hwpmc_log_pmcdetach(pm, tgid);
+				if (!exec && hwpmc_target_kept(pm, pt)) {
+					pt->exited = true;
+					continue;
+				}
 				__hwpmc_target_free(pm, pt, !exec);
 				hwpmc_targets_gone(pm);
 			}

@@ -16,6 +16,7 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/mount.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -1084,6 +1085,69 @@ TEST_F(log, setcount_reaches_threads_created_since)
 	}
 	/* 300 ms at 2 ms: 150; at the old 50 ms: 6 */
 	EXPECT_LE(60, others);
+	EXPECT_EQ(0, lg.bad);
+	free(lg.buf);
+	EXPECT_EQ(0, simple(self->fd, HWPMC_IOC_PMCRELEASE, id));
+}
+
+/*
+ * A sampling PMC with PMC_F_DESCENDANTS goes on sampling a child after
+ * the root target exits (the review's H3): the child, an orphan taken
+ * by this process as subreaper, busy 300 ms after its parent is gone,
+ * gives about 150 samples at 2 ms.
+ */
+TEST_F(log, descendants_sampled_after_the_root_exits)
+{
+	struct pmclog_callchain *cc;
+	struct pmclog_header *h;
+	int f = logfile(self->path), go[2], cp[2], st, mine = 0;
+	pid_t root, child = 0;
+	struct log lg;
+	size_t off;
+	__u32 id;
+	char x;
+
+	ASSERT_LE(0, f);
+	ASSERT_EQ(0, configure(self->fd, f));
+	close(f);
+	ASSERT_EQ(0, prctl(PR_SET_CHILD_SUBREAPER, 1));
+	ASSERT_EQ(0, pipe(go));
+	ASSERT_EQ(0, pipe(cp));
+	root = fork();
+	ASSERT_LE(0, root);
+	if (!root) {
+		if (read(go[0], &x, 1) != 1)
+			_exit(95);
+		child = fork();
+		if (!child) {
+			while (getppid() == root)
+				usleep(1000);	/* until the root is gone */
+			spin_ms(300);
+			_exit(0);
+		}
+		if (write(cp[1], &child, sizeof(child)) != sizeof(child))
+			_exit(94);
+		_exit(0);
+	}
+	ASSERT_EQ(0, alloc(self->fd, PMC_MODE_TS, EV_SOFT(CPU_CLOCK),
+			   PMC_CPU_ANY, PMC_F_DESCENDANTS, 2 * MS, &id));
+	ASSERT_EQ(0, attach(self->fd, id, root));
+	ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTART, id));
+	ASSERT_EQ(1, write(go[1], "g", 1));
+	ASSERT_EQ(sizeof(child), read(cp[0], &child, sizeof(child)));
+	ASSERT_EQ(root, waitpid(root, &st, 0));
+	ASSERT_EQ(child, waitpid(child, &st, 0));	/* ours, as subreaper */
+	ASSERT_EQ(0, st);
+	ASSERT_EQ(0, prctl(PR_SET_CHILD_SUBREAPER, 0));
+	ASSERT_EQ(0, xioctl(self->fd, HWPMC_IOC_CLOSELOG, NULL));
+	log_load_file(&lg, self->path);
+	for_each_record(&lg, h, off) {
+		if (TYPE(h) != PMCLOG_TYPE_CALLCHAIN)
+			continue;
+		cc = (void *)h;
+		mine += cc->pl_pid == (__u32)child;
+	}
+	EXPECT_LE(60, mine);
 	EXPECT_EQ(0, lg.bad);
 	free(lg.buf);
 	EXPECT_EQ(0, simple(self->fd, HWPMC_IOC_PMCRELEASE, id));

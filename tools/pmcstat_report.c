@@ -995,6 +995,8 @@ static void write_stacks(const struct ctx *c, const struct report_outs *ro,
 			fprintf(ro->folded, "# no samples\n");
 		folded(&s, ro->folded);
 	}
+	if (ro->flame)
+		(void)flame_write(&s, ro->flame, c->o->icicle);
 	if (ro->perfscript)
 		(void)perfscript_write(&s, ro->perfscript);
 	stacks_free(&s);

@@ -3,7 +3,9 @@
 #
 # hwpmc-stat's reports made of the aggregated stacks, of mklog's synthetic
 # log: --perf-script (its line grammar; collapsed, it makes -F's folded
-# stacks).
+# stacks); --flamegraph (well-formed XML, frame geometry against the
+# samples, escaping, icicle order, no samples, and what a browser draws
+# of it: headless Chromium's screenshot).
 #   test_stacks.sh <hwpmc-stat> <mklog>
 set -u
 STAT=$1; MKLOG=$2
@@ -104,5 +106,145 @@ run 1 -R "$T/log" --perf-script "$T/nodir/x" && has err "cannot create $T/nodir/
 ok $? "--perf-script into a missing directory: exit 1, the file named"
 run 64 -R "$T/log" --perf-script - -F - && has err 'no other report there'
 ok $? "--perf-script - with another report to standard output: usage error"
+
+# ---- --flamegraph ----
+
+# svgcheck FILE TOTAL [flame|icicle]: the frames' geometry (python3)
+cat > "$T/svgcheck.py" <<'PY'
+import sys, xml.etree.ElementTree as ET
+path, total, order = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+NS = '{http://www.w3.org/2000/svg}'
+FW, XPAD = 1180.0, 10.0
+def bad(why):
+    print('# ' + why); sys.exit(1)
+fr = []
+for g in ET.parse(path).getroot().iter(NS + 'g'):
+    if g.get('class') != 'f':
+        continue
+    r, t = g.find(NS + 'rect'), g.find(NS + 'title').text
+    fr.append(dict(s=int(g.get('data-s')), n=int(g.get('data-n')), d=int(g.get('data-d')),
+                   x=float(r.get('x')), w=float(r.get('width')), y=float(r.get('y')), t=t))
+if not fr:
+    bad('no frames')
+root = [f for f in fr if f['d'] == 0]
+if len(root) != 1 or root[0]['n'] != total or root[0]['t'] != 'all (%d samples, 100.00%%)' % total:
+    bad('root: %r (total %d)' % (root, total))
+if abs(root[0]['w'] - FW) > 0.01 or abs(root[0]['x'] - XPAD) > 0.01:
+    bad('root does not span the graph: %r' % root[0])
+for f in fr:
+    if abs(f['w'] - f['n'] * FW / total) > 0.011 or abs(f['x'] - XPAD - f['s'] * FW / total) > 0.011:
+        bad('width or place not the samples\' share: %r' % f)
+    if not f['t'].endswith('(%d sample%s, %.2f%%)' % (f['n'], '' if f['n'] == 1 else 's', 100.0 * f['n'] / total)):
+        bad('title: %r' % f)
+    if f['d']:
+        par = [p for p in fr if p['d'] == f['d'] - 1 and p['s'] <= f['s'] and f['s'] + f['n'] <= p['s'] + p['n']]
+        if len(par) != 1:
+            bad('no parent holds %r' % f)
+        f['p'] = id(par[0])
+for p in fr:
+    kids = sum(f['n'] for f in fr if f.get('p') == id(p))
+    if kids > p['n']:
+        bad('children (%d samples) wider than %r' % (kids, p))
+if sum(f['n'] for f in fr if f['d'] == 1) != total:
+    bad('the processes do not add up to %d' % total)
+ys = [f['y'] for f in fr if f['d']]
+if (order == 'flame') != (root[0]['y'] > max(ys)) or (order == 'icicle') != (root[0]['y'] < min(ys)):
+    bad('root not at the %s of the graph' % ('bottom' if order == 'flame' else 'top'))
+for f in fr:
+    print(f['t'])
+PY
+# pngcheck FILE: what a browser drew: frame colours over 2% of the
+# screen, and the background the script sets when it runs (python3)
+cat > "$T/pngcheck.py" <<'PY'
+import sys, zlib, struct
+data = open(sys.argv[1], 'rb').read()
+if data[:8] != b'\x89PNG\r\n\x1a\n':
+    print('# not a PNG'); sys.exit(1)
+pos, idat, w = 8, b'', 0
+while pos < len(data):
+    ln, typ = struct.unpack('>I4s', data[pos:pos + 8])
+    body = data[pos + 8:pos + 8 + ln]
+    if typ == b'IHDR':
+        w, h, depth, ctype = struct.unpack('>IIBB', body[:10])
+    elif typ == b'IDAT':
+        idat += body
+    pos += 12 + ln
+if depth != 8 or ctype not in (2, 6):
+    print('# PNG of depth %d, colour type %d' % (depth, ctype)); sys.exit(1)
+bpp = 3 if ctype == 2 else 4
+raw, stride, prev, rows = zlib.decompress(idat), w * bpp, bytearray(w * bpp), []
+for y in range(h):
+    ft, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+    for i in range(stride):
+        a = line[i - bpp] if i >= bpp else 0
+        b, c = prev[i], prev[i - bpp] if i >= bpp else 0
+        if ft == 1: line[i] = (line[i] + a) & 255
+        elif ft == 2: line[i] = (line[i] + b) & 255
+        elif ft == 3: line[i] = (line[i] + (a + b) // 2) & 255
+        elif ft == 4:
+            p = a + b - c; pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+            line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+    rows.append(line); prev = line
+sat = sum(1 for line in rows for x in range(0, stride, bpp)
+          if max(line[x:x + 3]) - min(line[x:x + 3]) > 60)
+corner = tuple(rows[2][2 * bpp:2 * bpp + 3])
+print('# %dx%d, %d coloured pixels (%.1f%%), corner %r' % (w, h, sat, 100.0 * sat / (w * h), corner))
+sys.exit(0 if sat > 0.02 * w * h and corner == (244, 244, 244) else 1)
+PY
+
+if [ -z "$PY" ]; then
+	for t in "well-formed" "geometry" "escaping" "icicle" "no samples" "a browser draws it"; do
+		skip "--flamegraph: $t" "no python3"
+	done
+else
+	xmlok() {
+		if command -v xmllint > /dev/null 2>&1; then
+			xmllint --noout "$1" 2>&1 | sed 's/^/# /'
+			return "$(xmllint --noout "$1" > /dev/null 2>&1; echo $?)"
+		fi
+		"$PY" -c 'import sys, xml.dom.minidom as m; m.parse(sys.argv[1])' "$1"
+	}
+	run 0 -R "$T/log" --flamegraph "$T/flame.svg" && xmlok "$T/flame.svg"
+	ok $? "--flamegraph: well-formed XML ($(command -v xmllint > /dev/null && echo xmllint || echo python))"
+	"$PY" "$T/svgcheck.py" "$T/flame.svg" 100 flame > "$T/titles" &&
+		has titles '^ut_hot_leaf \(90 samples, 90\.00%\)$' &&
+		has titles '^ut_lib_caller \(96 samples, 96\.00%\)$' &&
+		has titles '^\[unknown\] \(1 sample, 1\.00%\)$'
+	rc=$?
+	[ $rc = 0 ] || sed 's/^/# /' "$T/titles" | head
+	ok $rc "--flamegraph: root = 100 samples, widths and places the samples' share, hot function 90%"
+	"$MKLOG" -x "$T/logx" > /dev/null && run 0 -R "$T/logx" --flamegraph "$T/x.svg" &&
+		xmlok "$T/x.svg" && grep -q '<title>ut_tmpl&lt;int, a&amp;b&gt; (4 samples' "$T/x.svg" &&
+		"$PY" "$T/svgcheck.py" "$T/x.svg" 104 flame > "$T/xt" &&
+		has xt '^ut_tmpl<int, a&b> \(4 samples, 3\.85%\)$'
+	ok $? "--flamegraph: a name with < > & escaped, well-formed, read back as it was"
+	run 0 -R "$T/log" --flamegraph "$T/ice.svg" --flamegraph-order icicle && xmlok "$T/ice.svg" &&
+		"$PY" "$T/svgcheck.py" "$T/ice.svg" 100 icicle > /dev/null &&
+		run 0 -R "$T/log" --icicle --flamegraph "$T/ice2.svg" && cmp -s "$T/ice.svg" "$T/ice2.svg" &&
+		grep -q '>Icicle graph: ' "$T/ice.svg"
+	ok $? "--flamegraph-order icicle (--icicle): the root at the top"
+	run 0 -R "$T/log" --comm nosuch --flamegraph "$T/none.svg" && xmlok "$T/none.svg" &&
+		grep -q '>No samples: ' "$T/none.svg" && ! grep -q 'class="f"' "$T/none.svg" &&
+		has err "none\.svg: no samples to show: a flame graph that says so"
+	ok $? "--flamegraph, no samples: a well-formed SVG that says so, and a note"
+	# one screenshot (about 5 s)
+	CHROME=$(command -v chromium || command -v chromium-browser || command -v google-chrome || true)
+	if [ -n "$CHROME" ]; then
+		(cd "$T" && HOME=$T timeout 120 "$CHROME" --headless --no-sandbox --disable-gpu \
+			--screenshot="$T/shot.png" --window-size=1200,800 "file://$T/flame.svg" \
+			> "$T/chrome.log" 2>&1)
+		[ -s "$T/shot.png" ] && "$PY" "$T/pngcheck.py" "$T/shot.png"
+		rc=$?
+		[ $rc = 0 ] || tail -5 "$T/chrome.log" | sed 's/^/# chromium: /'
+		ok $rc "--flamegraph: headless Chromium draws the frames, and the script runs"
+	else
+		skip "--flamegraph: a browser draws it" "no chromium (scripts/deps.sh installs it)"
+	fi
+fi
+run 1 -R "$T/log" --flamegraph "$T/nodir/f.svg" && has err "cannot create $T/nodir/f\.svg: No such file"
+ok $? "--flamegraph into a missing directory: exit 1, the file named"
+run 64 -R "$T/log" --flamegraph-order sideways --flamegraph "$T/f.svg" &&
+	has err "bad --flamegraph-order 'sideways'"
+ok $? "--flamegraph-order of neither flame nor icicle: usage error"
 
 echo "1..$n"

@@ -30,6 +30,9 @@ PACKAGES=(
 	# libhwpmc's vendor event tables: generated from the pmu-events JSON of
 	# linux-source-6.12 (below) by libhwpmc/gen_pmu_events.py
 	python3
+	# hwpmc-stat --pprof: protoc-c makes the C of tools/profile.proto at build
+	# time, libprotobuf-c encodes it, zlib gzips it
+	protobuf-c-compiler libprotobuf-c-dev zlib1g-dev
 	# hwpmc-stat --flamegraph's tests (make check-unit): xmllint checks the
 	# SVG, headless chromium draws it
 	libxml2-utils chromium

@@ -999,6 +999,8 @@ static void write_stacks(const struct ctx *c, const struct report_outs *ro,
 		(void)flame_write(&s, ro->flame, c->o->icicle);
 	if (ro->perfscript)
 		(void)perfscript_write(&s, ro->perfscript);
+	if (ro->pprof)
+		(void)pprof_write(&s, ro->pprof);
 	stacks_free(&s);
 }
 

@@ -5,10 +5,12 @@
 # log: --perf-script (its line grammar; collapsed, it makes -F's folded
 # stacks); --flamegraph (well-formed XML, frame geometry against the
 # samples, escaping, icicle order, no samples, and what a browser draws
-# of it: headless Chromium's screenshot).
-#   test_stacks.sh <hwpmc-stat> <mklog>
+# of it: headless Chromium's screenshot); --pprof (decoded by protobuf-c
+# in pprof_read: the same stacks as -F, the flat profile's counts; go's
+# pprof when there).
+#   test_stacks.sh <hwpmc-stat> <mklog> [<pprof_read>]
 set -u
-STAT=$1; MKLOG=$2
+STAT=$1; MKLOG=$2; PPREAD=${3:-}
 T=$(mktemp -d "${TMPDIR:-/tmp}/hwpmc-stacks.XXXXXX")
 trap 'rm -rf "$T"' EXIT
 n=0
@@ -246,5 +248,48 @@ ok $? "--flamegraph into a missing directory: exit 1, the file named"
 run 64 -R "$T/log" --flamegraph-order sideways --flamegraph "$T/f.svg" &&
 	has err "bad --flamegraph-order 'sideways'"
 ok $? "--flamegraph-order of neither flame nor icicle: usage error"
+
+# ---- --pprof ----
+
+if [ -n "$PPREAD" ] && [ -x "$PPREAD" ]; then
+	run 0 -R "$T/log" --pprof "$T/prof.pb.gz" -o "$T/flat" &&
+		"$PPREAD" "$T/prof.pb.gz" > "$T/pp" 2> "$T/pperr"
+	rc=$?
+	[ $rc = 0 ] || sed 's/^/# /' "$T/pperr"
+	ok $rc "--pprof: gzipped, decoded by protobuf-c, ids and string indices sound"
+	has pp '^types samples/count cpu-clock/nanoseconds$' &&
+		has pp '^period cpu-clock/nanoseconds 1000000$' &&
+		awk '$1 == "folded" && $4 != $3 * 1000000 { print "# " $0; bad = 1 } END { exit bad }' "$T/pp"
+	ok $? "--pprof: sample types samples/count and cpu-clock/nanoseconds (= samples x rate), period"
+	awk '$1 == "folded" { c[$2] += $3 } END { for (s in c) print s, c[s] }' "$T/pp" |
+		LC_ALL=C sort > "$T/ppfold" && LC_ALL=C sort "$T/folded" | cmp -s - "$T/ppfold"
+	rc=$?
+	[ $rc = 0 ] || diff "$T/folded" "$T/ppfold" | sed 's/^/# /'
+	ok $rc "--pprof: its samples' stacks are -F's"
+	# the flat profile's rows (function, samples) against the samples'
+	# leaves (flat: FUNCTION and SAMPLES columns)
+	awk '$1 == "folded" { n = split($2, f, ";"); c[f[n]] += $3 }
+	     END { for (k in c) print k, c[k] }' "$T/pp" | LC_ALL=C sort > "$T/ppleaf"
+	awk 'NR > 2 { print $4, $3 }' "$T/flat" | LC_ALL=C sort > "$T/flatleaf"
+	cmp -s "$T/ppleaf" "$T/flatleaf" && has ppleaf '^ut_hot_leaf 90$'
+	rc=$?
+	[ $rc = 0 ] || diff "$T/flatleaf" "$T/ppleaf" | sed 's/^/# /'
+	ok $rc "--pprof: the leaves' counts are the flat profile's (ut_hot_leaf 90)"
+	run 0 -R "$T/log" --comm nosuch --pprof "$T/none.pb.gz" && "$PPREAD" "$T/none.pb.gz" > "$T/pp0" &&
+		! grep -q '^folded' "$T/pp0" && has err "none\.pb\.gz: no samples to show"
+	ok $? "--pprof, no samples: a profile without samples, and a note"
+	head -c 100 "$T/prof.pb.gz" > "$T/cut.pb.gz"
+	! "$PPREAD" "$T/cut.pb.gz" > /dev/null 2>&1 && ! "$PPREAD" "$T/perf" > /dev/null 2>&1
+	ok $? "pprof_read refuses a profile cut short and a file that is none"
+	if command -v go > /dev/null 2>&1; then
+		go tool pprof -top "$T/prof.pb.gz" > "$T/gotop" 2>&1 &&
+			has gotop 'ut_hot_leaf'
+		ok $? "--pprof: go tool pprof reads it"
+	else
+		skip "--pprof: go tool pprof reads it" "no go"
+	fi
+else
+	skip "--pprof" "built without protobuf-c (WITH_PPROF=0)"
+fi
 
 echo "1..$n"

@@ -11,7 +11,8 @@
  * (samples) and data-d (depth) let the embedded script zoom into a frame
  * (click; "Reset zoom" or Escape undoes it) and search (the "Search"
  * button or Ctrl-F: frames matching a regular expression are
- * highlighted, and the share of samples under them shown).  Frames
+ * highlighted, and the share of samples under them shown); the URL's
+ * fragment #z=LABEL&s=REGEX opens it zoomed and searched.  Frames
  * narrower than 0.1 pixel are left out, with what is above them.
  * Children are in the order of their labels, as flame graphs have them.
  */
@@ -293,7 +294,7 @@ static void colour(const struct node *nd, int rgb[3])
 
 /* The script: zoom, search, the status line.  Written for this file. */
 static const char script[] =
-"var frames = [], statusEl, matched, resetBtn, searchBtn, searchRe = null;\n"
+"var frames = [], statusEl, matched, resetBtn, searchBtn, searchRe = null, zoomed = null;\n"
 "function each(f) { for (var i = 0; i < frames.length; i++) f(frames[i]); }\n"
 "function init() {\n"
 "  statusEl = document.getElementById('status');\n"
@@ -322,8 +323,21 @@ static const char script[] =
 "      e.preventDefault(); ask();\n"
 "    } else if (e.key === 'Escape') { clearSearch(); unzoom(); }\n"
 "  });\n"
+"  fromHash();\n"
 "  /* the page's background tells that the script ran (the tests look) */\n"
 "  document.getElementById('bg').setAttribute('fill', '#f4f4f4');\n"
+"}\n"
+"/* file.svg#z=LABEL&s=REGEX: zoomed into the first frame LABEL, searched */\n"
+"function fromHash() {\n"
+"  var args = window.location.hash.substring(1).split('&');\n"
+"  for (var i = 0; i < args.length; i++) {\n"
+"    var eq = args[i].indexOf('='), k = args[i].substring(0, eq);\n"
+"    var v = decodeURIComponent(args[i].substring(eq + 1));\n"
+"    if (k === 'z') each(function (g) { if (g.label === v && !zoomed) zoom(g); });\n"
+"    else if (k === 's' && v) {\n"
+"      try { search(new RegExp(v)); } catch (e) { statusEl.textContent = e.message; }\n"
+"    }\n"
+"  }\n"
 "}\n"
 "function place(g, x, w) {\n"
 "  g.rect.setAttribute('x', x.toFixed(2));\n"
@@ -335,6 +349,7 @@ static const char script[] =
 "}\n"
 "function zoom(z) {\n"
 "  var scale = FRAMES_W / z.n;\n"
+"  zoomed = z.d ? z : null;\n"
 "  each(function (g) {\n"
 "    if (g.d >= z.d && g.s >= z.s && g.s + g.n <= z.s + z.n) {\n"
 "      g.style.display = ''; g.style.opacity = '';\n"
@@ -348,6 +363,7 @@ static const char script[] =
 "}\n"
 "function unzoom() {\n"
 "  var scale = FRAMES_W / TOTAL;\n"
+"  zoomed = null;\n"
 "  each(function (g) {\n"
 "    g.style.display = ''; g.style.opacity = '';\n"
 "    place(g, XPAD + g.s * scale, g.n * scale);\n"

@@ -155,8 +155,9 @@ if (order == 'flame') != (root[0]['y'] > max(ys)) or (order == 'icicle') != (roo
 for f in fr:
     print(f['t'])
 PY
-# pngcheck FILE: what a browser drew: frame colours over 2% of the
-# screen, and the background the script sets when it runs (python3)
+# pngcheck FILE MIN MAX: what a browser drew: frame colours over 2% of
+# the screen, the background the script sets when it runs, and between
+# MIN and MAX pixels of the search's highlight (python3)
 cat > "$T/pngcheck.py" <<'PY'
 import sys, zlib, struct
 data = open(sys.argv[1], 'rb').read()
@@ -190,8 +191,12 @@ for y in range(h):
 sat = sum(1 for line in rows for x in range(0, stride, bpp)
           if max(line[x:x + 3]) - min(line[x:x + 3]) > 60)
 corner = tuple(rows[2][2 * bpp:2 * bpp + 3])
-print('# %dx%d, %d coloured pixels (%.1f%%), corner %r' % (w, h, sat, 100.0 * sat / (w * h), corner))
-sys.exit(0 if sat > 0.02 * w * h and corner == (244, 244, 244) else 1)
+hl = sum(1 for line in rows for x in range(0, stride, bpp)
+         if abs(line[x] - 230) < 8 and abs(line[x + 1] - 60) < 8 and abs(line[x + 2] - 230) < 8)
+lo, hi = int(sys.argv[2]), int(sys.argv[3])
+print('# %dx%d, %d coloured pixels (%.1f%%), corner %r, %d highlighted (%d-%d)' %
+      (w, h, sat, 100.0 * sat / (w * h), corner, hl, lo, hi))
+sys.exit(0 if sat > 0.02 * w * h and corner == (244, 244, 244) and lo <= hl <= hi else 1)
 PY
 
 if [ -z "$PY" ]; then
@@ -229,16 +234,18 @@ else
 		grep -q '>No samples: ' "$T/none.svg" && ! grep -q 'class="f"' "$T/none.svg" &&
 		has err "none\.svg: no samples to show: a flame graph that says so"
 	ok $? "--flamegraph, no samples: a well-formed SVG that says so, and a note"
-	# one screenshot (about 5 s)
+	# one screenshot (about 5 s), zoomed into ut_hot_leaf and searched for
+	# it: its frame, highlighted, spans the graph (1180 x 15 pixels; not
+	# zoomed it would be 90% of that)
 	CHROME=$(command -v chromium || command -v chromium-browser || command -v google-chrome || true)
 	if [ -n "$CHROME" ]; then
 		(cd "$T" && HOME=$T timeout 120 "$CHROME" --headless --no-sandbox --disable-gpu \
-			--screenshot="$T/shot.png" --window-size=1200,800 "file://$T/flame.svg" \
+			--screenshot="$T/shot.png" --window-size=1200,800 "file://$T/flame.svg#z=ut_hot_leaf&s=%5Eut_hot" \
 			> "$T/chrome.log" 2>&1)
-		[ -s "$T/shot.png" ] && "$PY" "$T/pngcheck.py" "$T/shot.png"
+		[ -s "$T/shot.png" ] && "$PY" "$T/pngcheck.py" "$T/shot.png" 17200 17800
 		rc=$?
 		[ $rc = 0 ] || tail -5 "$T/chrome.log" | sed 's/^/# chromium: /'
-		ok $rc "--flamegraph: headless Chromium draws the frames, and the script runs"
+		ok $rc "--flamegraph: headless Chromium draws the frames; the script runs, zooms, searches"
 	else
 		skip "--flamegraph: a browser draws it" "no chromium (scripts/deps.sh installs it)"
 	fi
@@ -282,11 +289,11 @@ if [ -n "$PPREAD" ] && [ -x "$PPREAD" ]; then
 	! "$PPREAD" "$T/cut.pb.gz" > /dev/null 2>&1 && ! "$PPREAD" "$T/perf" > /dev/null 2>&1
 	ok $? "pprof_read refuses a profile cut short and a file that is none"
 	if command -v go > /dev/null 2>&1; then
-		go tool pprof -top "$T/prof.pb.gz" > "$T/gotop" 2>&1 &&
-			has gotop 'ut_hot_leaf'
-		ok $? "--pprof: go tool pprof reads it"
+		HOME=$T go tool pprof -top "$T/prof.pb.gz" > "$T/gotop" 2>&1 &&
+			has gotop '^ +90ms 90\.00% 90\.00% +90ms 90\.00%  ut_hot_leaf$'
+		ok $? "--pprof: go tool pprof -top reads it (ut_hot_leaf 90ms, 90%)"
 	else
-		skip "--pprof: go tool pprof reads it" "no go"
+		skip "--pprof: go tool pprof -top reads it" "no go"
 	fi
 else
 	skip "--pprof" "built without protobuf-c (WITH_PPROF=0)"

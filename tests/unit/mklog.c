@@ -22,7 +22,9 @@
  *
  * -x: the same, and 4 samples more in a function of the library whose
  * name has characters that XML escapes, "ut_tmpl<int, a&b>" <-
- * ut_lib_caller <- ut_main_caller <- main (104 samples).
+ * ut_lib_caller <- ut_main_caller <- main, and 2 in the kernel (at
+ * 0xffffffff81000010, whatever /proc/kallsyms makes of it) <-
+ * ut_main_leaf <- main (106 samples).
  *
  * -s: a log of pid 1 with two libraries of one name (/nonexistent/a/libz.so
  * and /nonexistent/b/libz.so, no symbols), 5 samples: 0x1100 and 0x3100
@@ -189,6 +191,12 @@ int main(int argc, char **argv)
 		pc[2] = a(ut_main_caller, 9);
 		pc[3] = a(main, 40);
 		chain(pc, 4);
+	}
+	for (i = 0; i < 2 * odd; i++) {
+		pc[0] = 0xffffffff81000010ULL;
+		pc[1] = a(ut_main_leaf, 5);
+		pc[2] = a(main, 60);
+		chain(pc, 3);
 	}
 	lb_rec(&b, PMCLOG_TYPE_DROPNOTIFY, &dn, sizeof(dn), NULL, 0);
 	for (i = 0; i < 3; i++) {

@@ -94,6 +94,12 @@ perfcollapse "$T/perf" > "$T/pfold" && LC_ALL=C sort "$T/folded" | cmp -s - "$T/
 rc=$?
 [ $rc = 0 ] || diff "$T/folded" "$T/pfold" | sed 's/^/# /'
 ok $rc "--perf-script: collapsed, the same stacks as -F"
+# kernel frames ([kernel.kallsyms]), a name with spaces and < > &
+"$MKLOG" -x "$T/logx" > /dev/null && run 0 -R "$T/logx" -F "$T/foldedx" --perf-script "$T/perfx" &&
+	[ "$(perfcheck "$T/perfx")" = 106 ] && perfcollapse "$T/perfx" > "$T/pfoldx" &&
+	LC_ALL=C sort "$T/foldedx" | cmp -s - "$T/pfoldx" && cp "$T/perfx" "$T/px" &&
+	has px '^	 +0 ut_tmpl<int, a&b> \(libut_symlib\.so\)$' && has px ' \(\[kernel\.kallsyms\]\)$'
+ok $? "--perf-script: kernel frames in [kernel.kallsyms], a C++-like name; the same stacks as -F"
 if command -v stackcollapse-perf.pl > /dev/null 2>&1; then
 	stackcollapse-perf.pl --kernel "$T/perf" | LC_ALL=C sort > "$T/sc" &&
 		LC_ALL=C sort "$T/folded" | cmp -s - "$T/sc"
@@ -220,11 +226,32 @@ else
 	rc=$?
 	[ $rc = 0 ] || sed 's/^/# /' "$T/titles" | head
 	ok $rc "--flamegraph: root = 100 samples, widths and places the samples' share, hot function 90%"
-	"$MKLOG" -x "$T/logx" > /dev/null && run 0 -R "$T/logx" --flamegraph "$T/x.svg" &&
+	run 0 -R "$T/logx" --flamegraph "$T/x.svg" &&
 		xmlok "$T/x.svg" && grep -q '<title>ut_tmpl&lt;int, a&amp;b&gt; (4 samples' "$T/x.svg" &&
-		"$PY" "$T/svgcheck.py" "$T/x.svg" 104 flame > "$T/xt" &&
-		has xt '^ut_tmpl<int, a&b> \(4 samples, 3\.85%\)$'
+		"$PY" "$T/svgcheck.py" "$T/x.svg" 106 flame > "$T/xt" &&
+		has xt '^ut_tmpl<int, a&b> \(4 samples, 3\.77%\)$'
 	ok $? "--flamegraph: a name with < > & escaped, well-formed, read back as it was"
+	# colours by kind: user functions warm, kernel ones blue (grey when
+	# /proc/kallsyms gives no symbol), no symbol grey
+	"$PY" - "$T/x.svg" <<'PY'
+import re, sys
+svg = open(sys.argv[1]).read()
+def fill(title):
+    m = re.search(r'<title>' + title + r' \(.*?fill="rgb\((\d+),(\d+),(\d+)\)"', svg)
+    if not m:
+        print('# no frame ' + title); sys.exit(1)
+    return tuple(int(v) for v in m.groups())
+k = re.search(r'<title>([^<]*_\[k\]|\[kernel\]) \(2 samples', svg)
+if not k:
+    print('# no kernel frame'); sys.exit(1)
+r, g, b = fill(re.escape(k.group(1)))
+user, unk = fill('ut_hot_leaf'), fill(r'\[unknown\]')
+ok = user[0] > user[2] + 100 and unk[0] == unk[1] == unk[2] and \
+     (b > r + 80 if k.group(1).endswith('_[k]') else r == g == b)
+print('# %s %r, ut_hot_leaf %r, [unknown] %r' % (k.group(1), (r, g, b), user, unk))
+sys.exit(0 if ok else 1)
+PY
+	ok $? "--flamegraph: colours by kind (user, kernel, no symbol)"
 	run 0 -R "$T/log" --flamegraph "$T/ice.svg" --flamegraph-order icicle && xmlok "$T/ice.svg" &&
 		"$PY" "$T/svgcheck.py" "$T/ice.svg" 100 icicle > /dev/null &&
 		run 0 -R "$T/log" --icicle --flamegraph "$T/ice2.svg" && cmp -s "$T/ice.svg" "$T/ice2.svg" &&

@@ -226,6 +226,21 @@ int pprof_write(const struct stacks *s, FILE *out)
 	linep = xrealloc(NULL, (nloc ? nloc : 1) * sizeof(*linep));
 	map = xrealloc(NULL, (nloc ? nloc : 1) * sizeof(*map));
 	mapp = xrealloc(NULL, (nloc ? nloc : 1) * sizeof(*mapp));
+	/*
+	 * the first mapping is the program's for pprof: the object of the
+	 * root of the stack with the most samples
+	 */
+	for (i = 0, j = 0; i < s->n; i++)
+		if (s->v[i].count > s->v[j].count)
+			j = i;
+	if (s->n && s->v[j].n) {
+		perftools__profiles__mapping__init(&map[0]);
+		map[0].id = 1;
+		map[0].filename = str_id(&st, sym_funcs[s->v[j].fids[s->v[j].n - 1]].obj);
+		map[0].has_functions = 1;
+		mapp[0] = &map[0];
+		nmap = 1;
+	}
 	for (i = 0; i < sym_nfunc; i++) {
 		const struct func *f = &sym_funcs[i];
 		uint64_t id = loc_of[i];

@@ -7,10 +7,12 @@
 # samples, escaping, icicle order, no samples, and what a browser draws
 # of it: headless Chromium's screenshot); --pprof (decoded by protobuf-c
 # in pprof_read: the same stacks as -F, the flat profile's counts; go's
-# pprof when there).
-#   test_stacks.sh <hwpmc-stat> <mklog> [<pprof_read>]
+# pprof when there).  With report_bench (bench/report_bench.c) and perf:
+# --perf-script's stacks are those perf script prints of a perf.data of
+# the same samples.
+#   test_stacks.sh <hwpmc-stat> <mklog> [<pprof_read> [<report_bench> <dir of rb_prog>]]
 set -u
-STAT=$1; MKLOG=$2; PPREAD=${3:-}
+STAT=$1; MKLOG=$2; PPREAD=${3:-}; RB=${4:-}; RBDIR=${5:-}
 T=$(mktemp -d "${TMPDIR:-/tmp}/hwpmc-stacks.XXXXXX")
 trap 'rm -rf "$T"' EXIT
 n=0
@@ -100,6 +102,27 @@ ok $rc "--perf-script: collapsed, the same stacks as -F"
 	LC_ALL=C sort "$T/foldedx" | cmp -s - "$T/pfoldx" && cp "$T/perfx" "$T/px" &&
 	has px '^	 +0 ut_tmpl<int, a&b> \(libut_symlib\.so\)$' && has px ' \(\[kernel\.kallsyms\]\)$'
 ok $? "--perf-script: kernel frames in [kernel.kallsyms], a C++-like name; the same stacks as -F"
+# perf script itself, of the same samples: report_bench gen writes them
+# as an hwpmc log and as a perf.data (its comm is perf's, not compared)
+nocomm() {
+	sed 's/^[^;]*;//' | awk '{ c = $NF; $NF = ""; n[$0] += c } END { for (s in n) print s n[s] }' |
+		LC_ALL=C sort
+}
+if [ -n "$RB" ] && [ -x "$RB" ] && command -v perf > /dev/null 2>&1 &&
+   perf --version > /dev/null 2>&1; then
+	"$RB" gen -n 3000 -s 11 -d "$T/rb" "$RBDIR/rb_prog" "$RBDIR/librb.so" > /dev/null 2>&1 &&
+		perf script -i "$T/rb/perf.data" > "$T/realperf" 2> /dev/null &&
+		run 0 -R "$T/rb/hwpmc.log" --perf-script "$T/rbperf" &&
+		[ "$(perfcheck "$T/rbperf")" = 3000 ] &&
+		perfcollapse "$T/realperf" | nocomm > "$T/c1" &&
+		perfcollapse "$T/rbperf" | nocomm > "$T/c2" &&
+		[ -s "$T/c1" ] && cmp -s "$T/c1" "$T/c2"
+	rc=$?
+	[ $rc = 0 ] || diff "$T/c1" "$T/c2" 2>&1 | head -5 | sed 's/^/# /'
+	ok $rc "--perf-script: the stacks perf script prints of a perf.data of the same 3000 samples"
+else
+	skip "--perf-script against perf script" "no perf or report_bench"
+fi
 if command -v stackcollapse-perf.pl > /dev/null 2>&1; then
 	stackcollapse-perf.pl --kernel "$T/perf" | LC_ALL=C sort > "$T/sc" &&
 		LC_ALL=C sort "$T/folded" | cmp -s - "$T/sc"

@@ -89,6 +89,10 @@ run 0 -R "$T/log" --perf-script "$T/perf" && cp "$T/perf" "$T/p" &&
 	has p '^mklog +[0-9]+ \[000\] +0\.000000: +1000000 cpu-clock: $' &&
 	has p '^	 +0 ut_hot_leaf \(libut_symlib\.so\)$'
 ok $? "--perf-script: a sample line (comm, pid, cpu, time, period, event) and frames"
+# how the Firefox Profiler tells perf script's text (isPerfScriptFormat):
+# its expression on the first line
+head -n 1 "$T/perf" | grep -q -E '^[^[:space:]].+[[:space:]]+([0-9]+/)?[0-9]+[[:space:]]+(\[[0-9]+\][[:space:]]+)?[0-9.]+:'
+ok $? "--perf-script: the first line is what the Firefox Profiler recognizes as perf script"
 got=$(perfcheck "$T/perf")
 [ "$got" = 100 ]
 ok $? "--perf-script: perf script's grammar, 100 samples (${got:-none})"

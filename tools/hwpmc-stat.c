@@ -92,7 +92,8 @@ static void usage(const char *fmt, ...)
 		"usage: %s [-C] [-c cpus] [-d] [-o file] [-q] [-v] [-w secs] [--csv|--json]\n"
 		"           {-p spec | -s spec} ... [-t pid | command [args]]\n"
 		"       %s [-E] [-N] [-W] [-c cpus] [-d] [-n rate] [-O logfile] [-T]\n"
-		"           [-F file] [-G file] [-o file] {-P spec | -S spec} ... [-t pid | command]\n"
+		"           [-F file] [-G file] [-o file] [--flamegraph file.svg] [--perf-script file]\n"
+		"           [--pprof file] {-P spec | -S spec} ... [-t pid | command]\n"
 		"       %s -R logfile [-D] [-F file] [-G file] [-o file] [--comm name] [--pid pid]\n"
 		"           [--flamegraph file.svg [--icicle]] [--perf-script file] [--pprof file]\n"
 		"       %s -u spec\n",

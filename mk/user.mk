@@ -68,7 +68,31 @@ else
   CURSES_CFLAGS	:=
   CURSES_LIBS	:=
 endif
-STAT_SRCS	:= tools/pmcstat_sym.c tools/pmcstat_report.c
+# hwpmc-stat --pprof: protobuf-c (protoc-c makes the C of
+# tools/profile.proto at build time: protobuf-c-compiler, libprotobuf-c-dev)
+# and zlib (zlib1g-dev).  WITH_PPROF=0 builds without --pprof; the default
+# is 1 when protoc-c is there and the compiler finds both libraries (the
+# arm64 cross build has neither: hwpmc-stat is built there without it).
+PROTOC_C	?= protoc-c
+ifeq ($(origin WITH_PPROF),undefined)
+  WITH_PPROF	:= $(if $(and $(shell command -v $(PROTOC_C) 2>/dev/null),$(filter /%,$(shell $(CC) -print-file-name=$(if $(filter 1,$(STATIC)),libprotobuf-c.a,libprotobuf-c.so))),$(filter /%,$(shell $(CC) -print-file-name=$(if $(filter 1,$(STATIC)),libz.a,libz.so)))),1,0)
+endif
+ifeq ($(WITH_PPROF),1)
+  PPROF_CFLAGS	:= -DHWPMC_WITH_PPROF=1 -I$(B)/gen
+  PPROF_LIBS	:= $(shell $(PKG_CONFIG) $(if $(filter 1,$(STATIC)),--static) --libs libprotobuf-c zlib 2>/dev/null || echo -lprotobuf-c -lz)
+  PPROF_OBJ	:= $(B)/obj/tools/profile.pb-c.o
+  UT_PPROF_OBJ	:= $(B)/unit/obj/tools/profile.pb-c.o
+else
+  PPROF_CFLAGS	:=
+  PPROF_LIBS	:=
+  PPROF_OBJ	:=
+  UT_PPROF_OBJ	:=
+endif
+PROTO_C		:= $(B)/gen/profile.pb-c.c
+PROTO_H		:= $(B)/gen/profile.pb-c.h
+
+STAT_SRCS	:= tools/pmcstat_sym.c tools/pmcstat_report.c tools/pmcstat_export.c \
+		   tools/pmcstat_flame.c
 
 LIB_SRCS	:= libhwpmc/pmc_init.c libhwpmc/pmc_ops.c libhwpmc/pmc_names.c \
 		   libhwpmc/pmc_modcheck.c libhwpmc/pmc_counting.c \
@@ -82,7 +106,7 @@ LIB_SO		:= $(B)/lib/libhwpmc.so.1
 LIB_A		:= $(B)/lib/libhwpmc.a
 LIB_PC		:= $(B)/lib/hwpmc.pc
 TOOLS		:= $(B)/bin/hwpmc-control $(B)/bin/hwpmc-stat
-STAT_OBJS	:= $(patsubst tools/%.c,$(B)/obj/tools/%.o,$(STAT_SRCS))
+STAT_OBJS	:= $(patsubst tools/%.c,$(B)/obj/tools/%.o,$(STAT_SRCS)) $(PPROF_OBJ)
 TOOL_OBJS	:= $(B)/obj/tools/hwpmc-control.o $(B)/obj/tools/hwpmc-stat.o $(STAT_OBJS)
 USER_HEADERS	:= include/uapi/linux/hwpmc.h include/uapi/linux/hwpmclog.h
 # FreeBSD's <pmc.h>, <pmclog.h>, <pmcformat.h> (C++, header only), and
@@ -159,12 +183,26 @@ $(LIB_PC): libhwpmc/hwpmc.pc.in mk/user.mk
 
 $(B)/obj/tools/%.o: tools/%.c
 	@mkdir -p $(@D)
-	$(CC) $(U_CPPFLAGS) $(CURSES_CFLAGS) $(U_CFLAGS) -c $< -o $@
+	$(CC) $(U_CPPFLAGS) $(CURSES_CFLAGS) $(PPROF_CFLAGS) $(U_CFLAGS) -c $< -o $@
+
+# pprof's profile.proto in C (both files at once: the .c's rule makes the .h)
+$(PROTO_C): tools/profile.proto
+	@mkdir -p $(@D)
+	$(PROTOC_C) --proto_path=tools --c_out=$(@D) $<
+$(PROTO_H): $(PROTO_C)
+
+$(B)/obj/tools/profile.pb-c.o: $(PROTO_C)
+	@mkdir -p $(@D)
+	$(CC) $(U_CPPFLAGS) $(PPROF_CFLAGS) $(filter-out -MMD -MP,$(U_CFLAGS)) -c $< -o $@
+
+ifeq ($(WITH_PPROF),1)
+$(B)/obj/tools/pmcstat_export.o $(B)/unit/obj/tools/pmcstat_export.o: $(PROTO_H)
+endif
 
 ifeq ($(STATIC),1)
 $(B)/bin/hwpmc-stat: $(B)/obj/tools/hwpmc-stat.o $(STAT_OBJS) $(LIB_A)
 	@mkdir -p $(@D)
-	$(CC) -static $(U_LDFLAGS) -o $@ $^ $(CURSES_LIBS) $(LIB_LIBS)
+	$(CC) -static $(U_LDFLAGS) -o $@ $^ $(CURSES_LIBS) $(PPROF_LIBS) $(LIB_LIBS)
 
 $(B)/bin/%: $(B)/obj/tools/%.o $(LIB_A)
 	@mkdir -p $(@D)
@@ -172,7 +210,7 @@ $(B)/bin/%: $(B)/obj/tools/%.o $(LIB_A)
 else
 $(B)/bin/hwpmc-stat: $(B)/obj/tools/hwpmc-stat.o $(STAT_OBJS) $(LIB_SO) $(B)/lib/libhwpmc.so
 	@mkdir -p $(@D)
-	$(CC) $(U_LDFLAGS) -o $@ $(filter %.o,$^) -L$(B)/lib -lhwpmc $(CURSES_LIBS) \
+	$(CC) $(U_LDFLAGS) -o $@ $(filter %.o,$^) -L$(B)/lib -lhwpmc $(CURSES_LIBS) $(PPROF_LIBS) \
 		-Wl,-rpath,'$$ORIGIN/../lib'
 
 $(B)/bin/%: $(B)/obj/tools/%.o $(LIB_SO) $(B)/lib/libhwpmc.so
@@ -195,7 +233,8 @@ UT_PROGS	:= $(UT)/test_names $(UT)/test_lib $(UT)/test_spec $(UT)/test_count \
 		   $(UT)/test_pmclog $(UT)/test_pmu $(UT)/test_compat \
 		   $(if $(HAVE_CXX),$(UT)/test_compat_cxx) \
 		   $(UT)/hwpmc-control $(UT)/hwpmc-stat \
-		   $(UT)/abi_layout $(UT)/fake_hwpmc.so $(UT)/mklog
+		   $(UT)/abi_layout $(UT)/fake_hwpmc.so $(UT)/mklog \
+		   $(if $(filter 1,$(WITH_PPROF)),$(UT)/pprof_read)
 
 $(UT)/obj/lib/%.o: libhwpmc/%.c
 	@mkdir -p $(@D)
@@ -229,10 +268,20 @@ $(UT)/test_count: $(UT)/obj/test_count.o $(UT)/obj/fake_hwpmc.o $(UT_LIB_OBJS)
 
 $(UT)/obj/tools/%.o: tools/%.c
 	@mkdir -p $(@D)
-	$(CC) $(U_CPPFLAGS) $(CURSES_CFLAGS) $(UT_CFLAGS) -c $< -o $@
+	$(CC) $(U_CPPFLAGS) $(CURSES_CFLAGS) $(PPROF_CFLAGS) $(UT_CFLAGS) -c $< -o $@
 
-$(UT)/hwpmc-stat: $(UT)/obj/tools/hwpmc-stat.o $(patsubst tools/%.c,$(UT)/obj/tools/%.o,$(STAT_SRCS)) $(UT_LIB_OBJS)
-	$(CC) $(UT_SAN) -o $@ $^ $(CURSES_LIBS) $(LIB_LIBS)
+$(UT)/obj/tools/profile.pb-c.o: $(PROTO_C)
+	@mkdir -p $(@D)
+	$(CC) $(U_CPPFLAGS) $(PPROF_CFLAGS) $(filter-out -MMD -MP,$(UT_CFLAGS)) -c $< -o $@
+
+$(UT)/hwpmc-stat: $(UT)/obj/tools/hwpmc-stat.o $(patsubst tools/%.c,$(UT)/obj/tools/%.o,$(STAT_SRCS)) \
+		  $(UT_PPROF_OBJ) $(UT_LIB_OBJS)
+	$(CC) $(UT_SAN) -o $@ $^ $(CURSES_LIBS) $(PPROF_LIBS) $(LIB_LIBS)
+
+# the reader of --pprof's files in the tests: protobuf-c's decoder
+$(UT)/pprof_read: tests/unit/pprof_read.c $(UT_PPROF_OBJ)
+	@mkdir -p $(@D)
+	$(CC) $(U_CPPFLAGS) $(PPROF_CFLAGS) $(filter-out -MMD -MP,$(UT_CFLAGS)) -o $@ $^ $(PPROF_LIBS)
 
 $(UT)/hwpmc-control: $(UT)/obj/hwpmc-control.o $(UT_LIB_OBJS)
 	$(CC) $(UT_SAN) -o $@ $^ $(LIB_LIBS)

@@ -30,6 +30,12 @@ PACKAGES=(
 	# libhwpmc's vendor event tables: generated from the pmu-events JSON of
 	# linux-source-6.12 (below) by libhwpmc/gen_pmu_events.py
 	python3
+	# hwpmc-stat --pprof: protoc-c makes the C of tools/profile.proto at build
+	# time, libprotobuf-c encodes it, zlib gzips it
+	protobuf-c-compiler libprotobuf-c-dev zlib1g-dev
+	# hwpmc-stat --flamegraph's tests (make check-unit): xmllint checks the
+	# SVG, headless chromium draws it
+	libxml2-utils chromium
 	# the pmclog(3) fuzz target (make check-unit): clang with libFuzzer
 	# (libclang_rt.fuzzer comes in libclang-rt-14-dev, only recommended)
 	clang libclang-rt-14-dev

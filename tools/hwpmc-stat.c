@@ -38,6 +38,15 @@
 #define TTYWAIT		1.0	/* -w: text on a terminal, -T: no faster than a person reads */
 #define DEFWAIT		5.0	/* pmcstat's interval, for runs with no end */
 #define TOPWAIT		1.0	/* -T: refresh */
+
+/* long options without a letter */
+enum {
+	OPT_FLAME = 256,
+	OPT_FLAME_ORDER,
+	OPT_ICICLE,
+	OPT_PERFSCRIPT,
+	OPT_PPROF,
+};
 #define RATE_PMU	65536		/* pmcstat's default sampling rate */
 #define RATE_CLOCK	1000000		/* cpu-clock, task-clock: 1 ms in ns */
 #define RATE_SOFT	1000		/* other soft events: hwpmc's mincount */
@@ -83,8 +92,10 @@ static void usage(const char *fmt, ...)
 		"usage: %s [-C] [-c cpus] [-d] [-o file] [-q] [-v] [-w secs] [--csv|--json]\n"
 		"           {-p spec | -s spec} ... [-t pid | command [args]]\n"
 		"       %s [-E] [-N] [-W] [-c cpus] [-d] [-n rate] [-O logfile] [-T]\n"
-		"           [-F file] [-G file] [-o file] {-P spec | -S spec} ... [-t pid | command]\n"
+		"           [-F file] [-G file] [-o file] [--flamegraph file.svg] [--perf-script file]\n"
+		"           [--pprof file] {-P spec | -S spec} ... [-t pid | command]\n"
 		"       %s -R logfile [-D] [-F file] [-G file] [-o file] [--comm name] [--pid pid]\n"
+		"           [--flamegraph file.svg [--icicle]] [--perf-script file] [--pprof file]\n"
 		"       %s -u spec\n",
 		prog, prog, prog, prog);
 	if (fmt)
@@ -116,6 +127,12 @@ static void usage(const char *fmt, ...)
 		"  -D         dump the log's records as text\n"
 		"  -G file    call graph to file ('-': standard output)\n"
 		"  -F file    folded stacks for flame graphs to file ('-': standard output)\n"
+		"  --flamegraph file.svg   an interactive SVG flame graph ('-': standard output)\n"
+		"  --flamegraph-order flame|icicle, --icicle   root at the bottom (flame,\n"
+		"             the default) or at the top (icicle)\n"
+		"  --perf-script file   the stacks as perf script's text (speedscope, the\n"
+		"             Firefox Profiler, stackcollapse-perf.pl)\n"
+		"  --pprof file   the stacks as pprof's profile.proto, gzipped\n"
 		"  --comm name, --pid pid   only samples of these processes\n"
 		"  -u spec    describe the event of spec: PMU, encoding, description\n"
 		"Events: hwpmc-control -L; spec is 'event[:u|:k][,usr|,os][,qualifier...]'\n"
@@ -555,7 +572,7 @@ static FILE *open_out(const char *path)
 		return stdout;
 	f = fopen(path, "we");
 	if (!f) {
-		fprintf(stderr, "%s: %s: %s\n", prog, path, strerror(errno));
+		fprintf(stderr, "%s: cannot create %s: %s\n", prog, path, strerror(errno));
 		exit(1);
 	}
 	return f;
@@ -563,20 +580,48 @@ static FILE *open_out(const char *path)
 
 static int close_out(FILE *f, const char *path)
 {
-	if (f == stdout)
-		return fflush(f) ? -1 : 0;
-	if (fclose(f) != 0) {
-		fprintf(stderr, "%s: %s: %s\n", prog, path, strerror(errno));
-		return -1;
+	int err = ferror(f);
+
+	if (f == stdout) {
+		if (!fflush(f) && !err)
+			return 0;
+	} else if (fclose(f) == 0 && !err) {
+		return 0;
 	}
-	return 0;
+	fprintf(stderr, "%s: cannot write %s: %s\n", prog,
+		strcmp(path, "-") ? path : "standard output",
+		err && !errno ? "write error" : strerror(errno));
+	return -1;
 }
 
 struct reports {
 	int		dump;
 	const char	*graph, *folded, *out;
+	const char	*flame, *perfscript, *pprof;
 	struct report_opts ro;
 };
+
+/* reports made of the stacks */
+static int want_stacks(const struct reports *r)
+{
+	return r->folded || r->flame || r->perfscript || r->pprof;
+}
+
+/* more than one report to standard output */
+static const char *stdout_clash(const struct reports *r)
+{
+	const char *v[] = { r->graph, r->folded, r->flame, r->perfscript, r->pprof };
+	size_t i;
+	int n = r->dump, added = 0;
+
+	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+		if (v[i] && !strcmp(v[i], "-")) {
+			n++;
+			added |= i >= 2;	/* -D, -G and -F mix, as before */
+		}
+	return n > 1 && added ? "--flamegraph, --perf-script and --pprof to "
+				"standard output ('-'): no other report there" : NULL;
+}
 
 /*
  * The reports asked for, of the log read from fd (one pass); the flat
@@ -596,9 +641,18 @@ static int write_reports(int fd, const char *name, const struct reports *r,
 		ro.graph = open_out(r->graph);
 	if (r->folded)
 		ro.folded = open_out(r->folded);
+	if (r->flame)
+		ro.flame = open_out(r->flame);
+	if (r->perfscript)
+		ro.perfscript = open_out(r->perfscript);
+	if (r->pprof)
+		ro.pprof = open_out(r->pprof);
 	/* the flat profile, unless another report takes standard output */
 	if (!r->dump && !(r->graph && !strcmp(r->graph, "-")) &&
-	    !(r->folded && !strcmp(r->folded, "-")))
+	    !(r->folded && !strcmp(r->folded, "-")) &&
+	    !(r->flame && !strcmp(r->flame, "-")) &&
+	    !(r->perfscript && !strcmp(r->perfscript, "-")) &&
+	    !(r->pprof && !strcmp(r->pprof, "-")))
 		ro.flat = out;
 	o.progress = !o.quiet && isatty(STDERR_FILENO) &&
 		     !(r->dump && isatty(fileno(out)));
@@ -610,6 +664,24 @@ static int write_reports(int fd, const char *name, const struct reports *r,
 		rc |= close_out(ro.graph, r->graph);
 	if (ro.folded)
 		rc |= close_out(ro.folded, r->folded);
+	if (ro.flame)
+		rc |= close_out(ro.flame, r->flame);
+	if (ro.perfscript)
+		rc |= close_out(ro.perfscript, r->perfscript);
+	if (ro.pprof)
+		rc |= close_out(ro.pprof, r->pprof);
+	if (!sum->stacked && !r->ro.quiet) {
+		const char *v[] = { r->flame, r->perfscript, r->pprof };
+		const char *what[] = { "a flame graph that says so",
+				       "no sample in it", "a profile of none" };
+		size_t i;
+
+		for (i = 0; i < 3; i++)
+			if (v[i])
+				fprintf(stderr, "%s: %s: no samples to show: %s\n",
+					prog, strcmp(v[i], "-") ? v[i] : "standard output",
+					what[i]);
+	}
 	if (sum->bad)
 		fprintf(stderr, "%s: warning: the log is malformed after byte %ju (%s): "
 			"the rest is ignored\n", prog, (uintmax_t)sum->bad_offset,
@@ -738,6 +810,11 @@ int main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ "comm", required_argument, NULL, 'K' },
 		{ "pid", required_argument, NULL, 'I' },
+		{ "flamegraph", required_argument, NULL, OPT_FLAME },
+		{ "flamegraph-order", required_argument, NULL, OPT_FLAME_ORDER },
+		{ "icicle", no_argument, NULL, OPT_ICICLE },
+		{ "perf-script", required_argument, NULL, OPT_PERFSCRIPT },
+		{ "pprof", required_argument, NULL, OPT_PPROF },
 		{ NULL, 0, NULL, 0 },
 	};
 	const struct pmc_cpuinfo *ci;
@@ -885,6 +962,26 @@ int main(int argc, char **argv)
 		case 'K':
 			rep.ro.comm = optarg;
 			break;
+		case OPT_FLAME:
+			rep.flame = optarg;
+			break;
+		case OPT_FLAME_ORDER:
+			if (!strcmp(optarg, "icicle"))
+				rep.ro.icicle = 1;
+			else if (!strcmp(optarg, "flame"))
+				rep.ro.icicle = 0;
+			else
+				usage("bad --flamegraph-order '%s' (flame or icicle)", optarg);
+			break;
+		case OPT_ICICLE:
+			rep.ro.icicle = 1;
+			break;
+		case OPT_PERFSCRIPT:
+			rep.perfscript = optarg;
+			break;
+		case OPT_PPROF:
+			rep.pprof = optarg;
+			break;
 		case 'I':
 			parse_pids(optarg, &rep.ro);
 			break;
@@ -902,6 +999,10 @@ int main(int argc, char **argv)
 			usage("-u describes an event: nothing else with it");
 		return describe_event(describe);
 	}
+	if (stdout_clash(&rep))
+		usage("%s", stdout_clash(&rep));
+	if (rep.pprof && !pprof_available())
+		usage("--pprof is not available: built without protobuf-c and zlib");
 	if (rfile) {
 		if (nwant || argc || target > 0 || logfile || top)
 			usage("-R reads a log: no events, command, -t, -O or -T with it");
@@ -918,9 +1019,10 @@ int main(int argc, char **argv)
 		    target < 0 && !argc)
 			usage("-%c needs a command or -t pid",
 			      want[i].mode == PMC_MODE_TC ? 'p' : 'P');
-	if (!nsampling && (logfile || top || rep.dump || rep.graph || rep.folded))
-		usage("-O, -T, -D, -G and -F need a sampling event (-P or -S)");
-	if (logfile && (rep.dump || rep.graph || rep.folded))
+	if (!nsampling && (logfile || top || rep.dump || rep.graph || want_stacks(&rep)))
+		usage("-O, -T, -D, -G, -F, --flamegraph, --perf-script and --pprof need a "
+		      "sampling event (-P or -S)");
+	if (logfile && (rep.dump || rep.graph || want_stacks(&rep)))
 		usage("-O writes the log, no report: use -R on it afterwards");
 	if (top && !isatty(STDOUT_FILENO))
 		usage("-T needs a terminal on standard output");

@@ -3,7 +3,8 @@
  * hwpmc-stat: what its files share.  pmcstat_sym.c resolves addresses
  * (ELF images of mappings, kernel symbols); pmcstat_report.c reads a log
  * and writes the reports (dump, flat profile, call graph, folded stacks,
- * live top).
+ * live top); pmcstat_flame.c (SVG flame graph) and pmcstat_export.c
+ * (perf script text, pprof) write what the folded stacks are made of.
  */
 #ifndef _HWPMC_PMCSTAT_H_
 #define _HWPMC_PMCSTAT_H_
@@ -70,7 +71,6 @@ enum report_kind {
 	REPORT_FLAT,
 	REPORT_DUMP,
 	REPORT_GRAPH,
-	REPORT_FOLDED,
 };
 
 struct report_opts {
@@ -80,12 +80,16 @@ struct report_opts {
 	int		 npid;
 	int		 quiet;
 	int		 progress;	/* a progress line on stderr (a terminal) */
+	int		 icicle;	/* flame graph: root at the top */
 };
 
 /* Where each report goes; NULL: not wanted. */
 struct report_outs {
 	FILE		*dump;		/* the records as text, while reading */
 	FILE		*flat, *graph, *folded;
+	FILE		*flame;		/* SVG flame graph */
+	FILE		*perfscript;	/* perf script's text */
+	FILE		*pprof;		/* pprof's profile.proto, gzipped */
 };
 
 /* A log in memory (live top). */
@@ -104,6 +108,7 @@ struct log_summary {
 	int		bad;			/* malformed: reading stopped */
 	uint64_t	bad_offset;		/* after the last good record */
 	int		bad_errno;		/* pmclog(3)'s errno */
+	uint64_t	stacked;		/* samples in the stacks written */
 };
 
 /*
@@ -123,6 +128,52 @@ struct top *top_open(const struct report_opts *o, double interval);
 void	top_feed(struct top *t, const struct logbuf *lb);
 int	top_draw(struct top *t, double elapsed);
 void	top_close(struct top *t);
+
+/* -- stacks: what folded stacks, flame graphs, perf script, pprof show -------- */
+
+/*
+ * One distinct stack of the samples of an event: a process (its name, or
+ * its pid) and its functions.  Stacks of one text (two functions of one
+ * name) are distinct when their functions are.
+ */
+struct stack {
+	const char	*text;		/* folded: comm;root;...;leaf */
+	const char	*comm;		/* the process's name, or NULL */
+	pid_t		pid;		/* (the first, when comm) */
+	const int	*fids;		/* functions (sym_funcs), leaf first */
+	size_t		n;
+	uint64_t	count;		/* samples */
+};
+
+/* The stacks of one event (the first that took samples). */
+struct stacks {
+	const char	*event;		/* its name ("" when none) */
+	uint64_t	rate;		/* events per sample (0: unknown) */
+	uint64_t	samples;	/* the counts' sum */
+	struct stack	*v;		/* in the order of their text */
+	size_t		n;
+};
+
+enum frame_kind {
+	FRAME_USER,
+	FRAME_KERNEL,
+	FRAME_UNKNOWN,			/* no symbol */
+};
+
+enum frame_kind frame_kind(const struct func *f);
+/* f in folded stacks: name, name_[k] (kernel), or [object] (unknown) */
+const char *frame_label(const struct func *f, char *buf, size_t len);
+/* the process of a stack as its folded root: comm, or pid-PID */
+const char *stack_comm(const struct stack *s, char *buf, size_t len);
+
+/*
+ * The writers of pmcstat_flame.c and pmcstat_export.c: 0, or -1 (errno)
+ * when out could not be written.
+ */
+int	flame_write(const struct stacks *s, FILE *out, int icicle);
+int	perfscript_write(const struct stacks *s, FILE *out);
+int	pprof_write(const struct stacks *s, FILE *out);
+int	pprof_available(void);		/* built with protobuf-c and zlib */
 
 /* realloc() that exits with a message when memory runs out */
 void *xrealloc(void *p, size_t n);

@@ -804,81 +804,142 @@ static void graph(const struct ctx *c, const struct pmcdesc *d,
 	free(v);
 }
 
+enum frame_kind frame_kind(const struct func *f)
+{
+	if (f->unknown)
+		return FRAME_UNKNOWN;
+	return strcmp(f->obj, "[kernel]") ? FRAME_USER : FRAME_KERNEL;
+}
+
+const char *frame_label(const struct func *f, char *buf, size_t len)
+{
+	if (f->unknown)
+		snprintf(buf, len, f->obj[0] == '[' ? "%s" : "[%s]", f->obj);
+	else
+		snprintf(buf, len, "%.250s%s", f->name,
+			 frame_kind(f) == FRAME_KERNEL ? "_[k]" : "");
+	return buf;
+}
+
+const char *stack_comm(const struct stack *s, char *buf, size_t len)
+{
+	if (s->comm)
+		return s->comm;
+	snprintf(buf, len, "pid-%d", (int)s->pid);
+	return buf;
+}
+
 /*
  * The text of a folded stack: the process's name (or pid-PID), then its
  * functions from the root, separated by ';' (at most about 64 KB).
  */
-static const char *fold_text(const struct evrep *e, const struct folded *fs)
+static char *fold_text(const struct stack *st)
 {
 	static char stack[MAXCHAIN * 64];
-	const int *fids = e->foldfids + fs->at;
-	const struct func *f;
+	char label[300], *t;
 	size_t i, len;
 
-	if (fs->comm)
-		len = (size_t)snprintf(stack, sizeof(stack), "%s", fs->comm);
-	else
-		len = (size_t)snprintf(stack, sizeof(stack), "pid-%d", (int)fs->pid);
-	for (i = fs->n; i-- > 0 && len + 300 < sizeof(stack);) {
-		f = &sym_funcs[fids[i]];
-		if (f->unknown)
-			len += (size_t)snprintf(stack + len, 300,
-						f->obj[0] == '[' ? ";%s" : ";[%s]",
-						f->obj);
-		else
-			len += (size_t)snprintf(stack + len, 300, ";%.250s%s",
-						f->name, strcmp(f->obj, "[kernel]") ?
-						"" : "_[k]");
+	len = (size_t)snprintf(stack, sizeof(stack), "%s",
+			       stack_comm(st, label, sizeof(label)));
+	for (i = st->n; i-- > 0 && len + 300 < sizeof(stack);)
+		len += (size_t)snprintf(stack + len, 300, ";%s",
+					frame_label(&sym_funcs[st->fids[i]], label,
+						    sizeof(label)));
+	t = strdup(stack);
+	if (!t) {
+		fprintf(stderr, "hwpmc-stat: out of memory\n");
+		exit(1);
 	}
-	return stack;
+	return t;
 }
 
-struct foldline {
-	char		*text;
-	uint64_t	count;
-};
-
-static int cmp_fold(const void *a, const void *b)
+static int cmp_stack(const void *a, const void *b)
 {
-	return strcmp(((const struct foldline *)a)->text,
-		      ((const struct foldline *)b)->text);
+	return strcmp(((const struct stack *)a)->text,
+		      ((const struct stack *)b)->text);
 }
 
 /*
- * The stacks in the order of their text; two stacks of the same text
- * (functions of the same name, a chain cut short) make one line.
+ * The one walk of the distinct stacks of e, for every report made of
+ * them (folded stacks, flame graph, perf script, pprof): in the order of
+ * their text.
  */
-static void folded(const struct evrep *e, FILE *out)
+static void stacks_make(const struct pmcdesc *d, const struct evrep *e,
+			struct stacks *s)
 {
-	struct foldline *v = xrealloc(NULL, (e->nfold ? e->nfold : 1) * sizeof(*v));
-	size_t i, j, n = 0;
+	size_t i, n = 0;
 
-	for (i = 0; i < e->foldroom; i++)
-		if (e->folds[i].count) {
-			v[n].text = strdup(fold_text(e, &e->folds[i]));
-			if (!v[n].text) {
-				fprintf(stderr, "hwpmc-stat: out of memory\n");
-				exit(1);
-			}
-			v[n++].count = e->folds[i].count;
-		}
-	qsort(v, n, sizeof(*v), cmp_fold);
-	for (i = 0; i < n; i = j) {
-		uint64_t count = v[i].count;
+	memset(s, 0, sizeof(*s));
+	s->event = d ? d->name : "";
+	s->rate = d ? d->rate : 0;
+	if (!e)
+		return;
+	s->v = xrealloc(NULL, (e->nfold ? e->nfold : 1) * sizeof(*s->v));
+	for (i = 0; i < e->foldroom; i++) {
+		const struct folded *f = &e->folds[i];
+		struct stack *st = &s->v[n];
 
-		for (j = i + 1; j < n && !strcmp(v[j].text, v[i].text); j++)
-			count += v[j].count;
-		fprintf(out, "%s %" PRIu64 "\n", v[i].text, count);
+		if (!f->count)
+			continue;
+		st->comm = f->comm;
+		st->pid = f->pid;
+		st->fids = e->foldfids + f->at;
+		st->n = f->n;
+		st->count = f->count;
+		st->text = fold_text(st);
+		s->samples += f->count;
+		n++;
 	}
-	for (i = 0; i < n; i++)
-		free(v[i].text);
-	free(v);
+	s->n = n;
+	qsort(s->v, n, sizeof(*s->v), cmp_stack);
+}
+
+static void stacks_free(struct stacks *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->n; i++)
+		free((char *)s->v[i].text);
+	free(s->v);
+	memset(s, 0, sizeof(*s));
+}
+
+/*
+ * Folded stacks: two stacks of the same text (functions of the same
+ * name, a chain cut short) make one line.
+ */
+static void folded(const struct stacks *s, FILE *out)
+{
+	size_t i, j;
+
+	for (i = 0; i < s->n; i = j) {
+		uint64_t count = s->v[i].count;
+
+		for (j = i + 1; j < s->n && !strcmp(s->v[j].text, s->v[i].text); j++)
+			count += s->v[j].count;
+		fprintf(out, "%s %" PRIu64 "\n", s->v[i].text, count);
+	}
+}
+
+/* The first event that took samples (what the stacks show), or NULL. */
+static const struct evrep *first_ev(const struct ctx *c,
+				    const struct pmcdesc **dp)
+{
+	size_t i, j;
+
+	for (i = 0; i < c->npmc; i++)
+		for (j = 0; j < c->nev; j++)
+			if (!strcmp(c->evs[j].name, c->pmcs[i].name)) {
+				*dp = &c->pmcs[i];
+				return &c->evs[j];
+			}
+	*dp = NULL;
+	return NULL;
 }
 
 /*
  * One report per event that took samples, in the order of their first
- * PMCALLOCATE (the PMCs of one event together); folded stacks: the first
- * event only.
+ * PMCALLOCATE (the PMCs of one event together).
  */
 static void write_kind(const struct ctx *c, enum report_kind kind, FILE *out)
 {
@@ -898,9 +959,7 @@ static void write_kind(const struct ctx *c, enum report_kind kind, FILE *out)
 				e = &c->evs[j];
 		if (!e)
 			continue;	/* no samples */
-		if (kind == REPORT_FOLDED && shown)
-			break;
-		if (shown++ && kind != REPORT_FOLDED)
+		if (shown++)
 			fputc('\n', out);
 		switch (kind) {
 		case REPORT_FLAT:
@@ -909,15 +968,40 @@ static void write_kind(const struct ctx *c, enum report_kind kind, FILE *out)
 		case REPORT_GRAPH:
 			graph(c, d, e, out);
 			break;
-		case REPORT_FOLDED:
-			folded(e, out);
-			break;
 		default:
 			break;
 		}
 	}
 	if (!shown && !c->o->quiet)
 		fprintf(out, "# no samples\n");
+}
+
+/*
+ * The reports made of stacks, of the first event that took samples: each
+ * from the same stacks.  A report that cannot be written leaves its
+ * error in its FILE (ferror), for its closing to tell.
+ */
+static void write_stacks(const struct ctx *c, const struct report_outs *ro,
+			 struct log_summary *sum)
+{
+	const struct pmcdesc *d;
+	const struct evrep *e = first_ev(c, &d);
+	struct stacks s;
+
+	stacks_make(d, e, &s);
+	sum->stacked = s.samples;
+	if (ro->folded) {
+		if (!e && !c->o->quiet)
+			fprintf(ro->folded, "# no samples\n");
+		folded(&s, ro->folded);
+	}
+	if (ro->flame)
+		(void)flame_write(&s, ro->flame, c->o->icicle);
+	if (ro->perfscript)
+		(void)perfscript_write(&s, ro->perfscript);
+	if (ro->pprof)
+		(void)pprof_write(&s, ro->pprof);
+	stacks_free(&s);
 }
 
 /* -- progress: a line on stderr for long jobs ---------------------------------------------------- */
@@ -990,9 +1074,10 @@ int report_log(int fd, const struct report_outs *ro, const struct report_opts *o
 	c.o = o;
 	c.sum = sum;
 	c.dump = ro->dump;
-	c.aggregate = ro->flat || ro->graph || ro->folded;
+	c.aggregate = ro->flat || ro->graph || ro->folded || ro->flame ||
+		      ro->perfscript || ro->pprof;
 	c.want_edges = ro->graph != NULL;
-	c.want_folded = ro->folded != NULL;
+	c.want_folded = ro->folded || ro->flame || ro->perfscript || ro->pprof;
 	c.want_chain = c.want_edges || c.want_folded;
 	pg.on = o->progress;
 	pg.start = pg.last = mono();
@@ -1029,8 +1114,8 @@ int report_log(int fd, const struct report_outs *ro, const struct report_opts *o
 			fprintf(stderr, "hwpmc-stat: note: %s\n", why);
 		if (ro->graph)
 			write_kind(&c, REPORT_GRAPH, ro->graph);
-		if (ro->folded)
-			write_kind(&c, REPORT_FOLDED, ro->folded);
+		if (ro->folded || ro->flame || ro->perfscript || ro->pprof)
+			write_stacks(&c, ro, sum);
 		if (ro->flat)
 			write_kind(&c, REPORT_FLAT, ro->flat);
 	}

@@ -3,6 +3,7 @@
  * hwpmc for Linux: write a synthetic hwpmc log for the report tests.
  *
  *   mklog FILE [LIBPATH]
+ *   mklog -x FILE
  *   mklog -s FILE
  *
  * The log describes this very process: its executable mappings (from
@@ -18,6 +19,12 @@
  * with a DROPNOTIFY record (5 lost) among them, then CLOSELOG.  LIBPATH
  * replaces the library's path in the MAP_IN records (a stripped copy).
  * Prints "pid PID" on standard output.
+ *
+ * -x: the same, and 4 samples more in a function of the library whose
+ * name has characters that XML escapes, "ut_tmpl<int, a&b>" <-
+ * ut_lib_caller <- ut_main_caller <- main, and 2 in the kernel (at
+ * 0xffffffff81000010, whatever /proc/kallsyms makes of it) <-
+ * ut_main_leaf <- main (106 samples).
  *
  * -s: a log of pid 1 with two libraries of one name (/nonexistent/a/libz.so
  * and /nonexistent/b/libz.so, no symbols), 5 samples: 0x1100 and 0x3100
@@ -41,6 +48,7 @@
 unsigned long ut_hot_leaf(unsigned long n);
 unsigned long ut_lib_caller(unsigned long n);
 void *ut_static_addr(void);
+void *ut_odd_addr(void);
 
 #define PMCID	0x20000100u
 
@@ -121,10 +129,16 @@ int main(int argc, char **argv)
 	ssize_t n;
 	uint64_t pc[8];
 	FILE *maps, *out;
-	int i;
+	int i, odd = 0;
 
 	if (argc == 3 && !strcmp(argv[1], "-s"))
 		return same_name(argv[2]);
+	if (argc == 3 && !strcmp(argv[1], "-x")) {
+		odd = 1;
+		argv++;
+		argc--;
+		lib = NULL;
+	}
 	if (argc < 2)
 		return 2;
 	out = fopen(argv[1], "w");
@@ -170,6 +184,19 @@ int main(int argc, char **argv)
 		pc[2] = a(ut_main_caller, 9);
 		pc[3] = a(main, 40);
 		chain(pc, 4);
+	}
+	for (i = 0; i < 4 * odd; i++) {
+		pc[0] = a(ut_odd_addr(), 2);
+		pc[1] = a(ut_lib_caller, 20);
+		pc[2] = a(ut_main_caller, 9);
+		pc[3] = a(main, 40);
+		chain(pc, 4);
+	}
+	for (i = 0; i < 2 * odd; i++) {
+		pc[0] = 0xffffffff81000010ULL;
+		pc[1] = a(ut_main_leaf, 5);
+		pc[2] = a(main, 60);
+		chain(pc, 3);
 	}
 	lb_rec(&b, PMCLOG_TYPE_DROPNOTIFY, &dn, sizeof(dn), NULL, 0);
 	for (i = 0; i < 3; i++) {

@@ -36,3 +36,18 @@ void *ut_static_addr(void)
 {
 	return (void *)ut_static_helper;
 }
+
+/*
+ * A name as C++ compilers make them, with characters that XML and SVG
+ * must escape: static, so only in .symtab (mklog -x samples it)
+ */
+static unsigned long ut_odd_name(unsigned long n) __asm__("\"ut_tmpl<int, a&b>\"");
+static __attribute__((noinline, used)) unsigned long ut_odd_name(unsigned long n)
+{
+	return n * 3 + ut_sink;
+}
+
+void *ut_odd_addr(void)
+{
+	return (void *)ut_odd_name;
+}

@@ -85,6 +85,7 @@ static void usage(const char *fmt, ...)
 		"       %s [-E] [-N] [-W] [-c cpus] [-d] [-n rate] [-O logfile] [-T]\n"
 		"           [-F file] [-G file] [-o file] {-P spec | -S spec} ... [-t pid | command]\n"
 		"       %s -R logfile [-D] [-F file] [-G file] [-o file] [--comm name] [--pid pid]\n"
+		"           [--no-demangle] [--lines] [--debug-dir dir]\n"
 		"       %s -u spec\n",
 		prog, prog, prog, prog);
 	if (fmt)
@@ -117,6 +118,10 @@ static void usage(const char *fmt, ...)
 		"  -G file    call graph to file ('-': standard output)\n"
 		"  -F file    folded stacks for flame graphs to file ('-': standard output)\n"
 		"  --comm name, --pid pid   only samples of these processes\n"
+		"  --no-demangle   C++ and Rust functions by their symbols' raw names\n"
+		"  --lines    functions as 'name (file:line)', where DWARF tells\n"
+		"  --debug-dir dir   look for separate debug files in dir first\n"
+		"             (default $HWPMC_DEBUG_DIR; then /usr/lib/debug)\n"
 		"  -u spec    describe the event of spec: PMU, encoding, description\n"
 		"Events: hwpmc-control -L; spec is 'event[:u|:k][,usr|,os][,qualifier...]'\n"
 		"or perf's 'cpu/term,.../' (pmc(3)).\n",
@@ -738,6 +743,9 @@ int main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ "comm", required_argument, NULL, 'K' },
 		{ "pid", required_argument, NULL, 'I' },
+		{ "no-demangle", no_argument, NULL, 0x100 },
+		{ "lines", no_argument, NULL, 0x101 },
+		{ "debug-dir", required_argument, NULL, 0x102 },
 		{ NULL, 0, NULL, 0 },
 	};
 	const struct pmc_cpuinfo *ci;
@@ -887,6 +895,15 @@ int main(int argc, char **argv)
 			break;
 		case 'I':
 			parse_pids(optarg, &rep.ro);
+			break;
+		case 0x100:
+			sym_demangle = 0;
+			break;
+		case 0x101:
+			sym_lines = 1;
+			break;
+		case 0x102:
+			sym_debug_dir = optarg;
 			break;
 		case 'h':
 			usage(NULL);

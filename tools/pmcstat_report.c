@@ -827,8 +827,7 @@ static const char *fold_text(const struct evrep *e, const struct folded *fs)
 						f->obj);
 		else
 			len += (size_t)snprintf(stack + len, 300, ";%.250s%s",
-						f->name, strcmp(f->obj, "[kernel]") ?
-						"" : "_[k]");
+						f->name, f->kernel ? "_[k]" : "");
 	}
 	return stack;
 }

@@ -3,9 +3,10 @@
 #
 # Run the host unit tests; print one TAP stream and a final line
 # "N passed, N failed".  Environment: UT (build dir of the tests), SRC
-# (source tree), CC, CPPFLAGS (for the -m32/-m64 ABI objects), LIBSO (the
-# shared library, for the exported-symbols check; optional), FUZZER,
-# SEEDGEN, FUZZ_CORPUS, FUZZ_TIME (the pmclog(3) fuzz run; optional),
+# (source tree), CC, CXX (the symbol tests), CPPFLAGS (for the -m32/-m64
+# ABI objects), LIBSO (the shared library, for the exported-symbols check;
+# optional), FUZZER, SEEDGEN, FUZZ_CORPUS, FUZZ_TIME (the pmclog(3) fuzz
+# run; optional),
 # COMPAT_CXX (the C++ source-compatibility test; empty: skipped).
 set -u
 : "${UT:?}" "${SRC:?}"
@@ -80,6 +81,7 @@ run_tap abi-m32 sh "$SRC/tests/unit/abi_check.sh" "$SRC" "$UT/abi" "$UT/abi_layo
 run_tap control sh "$SRC/tests/unit/test_control.sh" "$UT/hwpmc-control" "$UT/fake_hwpmc.so"
 run_tap stat sh "$SRC/tests/unit/test_stat.sh" "$UT/hwpmc-stat" "$UT/fake_hwpmc.so" "$UT/pty_run"
 run_tap report sh "$SRC/tests/unit/test_report.sh" "$UT/hwpmc-stat" "$UT/mklog" "$UT/fake_hwpmc.so" "$UT/pty_run"
+run_tap symbols env CC="${CC:-cc}" CXX="${CXX:-c++}" sh "$SRC/tests/unit/test_symbols.sh" "$UT/hwpmc-stat" "$UT/mklog" "$SRC/tests/unit"
 run_tap report-bench sh "$SRC/tests/unit/test_report_bench.sh" "$UT/report_bench" "$UT/hwpmc-stat" "$UT/rb"
 if [ -n "${FUZZER:-}" ]; then
 	run_tap fuzz sh "$SRC/tests/fuzz/run_fuzz.sh" "$FUZZER" "$SEEDGEN" \

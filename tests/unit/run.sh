@@ -10,6 +10,8 @@
 # COMPAT_CXX (the C++ source-compatibility test; empty: skipped).
 set -u
 : "${UT:?}" "${SRC:?}"
+# hwpmc-stat's symbols: no debuginfod (no network in the tests)
+unset DEBUGINFOD_URLS
 export ASAN_OPTIONS="detect_leaks=1:abort_on_error=0:${ASAN_OPTIONS:-}"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:${UBSAN_OPTIONS:-}"
 

@@ -56,6 +56,12 @@ int	sym_resolve_proc(struct proc *p, uint64_t pc);
 extern struct func *sym_funcs;
 extern size_t sym_nfunc;
 
+/*
+ * With sym_lines: "file:line" of the instruction at pc in process p, then
+ * for each function inlined there, innermost first, " in NAME inlined at
+ * file:line"; written into buf.  NULL: not known (no DWARF, the kernel).
+ */
+const char *sym_srcline(struct proc *p, uint64_t pc, char *buf, size_t len);
 struct proc *sym_proc(pid_t pid, int create);
 void	sym_map_in(pid_t pid, uint64_t start, uint64_t end, uint64_t pgoff,
 		   const char *path);

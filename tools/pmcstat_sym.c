@@ -453,6 +453,62 @@ static const char *image_srcline(struct image *im, uint64_t va, char *buf,
 	snprintf(buf, len, "%s:%d", b ? b + 1 : file, line);
 	return buf;
 }
+
+/* the basename of a source file's path */
+static const char *src_base(const char *file)
+{
+	const char *b = strrchr(file, '/');
+
+	return b ? b + 1 : file;
+}
+
+/*
+ * "file:line" of the instruction at link-time address va, then, for each
+ * function inlined there, innermost first, " in NAME inlined at
+ * file:line"; NULL: no line known.
+ */
+static const char *image_addrline(struct image *im, uint64_t va, char *buf,
+				  size_t len)
+{
+	Dwarf_Addr a = va + im->bias, cubias;
+	Dwarf_Die *cu, *scopes = NULL;
+	Dwarf_Files *files;
+	Dwarf_Attribute at;
+	Dwarf_Word fileno, cline;
+	const char *file, *name, *cfile;
+	Dwfl_Line *l;
+	size_t at_len;
+	int line = 0, n, i;
+
+	if (!im->mod)
+		return NULL;
+	l = dwfl_module_getsrc(im->mod, a);
+	file = l ? dwfl_lineinfo(l, NULL, &line, NULL, NULL, NULL) : NULL;
+	if (!file || line <= 0)
+		return NULL;
+	at_len = (size_t)snprintf(buf, len, "%s:%d", src_base(file), line);
+	cu = dwfl_module_addrdie(im->mod, a, &cubias);
+	n = cu ? dwarf_getscopes(cu, a - cubias, &scopes) : 0;
+	for (i = 0; i < n && at_len < len; i++) {
+		if (dwarf_tag(&scopes[i]) != DW_TAG_inlined_subroutine)
+			continue;
+		name = dwarf_diename(&scopes[i]);
+		cfile = NULL;
+		cline = 0;
+		if (dwarf_formudata(dwarf_attr(&scopes[i], DW_AT_call_file, &at), &fileno) == 0 &&
+		    dwarf_getsrcfiles(cu, &files, NULL) == 0)
+			cfile = dwarf_filesrc(files, fileno, NULL, NULL);
+		if (dwarf_formudata(dwarf_attr(&scopes[i], DW_AT_call_line, &at), &cline))
+			cline = 0;
+		at_len += (size_t)snprintf(buf + at_len, len - at_len,
+					   " in %s inlined at %s:%u",
+					   name ? name : "?",
+					   cfile ? src_base(cfile) : "?",
+					   (unsigned)cline);
+	}
+	free(scopes);
+	return buf;
+}
 #else
 /* -- ELF files: a reader of our own (no libdw) ------------------------------- */
 
@@ -630,6 +686,12 @@ static const char *image_srcline(struct image *im, uint64_t va, char *buf,
 	(void)im, (void)va, (void)buf, (void)len;
 	return NULL;
 }
+
+static const char *image_addrline(struct image *im, uint64_t va, char *buf,
+				  size_t len)
+{
+	return image_srcline(im, va, buf, len);
+}
 #endif /* HWPMC_WITH_DW */
 
 static struct image *image_get(const char *path)
@@ -652,19 +714,28 @@ static struct image *image_get(const char *path)
 	return im;
 }
 
-static int image_resolve(struct image *im, const struct map *m, uint64_t pc)
+/* the link-time address of pc in mapping m of image im; 0: none */
+static int image_va(const struct image *im, const struct map *m, uint64_t pc,
+		    uint64_t *va)
 {
-	uint64_t off = pc - m->start + m->pgoff, va = pc;
-	struct sym *s = NULL;
+	uint64_t off = pc - m->start + m->pgoff;
 	size_t i;
 
 	for (i = 0; i < im->nseg; i++)
 		if (off >= im->segs[i].offset &&
 		    off - im->segs[i].offset < im->segs[i].filesz) {
-			va = off - im->segs[i].offset + im->segs[i].vaddr;
-			break;
+			*va = off - im->segs[i].offset + im->segs[i].vaddr;
+			return 1;
 		}
-	if (i < im->nseg)
+	return 0;
+}
+
+static int image_resolve(struct image *im, const struct map *m, uint64_t pc)
+{
+	struct sym *s = NULL;
+	uint64_t va;
+
+	if (image_va(im, m, pc, &va))
 		s = find_sym(im->syms, im->addrs, im->nsym, va);
 	if (!s) {
 		if (im->unknown_fid < 0)
@@ -967,6 +1038,20 @@ int sym_resolve_proc(struct proc *p, uint64_t pc)
 	if (unknown < 0)
 		unknown = new_func("[unknown]", "[unknown]", 0, NULL);
 	return unknown;
+}
+
+const char *sym_srcline(struct proc *p, uint64_t pc, char *buf, size_t len)
+{
+	uint64_t va;
+	size_t i;
+
+	if (!sym_lines || !p || sym_is_kernel(pc))
+		return NULL;
+	for (i = 0; i < p->nmap; i++)
+		if (pc >= p->maps[i].start && pc < p->maps[i].end)
+			return image_va(p->maps[i].img, &p->maps[i], pc, &va) ?
+			       image_addrline(p->maps[i].img, va, buf, len) : NULL;
+	return NULL;
 }
 
 int sym_resolve(pid_t pid, uint64_t pc)

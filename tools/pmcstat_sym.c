@@ -28,9 +28,11 @@
  *
  * Names: C++ and Rust (legacy and v0) symbols are demangled with
  * libiberty (HWPMC_WITH_IBERTY: rust_demangle(), cplus_demangle_v3())
- * unless sym_demangle is 0.  JIT code: addresses in no mapping of a process are looked up in
- * its /tmp/perf-PID.map ("START SIZE name" lines, hex), the object
- * "[jit]".  The vDSO: a mapping of "[vdso]" is resolved against this
+ * unless sym_demangle is 0.  Source lines (sym_lines): a function's
+ * declaration, and per address (sym_srcline()) the instruction's line
+ * and the functions inlined there.  JIT code: addresses in no mapping of
+ * a process are looked up in its /tmp/perf-PID.map ("START SIZE name"
+ * lines, hex), the object "[jit]".  The vDSO: a mapping of "[vdso]" is resolved against this
  * system's vDSO (a copy of our own, at getauxval(AT_SYSINFO_EHDR)) when
  * the log's root is this system's.
  */

@@ -5,7 +5,8 @@
 # program and a shared library built here with -O2 -g, the library
 # stripped and its debug information split into a separate file, found by
 # build-id under --debug-dir (or $HWPMC_DEBUG_DIR) and by .gnu_debuglink
-# beside the library; C++ names demangled (raw with --no-demangle);
+# beside the library, and from a debuginfod server (python3's http.server
+# on the loopback); C++ names demangled (raw with --no-demangle);
 # source lines (--lines; -D --lines: each frame's, with the functions
 # inlined there); JIT code of /tmp/perf-PID.map (a Rust v0 name among
 # it); the vDSO; a kernel module's symbols.  The log is written by mklog
@@ -123,6 +124,34 @@ ok $? "stripped library: the debug file found by .gnu_debuglink beside it"
 run -R "$T/log" && cp "$T/out" "$T/nodebug" &&
 	has nodebug '^ +[0-9.]+ +[0-9.]+ +5 +\[unknown\] +libsym\.so$'
 ok $? "without --debug-dir: the function of the stripped library is unknown"
+# debuginfod (DEBUGINFOD_URLS): a server on the loopback, python3's
+# http.server, serving the debug file as /buildid/ID/debuginfo
+if command -v python3 > /dev/null 2>&1 && command -v timeout > /dev/null 2>&1 &&
+   { ldconfig -p 2>/dev/null | grep -q 'libdebuginfod\.so\.1'; }; then
+	mkdir -p "$T/srv/buildid/$bid" && cp "$T/libsym.debug" "$T/srv/buildid/$bid/debuginfo"
+	(cd "$T/srv" && exec timeout 120 python3 -u -m http.server 0 --bind 127.0.0.1) \
+		> "$T/srv.log" 2>&1 &
+	srv=$!
+	port=
+	for i in 1 2 3 4 5 6 7 8 9 10; do
+		port=$(sed -n 's/.* port \([0-9][0-9]*\).*/\1/p' "$T/srv.log" | head -1)
+		[ -n "$port" ] && break
+		sleep 0.5
+	done
+	if [ -n "$port" ]; then
+		DEBUGINFOD_URLS=http://127.0.0.1:$port DEBUGINFOD_CACHE_PATH=$T/dcache \
+			DEBUGINFOD_TIMEOUT=20 run -R "$T/log" && cp "$T/out" "$T/dflat" &&
+			has dflat '^ +[0-9.]+ +[0-9.]+ +5 +sym_hidden_work +libsym\.so$' &&
+			has srv.log "GET /buildid/$bid/debuginfo"
+		ok $? "DEBUGINFOD_URLS: the debug file fetched from a debuginfod server by build-id"
+	else
+		skip "DEBUGINFOD_URLS: a debuginfod server" "python3's http.server did not start"
+	fi
+	kill "$srv" 2> /dev/null
+	wait "$srv" 2> /dev/null
+else
+	skip "DEBUGINFOD_URLS: a debuginfod server" "no python3, timeout or libdebuginfod"
+fi
 # demangling
 has flat '^ +[0-9.]+ +[0-9.]+ +7 +ns::Foo::bar\(int\) +sym_prog$'
 ok $? "C++: ns::Foo::bar(int), demangled"

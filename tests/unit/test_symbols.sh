@@ -157,7 +157,8 @@ has flat '^ +[0-9.]+ +[0-9.]+ +7 +ns::Foo::bar\(int\) +sym_prog$'
 ok $? "C++: ns::Foo::bar(int), demangled"
 run -R "$T/log" --debug-dir "$T/debug" --no-demangle && cp "$T/out" "$T/raw" &&
 	has raw '^ +[0-9.]+ +[0-9.]+ +7 +_ZN2ns3Foo3barEi +sym_prog$' &&
-	has raw ' _RNvCs1234_7mycrate3foo +\[jit\]$'
+	has raw ' _RNvCs1234_7mycrate3foo +\[jit\]$' && hasnt raw 'ns::Foo' &&
+	hasnt flat '_ZN2ns3Foo3barEi'
 ok $? "--no-demangle: the raw names"
 # JIT code
 has flat '^ +[0-9.]+ +[0-9.]+ +3 +jit_compiled_fn +\[jit\]$'
@@ -186,6 +187,10 @@ if [ -n "$inl" ] && [ -n "$lcall" ]; then
 		has dump "^	0x[0-9a-f]+ ns::Foo::bar\\(int\\) \\(sym_prog\\.cc:$lbar\\) sym_prog sym_prog\\.cc:[0-9]+ in mix inlined at sym_prog\\.cc:$lcall\$" &&
 		has dump "^	0x[0-9a-f]+ main \\(sym_prog\\.cc:[0-9]+\\) sym_prog sym_prog\\.cc:[0-9]+\$"
 	ok $? "-D --lines: each frame's source line, a function inlined there (mix, called at line $lcall)"
+	run -R "$T/log" --debug-dir "$T/debug" -D --lines && cp "$T/out" "$T/dumpall" &&
+		has dumpall "^	0x[0-9a-f]+ jit_compiled_fn \\[jit\\]\$" &&
+		has dumpall "^	0x[0-9a-f]+ sym_hidden_work \\(sym_lib\\.c:$lhid\\) libsym\\.so sym_lib\\.c:[0-9]+\$"
+	ok $? "-D --lines: JIT, kernel, vDSO frames too; lines from the separate debug file"
 else
 	skip "-D --lines: a function inlined" "no DW_TAG_inlined_subroutine found by readelf"
 fi

@@ -342,8 +342,9 @@ static void image_read(struct image *im)
 	im->mod = dwfl_report_elf(im->dwfl, im->base, path, fd, 0, true);
 	dwfl_report_end(im->dwfl, NULL, NULL);
 	if (!im->mod) {
-		if (fd >= 0)
-			close(fd);	/* libdwfl closes it with the module */
+		/* with a module, dwfl_end() closes fd; without, it may be open */
+		if (fd >= 0 && fcntl(fd, F_GETFD) != -1)
+			close(fd);
 		goto out;
 	}
 	elf = dwfl_module_getelf(im->mod, &bias);

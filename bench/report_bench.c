@@ -39,7 +39,8 @@
  *   bench: NAME  hwpmc MED [Q1..Q3]  UNIT          (hwpmc-stat alone)
  * then "bench: done, N results" (exit 1 when something failed).
  */
-#include <elf.h>
+#include <gelf.h>
+#include <libelf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -263,67 +264,70 @@ static int cmp_fn(const void *a, const void *b)
 static void img_read(int k, const char *path)
 {
 	struct img *im = &imgs[k];
-	const Elf64_Ehdr *eh;
-	const Elf64_Shdr *sh, *tab = NULL, *text = NULL;
-	const Elf64_Phdr *ph;
-	const unsigned char *p;
+	Elf *elf;
+	Elf_Scn *scn = NULL, *tab = NULL;
+	Elf_Data *data;
+	GElf_Ehdr eh;
+	GElf_Shdr sh, tabsh;
+	GElf_Phdr ph;
+	size_t i, n = 0, m, phnum, shstrndx, text = 0;
 	struct fn *v;
-	struct stat st;
-	size_t i, n = 0, m;
 	int fd;
 
+	elf_version(EV_CURRENT);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0 || fstat(fd, &st) < 0)
+	if (fd < 0)
 		die("%s: %s", path, strerror(errno));
-	p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-	close(fd);
-	if (p == MAP_FAILED)
-		die("%s: %s", path, strerror(errno));
-	eh = (const Elf64_Ehdr *)p;
-	if ((size_t)st.st_size < sizeof(*eh) || memcmp(p, ELFMAG, SELFMAG) ||
-	    p[EI_CLASS] != ELFCLASS64 || p[EI_DATA] != ELFDATA2LSB ||
-	    eh->e_shoff + (uint64_t)eh->e_shnum * sizeof(*sh) > (uint64_t)st.st_size ||
-	    eh->e_phoff + (uint64_t)eh->e_phnum * sizeof(*ph) > (uint64_t)st.st_size)
-		die("%s: not a 64-bit little-endian ELF file", path);
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (!elf || elf_kind(elf) != ELF_K_ELF || !gelf_getehdr(elf, &eh) ||
+	    elf_getphdrnum(elf, &phnum) || elf_getshdrstrndx(elf, &shstrndx))
+		die("%s: not an ELF file (%s)", path, elf_errmsg(-1));
 	im->path = realpath(path, NULL);	/* the tools run elsewhere */
 	if (!im->path)
 		die("%s: %s", path, strerror(errno));
-	im->is_dyn = eh->e_type == ET_DYN;
-	ph = (const Elf64_Phdr *)(p + eh->e_phoff);
-	for (i = 0; i < eh->e_phnum; i++)
-		if (ph[i].p_type == PT_LOAD && (ph[i].p_flags & PF_X)) {
-			im->vaddr = ph[i].p_vaddr;
-			im->offset = ph[i].p_offset;
-			im->memsz = ph[i].p_memsz;
+	im->is_dyn = eh.e_type == ET_DYN;
+	for (i = 0; i < phnum; i++)
+		if (gelf_getphdr(elf, (int)i, &ph) && ph.p_type == PT_LOAD &&
+		    (ph.p_flags & PF_X)) {
+			im->vaddr = ph.p_vaddr;
+			im->offset = ph.p_offset;
+			im->memsz = ph.p_memsz;
 			break;
 		}
-	if (i == eh->e_phnum)
+	if (i == phnum)
 		die("%s: no executable segment", path);
-	sh = (const Elf64_Shdr *)(p + eh->e_shoff);
-	for (i = 0; i < eh->e_shnum; i++) {
-		const Elf64_Shdr *names = &sh[eh->e_shstrndx];
+	while ((scn = elf_nextscn(elf, scn))) {
+		const char *name;
 
-		if (sh[i].sh_type == SHT_SYMTAB ||
-		    (sh[i].sh_type == SHT_DYNSYM && !tab))
-			tab = &sh[i];
-		if (eh->e_shstrndx < eh->e_shnum &&
-		    !strcmp((const char *)p + names->sh_offset + sh[i].sh_name, ".text"))
-			text = &sh[i];
+		if (!gelf_getshdr(scn, &sh))
+			continue;
+		if (sh.sh_type == SHT_SYMTAB ||
+		    (sh.sh_type == SHT_DYNSYM && !tab)) {
+			tab = scn;
+			tabsh = sh;
+		}
+		name = elf_strptr(elf, shstrndx, sh.sh_name);
+		if (name && !strcmp(name, ".text"))
+			text = elf_ndxscn(scn);
 	}
-	if (!tab || !text || tab->sh_link >= eh->e_shnum)
+	data = tab ? elf_getdata(tab, NULL) : NULL;
+	if (!data || !text || !tabsh.sh_entsize)
 		die("%s: no symbol table or no .text", path);
-	m = tab->sh_size / sizeof(Elf64_Sym);
-	v = xmalloc(m * sizeof(*v));
+	m = tabsh.sh_size / tabsh.sh_entsize;
+	v = xmalloc((m ? m : 1) * sizeof(*v));
 	for (i = 0; i < m; i++) {
-		const Elf64_Sym *s = (const Elf64_Sym *)(p + tab->sh_offset) + i;
-		const char *name = (const char *)p + sh[tab->sh_link].sh_offset + s->st_name;
+		GElf_Sym s;
+		const char *name;
 
-		if (ELF64_ST_TYPE(s->st_info) != STT_FUNC ||
-		    s->st_shndx != (size_t)(text - sh) || s->st_size < 8 || !*name)
+		if (!gelf_getsym(data, (int)i, &s))
+			continue;
+		name = elf_strptr(elf, tabsh.sh_link, s.st_name);
+		if (!name || GELF_ST_TYPE(s.st_info) != STT_FUNC ||
+		    s.st_shndx != text || s.st_size < 8 || !*name)
 			continue;
 		v[n].img = k;
-		v[n].addr = s->st_value;
-		v[n].size = s->st_size;
+		v[n].addr = s.st_value;
+		v[n].size = s.st_size;
 		v[n].name = strdup(name);
 		n++;
 	}
@@ -341,7 +345,8 @@ static void img_read(int k, const char *path)
 		}
 	}
 	free(v);
-	munmap((void *)p, (size_t)st.st_size);
+	elf_end(elf);
+	close(fd);
 	if (!im->nfn)
 		die("%s: no function symbols in .text", path);
 }

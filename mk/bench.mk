@@ -36,10 +36,12 @@ bench-vm:
 
 RB_CFLAGS	:= $(U_CPPFLAGS) -I$(U_SRC)/tests/unit $(filter-out -fvisibility=hidden -MMD -MP,$(U_CFLAGS))
 RB_DEPS		:= bench/report_bench.c tests/unit/pmclog_build.h $(USER_HEADERS)
+# its ELF files' symbols: libelf (libelf-dev)
+RB_LIBS		:= $(shell $(PKG_CONFIG) --libs libelf 2>/dev/null || echo -lelf)
 
 $(B)/bench/report_bench $(UT)/report_bench: $(RB_DEPS)
 	@mkdir -p $(@D)
-	$(CC) $(RB_CFLAGS) -o $@ $< -lm
+	$(CC) $(RB_CFLAGS) -o $@ $< $(RB_LIBS) -lm
 
 # DIR/rb_lib.c, DIR/rb_prog.c, then DIR/librb.so and DIR/rb_prog
 %/rb/rb_prog.c: %/report_bench

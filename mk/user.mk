@@ -68,6 +68,32 @@ else
   CURSES_CFLAGS	:=
   CURSES_LIBS	:=
 endif
+# hwpmc-stat's symbols: elfutils' libdwfl (libdw-dev: separate debug
+# files by build-id and .gnu_debuglink, debuginfod, source lines) and
+# libiberty's demangler (libiberty-dev: C++ and Rust names).  WITH_DW=0,
+# WITH_IBERTY=0 build without them (an ELF reader of hwpmc-stat's own:
+# the file's .symtab or .dynsym; names as they are); the default is 1
+# when the compiler finds the library (the arm64 cross build has
+# neither: it gets the reader of its own).
+ifeq ($(origin WITH_DW),undefined)
+  WITH_DW	:= $(if $(filter /%,$(shell $(CC) -print-file-name=$(if $(filter 1,$(STATIC)),libdw.a,libdw.so))),1,0)
+endif
+ifeq ($(WITH_DW),1)
+  DW_CFLAGS	:= -DHWPMC_WITH_DW=1 $(shell $(PKG_CONFIG) --cflags libdw 2>/dev/null)
+  DW_LIBS	:= $(shell $(PKG_CONFIG) $(if $(filter 1,$(STATIC)),--static) --libs libdw 2>/dev/null || echo -ldw -lelf)
+else
+  DW_CFLAGS	:= -DHWPMC_WITH_DW=0
+  DW_LIBS	:=
+endif
+ifeq ($(origin WITH_IBERTY),undefined)
+  WITH_IBERTY	:= $(if $(filter /%,$(shell $(CC) -print-file-name=libiberty.a)),1,0)
+endif
+ifeq ($(WITH_IBERTY),1)
+  DW_CFLAGS	+= -DHWPMC_WITH_IBERTY=1
+  DW_LIBS	+= -liberty
+else
+  DW_CFLAGS	+= -DHWPMC_WITH_IBERTY=0
+endif
 # hwpmc-stat --pprof: protobuf-c (protoc-c makes the C of
 # tools/profile.proto at build time: protobuf-c-compiler, libprotobuf-c-dev)
 # and zlib (zlib1g-dev).  WITH_PPROF=0 builds without --pprof; the default
@@ -183,7 +209,7 @@ $(LIB_PC): libhwpmc/hwpmc.pc.in mk/user.mk
 
 $(B)/obj/tools/%.o: tools/%.c
 	@mkdir -p $(@D)
-	$(CC) $(U_CPPFLAGS) $(CURSES_CFLAGS) $(PPROF_CFLAGS) $(U_CFLAGS) -c $< -o $@
+	$(CC) $(U_CPPFLAGS) $(CURSES_CFLAGS) $(PPROF_CFLAGS) $(DW_CFLAGS) $(U_CFLAGS) -c $< -o $@
 
 # pprof's profile.proto in C (both files at once: the .c's rule makes the .h)
 $(PROTO_C): tools/profile.proto
@@ -202,7 +228,7 @@ endif
 ifeq ($(STATIC),1)
 $(B)/bin/hwpmc-stat: $(B)/obj/tools/hwpmc-stat.o $(STAT_OBJS) $(LIB_A)
 	@mkdir -p $(@D)
-	$(CC) -static $(U_LDFLAGS) -o $@ $^ $(CURSES_LIBS) $(PPROF_LIBS) $(LIB_LIBS)
+	$(CC) -static $(U_LDFLAGS) -o $@ $^ $(CURSES_LIBS) $(PPROF_LIBS) $(DW_LIBS) $(LIB_LIBS)
 
 $(B)/bin/%: $(B)/obj/tools/%.o $(LIB_A)
 	@mkdir -p $(@D)
@@ -210,7 +236,7 @@ $(B)/bin/%: $(B)/obj/tools/%.o $(LIB_A)
 else
 $(B)/bin/hwpmc-stat: $(B)/obj/tools/hwpmc-stat.o $(STAT_OBJS) $(LIB_SO) $(B)/lib/libhwpmc.so
 	@mkdir -p $(@D)
-	$(CC) $(U_LDFLAGS) -o $@ $(filter %.o,$^) -L$(B)/lib -lhwpmc $(CURSES_LIBS) $(PPROF_LIBS) \
+	$(CC) $(U_LDFLAGS) -o $@ $(filter %.o,$^) -L$(B)/lib -lhwpmc $(CURSES_LIBS) $(PPROF_LIBS) $(DW_LIBS) \
 		-Wl,-rpath,'$$ORIGIN/../lib'
 
 $(B)/bin/%: $(B)/obj/tools/%.o $(LIB_SO) $(B)/lib/libhwpmc.so
@@ -268,7 +294,7 @@ $(UT)/test_count: $(UT)/obj/test_count.o $(UT)/obj/fake_hwpmc.o $(UT_LIB_OBJS)
 
 $(UT)/obj/tools/%.o: tools/%.c
 	@mkdir -p $(@D)
-	$(CC) $(U_CPPFLAGS) $(CURSES_CFLAGS) $(PPROF_CFLAGS) $(UT_CFLAGS) -c $< -o $@
+	$(CC) $(U_CPPFLAGS) $(CURSES_CFLAGS) $(PPROF_CFLAGS) $(DW_CFLAGS) $(UT_CFLAGS) -c $< -o $@
 
 $(UT)/obj/tools/profile.pb-c.o: $(PROTO_C)
 	@mkdir -p $(@D)
@@ -276,7 +302,7 @@ $(UT)/obj/tools/profile.pb-c.o: $(PROTO_C)
 
 $(UT)/hwpmc-stat: $(UT)/obj/tools/hwpmc-stat.o $(patsubst tools/%.c,$(UT)/obj/tools/%.o,$(STAT_SRCS)) \
 		  $(UT_PPROF_OBJ) $(UT_LIB_OBJS)
-	$(CC) $(UT_SAN) -o $@ $^ $(CURSES_LIBS) $(PPROF_LIBS) $(LIB_LIBS)
+	$(CC) $(UT_SAN) -o $@ $^ $(CURSES_LIBS) $(PPROF_LIBS) $(DW_LIBS) $(LIB_LIBS)
 
 # the reader of --pprof's files in the tests: protobuf-c's decoder
 $(UT)/pprof_read: tests/unit/pprof_read.c $(UT_PPROF_OBJ)
@@ -370,7 +396,7 @@ $(FZ)/pmclog_seeds: tests/fuzz/pmclog_seeds.c tests/unit/pmclog_build.h \
 		-I$(U_SRC)/tests/unit -o $@ $<
 
 check-unit: $(UT_PROGS) $(LIB_SO) $(if $(HAVE_FUZZ_CC),$(FUZZ_BINS))
-	@UT=$(UT) SRC=$(U_SRC) CC="$(CC)" CPPFLAGS="$(U_CPPFLAGS)" LIBSO=$(LIB_SO) \
+	@UT=$(UT) SRC=$(U_SRC) CC="$(CC)" CXX="$(CXX)" CPPFLAGS="$(U_CPPFLAGS)" LIBSO=$(LIB_SO) \
 		COMPAT_CXX="$(if $(HAVE_CXX),$(UT)/test_compat_cxx)" \
 		FUZZER=$(FZ)/fuzz_pmclog SEEDGEN=$(FZ)/pmclog_seeds \
 		FUZZ_CORPUS=$(FZ)/corpus FUZZ_TIME=$(FUZZ_TIME) \

@@ -27,6 +27,10 @@ PACKAGES=(
 	dwarves libelf-dev sparse dkms openssl
 	# the library and tools: libkmod, ncurses (hwpmc-stat -T); -m32 ABI checks and i386 selftests
 	libkmod-dev libncurses-dev libc6-dev-i386 lib32gcc-12-dev
+	# hwpmc-stat's symbols: elfutils' libdwfl (separate debug files by
+	# build-id and .gnu_debuglink, debuginfod, source lines) and libiberty's
+	# C++ and Rust demangler
+	libdw-dev libiberty-dev
 	# libhwpmc's vendor event tables: generated from the pmu-events JSON of
 	# linux-source-6.12 (below) by libhwpmc/gen_pmu_events.py
 	python3

@@ -46,6 +46,9 @@ enum {
 	OPT_ICICLE,
 	OPT_PERFSCRIPT,
 	OPT_PPROF,
+	OPT_NO_DEMANGLE,
+	OPT_LINES,
+	OPT_DEBUG_DIR,
 };
 #define RATE_PMU	65536		/* pmcstat's default sampling rate */
 #define RATE_CLOCK	1000000		/* cpu-clock, task-clock: 1 ms in ns */
@@ -96,6 +99,7 @@ static void usage(const char *fmt, ...)
 		"           [--pprof file] {-P spec | -S spec} ... [-t pid | command]\n"
 		"       %s -R logfile [-D] [-F file] [-G file] [-o file] [--comm name] [--pid pid]\n"
 		"           [--flamegraph file.svg [--icicle]] [--perf-script file] [--pprof file]\n"
+		"           [--no-demangle] [--lines] [--debug-dir dir]\n"
 		"       %s -u spec\n",
 		prog, prog, prog, prog);
 	if (fmt)
@@ -134,6 +138,11 @@ static void usage(const char *fmt, ...)
 		"             Firefox Profiler, stackcollapse-perf.pl)\n"
 		"  --pprof file   the stacks as pprof's profile.proto, gzipped\n"
 		"  --comm name, --pid pid   only samples of these processes\n"
+		"  --no-demangle   C++ and Rust functions by their symbols' raw names\n"
+		"  --lines    functions as 'name (file:line)', where DWARF tells;\n"
+		"             with -D, each frame's line and inlined functions\n"
+		"  --debug-dir dir   look for separate debug files in dir first\n"
+		"             (default $HWPMC_DEBUG_DIR; then /usr/lib/debug)\n"
 		"  -u spec    describe the event of spec: PMU, encoding, description\n"
 		"Events: hwpmc-control -L; spec is 'event[:u|:k][,usr|,os][,qualifier...]'\n"
 		"or perf's 'cpu/term,.../' (pmc(3)).\n",
@@ -815,6 +824,9 @@ int main(int argc, char **argv)
 		{ "icicle", no_argument, NULL, OPT_ICICLE },
 		{ "perf-script", required_argument, NULL, OPT_PERFSCRIPT },
 		{ "pprof", required_argument, NULL, OPT_PPROF },
+		{ "no-demangle", no_argument, NULL, OPT_NO_DEMANGLE },
+		{ "lines", no_argument, NULL, OPT_LINES },
+		{ "debug-dir", required_argument, NULL, OPT_DEBUG_DIR },
 		{ NULL, 0, NULL, 0 },
 	};
 	const struct pmc_cpuinfo *ci;
@@ -984,6 +996,15 @@ int main(int argc, char **argv)
 			break;
 		case 'I':
 			parse_pids(optarg, &rep.ro);
+			break;
+		case OPT_NO_DEMANGLE:
+			sym_demangle = 0;
+			break;
+		case OPT_LINES:
+			sym_lines = 1;
+			break;
+		case OPT_DEBUG_DIR:
+			sym_debug_dir = optarg;
 			break;
 		case 'h':
 			usage(NULL);

@@ -17,12 +17,19 @@
 /* -- symbols ---------------------------------------------------------------- */
 
 struct image;
+struct jitmap;
 
 /* A resolved function: what reports aggregate on (their counts are theirs). */
 struct func {
-	const char	*name;		/* symbol, or "[unknown]" */
-	const char	*obj;		/* basename of its file, "[kernel]" */
+	const char	*name;		/* symbol (demangled unless !sym_demangle;
+					   with sym_lines, "name (file:line)"),
+					   or "[unknown]" */
+	const char	*obj;		/* basename of its file, "[kernel]",
+					   "[module]", "[jit]", "[vdso]" */
+	const char	*src;		/* with sym_lines: "file:line" of its
+					   first instruction, NULL: unknown */
 	int		unknown;	/* name is "[unknown]" */
+	int		kernel;		/* of the kernel or a module */
 	uint64_t	shown;		/* top mode: self at the last refresh */
 };
 
@@ -38,6 +45,8 @@ struct proc {
 	struct map	*maps;
 	size_t		nmap, room;
 	size_t		hint;		/* the mapping found last */
+	struct jitmap	*jit;		/* its /tmp/perf-PID.map */
+	int		jit_read;	/* jit: looked for */
 	struct proc	*next;		/* hash chain */
 };
 
@@ -48,6 +57,12 @@ int	sym_resolve_proc(struct proc *p, uint64_t pc);
 extern struct func *sym_funcs;
 extern size_t sym_nfunc;
 
+/*
+ * With sym_lines: "file:line" of the instruction at pc in process p, then
+ * for each function inlined there, innermost first, " in NAME inlined at
+ * file:line"; written into buf.  NULL: not known (no DWARF, the kernel).
+ */
+const char *sym_srcline(struct proc *p, uint64_t pc, char *buf, size_t len);
 struct proc *sym_proc(pid_t pid, int create);
 void	sym_map_in(pid_t pid, uint64_t start, uint64_t end, uint64_t pgoff,
 		   const char *path);
@@ -64,6 +79,11 @@ int	sym_kernel_used(void);		/* a kernel address was resolved */
 int	sym_is_kernel(uint64_t pc);
 /* Prefix prepended to paths of MAP_IN records (for logs of another root). */
 extern const char *sym_root;
+/* Set before the first address is resolved: */
+extern int sym_demangle;		/* C++, Rust names demangled (default 1) */
+extern int sym_lines;			/* functions named "name (file:line)" */
+/* separate debug files looked for there first (NULL: $HWPMC_DEBUG_DIR) */
+extern const char *sym_debug_dir;
 
 /* -- reports ---------------------------------------------------------------- */
 

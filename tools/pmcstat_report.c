@@ -508,6 +508,27 @@ static void ctx_parser_close(struct ctx *c)
 /* -- dump ---------------------------------------------------------------------- */
 
 /* One record as a line of text (process() counts it in the summary). */
+/* --lines: a line per frame of a chain, with its source line */
+static void dump_lines(FILE *out, const struct pmclog_ev_callchain *x)
+{
+	struct proc *p = sym_proc((pid_t)x->pl_pid, 0);
+	const struct func *f;
+	const char *src;
+	char buf[1024];
+	uint32_t i;
+
+	for (i = 0; i < x->pl_npc; i++) {
+		/* a return address: the line of its call */
+		uint64_t pc = i ? x->pl_pc[i] - 1 : x->pl_pc[i];
+		int fid = sym_resolve_proc(p, pc);	/* may move sym_funcs */
+
+		f = &sym_funcs[fid];
+		src = sym_srcline(p, pc, buf, sizeof(buf));
+		fprintf(out, "\t0x%" PRIx64 " %s %s%s%s\n", x->pl_pc[i], f->name,
+			f->obj, src ? " " : "", src ? src : "");
+	}
+}
+
 static void dump_rec(struct ctx *c, const struct pmclog_ev *ev)
 {
 	FILE *out = c->dump;
@@ -596,6 +617,8 @@ static void dump_rec(struct ctx *c, const struct pmclog_ev *ev)
 		for (i = 0; i < x->pl_npc; i++)
 			fprintf(out, " 0x%" PRIx64, x->pl_pc[i]);
 		fputc('\n', out);
+		if (sym_lines)
+			dump_lines(out, x);
 		break;
 	}
 	case PMCLOG_TYPE_THR_CREATE:
@@ -808,7 +831,7 @@ enum frame_kind frame_kind(const struct func *f)
 {
 	if (f->unknown)
 		return FRAME_UNKNOWN;
-	return strcmp(f->obj, "[kernel]") ? FRAME_USER : FRAME_KERNEL;
+	return f->kernel ? FRAME_KERNEL : FRAME_USER;
 }
 
 const char *frame_label(const struct func *f, char *buf, size_t len)

@@ -6,14 +6,35 @@
  * start, end, file offset, path) give the file offset of the address;
  * the program headers of the ELF file (PT_LOAD: offset, vaddr) turn it
  * into the link-time address, whatever the load bias (PIE, shared
- * objects, prelinked or not); the symbol table (.symtab, else .dynsym)
- * names the function.  Kernel addresses: /proc/kallsyms of the machine
- * the report runs on.
+ * objects, prelinked or not); the symbol table names the function.
+ * Kernel addresses: /proc/kallsyms of the machine the report runs on,
+ * a module's functions with "[module]" as their object.
  *
- * The ELF files are read with <elf.h> and mmap() rather than libelf:
- * the arm64 userland is linked statically with the cross toolchain, for
- * which Debian ships no libelf (libelf-dev:arm64 pulls in a second,
- * multiarch libc6-dev).  ELF32 and ELF64 of either byte order are read.
+ * The ELF files are read with elfutils' libdwfl (HWPMC_WITH_DW, the
+ * default where libdw is found), one Dwfl per file whatever the
+ * processes that map it.  It finds the symbol table: the file's .symtab,
+ * else the one of its separate debug file, found by build-id
+ * (DIR/.build-id/xx/rest.debug) or by .gnu_debuglink under the debug
+ * directories (sym_debug_dir, then the file's own directory, .debug/,
+ * /usr/lib/debug), or fetched by debuginfod when DEBUGINFOD_URLS is set;
+ * else .gnu_debugdata (MiniDebugInfo), else .dynsym.  The functions are
+ * copied into a sorted array (a million samples with their call chains
+ * search it ten million times: a binary search over packed addresses,
+ * not libdwfl's lookup), and the Dwfl is closed at once unless source
+ * lines are wanted (sym_lines), whose DWARF it then reads on demand.
+ * Without libdw (the static arm64 cross build: Debian ships no libdw for
+ * the cross toolchain), a reader of its own: <elf.h> and mmap(), the
+ * file's .symtab else .dynsym, ELF32 and ELF64 of either byte order.
+ *
+ * Names: C++ and Rust (legacy and v0) symbols are demangled with
+ * libiberty (HWPMC_WITH_IBERTY: rust_demangle(), cplus_demangle_v3())
+ * unless sym_demangle is 0.  Source lines (sym_lines): a function's
+ * declaration, and per address (sym_srcline()) the instruction's line
+ * and the functions inlined there.  JIT code: addresses in no mapping of
+ * a process are looked up in its /tmp/perf-PID.map ("START SIZE name"
+ * lines, hex), the object "[jit]".  The vDSO: a mapping of "[vdso]" is resolved against this
+ * system's vDSO (a copy of our own, at getauxval(AT_SYSINFO_EHDR)) when
+ * the log's root is this system's.
  */
 #include <elf.h>
 #include <errno.h>
@@ -22,15 +43,32 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#ifndef HWPMC_WITH_DW
+#define HWPMC_WITH_DW 0
+#endif
+#ifndef HWPMC_WITH_IBERTY
+#define HWPMC_WITH_IBERTY 0
+#endif
+#if HWPMC_WITH_DW
+#include <dwarf.h>
+#include <elfutils/libdwfl.h>
+#include <gelf.h>
+#endif
+#if HWPMC_WITH_IBERTY
+#include <libiberty/demangle.h>
+#endif
 
 #include "pmcstat.h"
 
 struct sym {
 	uint64_t	addr, size;
 	const char	*name;
+	const char	*obj;		/* kernel: "[kernel]" or "[module]" */
 	int		fid;		/* -1 until a sample falls in it */
 };
 
@@ -49,12 +87,29 @@ struct image {
 	size_t		nsym;
 	char		*strs;		/* names, copied */
 	int		unknown_fid;
+#if HWPMC_WITH_DW
+	Dwfl		*dwfl;		/* kept with sym_lines only */
+	Dwfl_Module	*mod;
+	uint64_t	bias;		/* module address - link-time address */
+#endif
 	struct image	*next;
+};
+
+/* /tmp/perf-PID.map of a process */
+struct jitmap {
+	struct sym	*syms;
+	uint64_t	*addrs;
+	size_t		nsym;
+	char		*strs;
+	int		unknown_fid;
 };
 
 struct func *sym_funcs;
 size_t sym_nfunc;
 const char *sym_root = "";
+int sym_demangle = 1;
+int sym_lines;
+const char *sym_debug_dir;
 
 static struct image *images;
 static struct proc *procs[1024];
@@ -65,6 +120,10 @@ static char *kstrs;
 static int kloaded;		/* 1 loaded, -1 could not */
 static int kused;		/* a kernel address was resolved */
 static int kernel_unknown = -1, unknown = -1;
+static char **owned;		/* strings made here, freed by sym_free() */
+static size_t nowned, owned_room;
+static char **kmods;		/* "[module]" names of kernel symbols */
+static size_t nkmod, kmod_room;
 
 /* realloc() or exit; shared with pmcstat_report.c (pmcstat.h) */
 void *xrealloc(void *p, size_t n)
@@ -77,29 +136,384 @@ void *xrealloc(void *p, size_t n)
 	return p;
 }
 
-static char *xstrdup(const char *s)
+static char *sym_strdup(const char *s)
 {
 	size_t n = strlen(s) + 1;
 
 	return memcpy(xrealloc(NULL, n), s, n);
 }
 
-static int new_func(const char *name, const char *obj)
+static char *own(char *s)
+{
+	if (nowned == owned_room) {
+		owned_room = owned_room ? owned_room * 2 : 64;
+		owned = xrealloc(owned, owned_room * sizeof(*owned));
+	}
+	return owned[nowned++] = s;
+}
+
+/* name demangled (a string of ours), or NULL: not mangled, or not wanted */
+static char *demangle(const char *name)
+{
+#if HWPMC_WITH_IBERTY
+	char *d;
+
+	if (!sym_demangle || name[0] != '_' || (name[1] != 'Z' && name[1] != 'R'))
+		return NULL;
+	/*
+	 * What cplus_demangle() does for C++ and Rust, without its object,
+	 * which needs libiberty's xmalloc() (our xrealloc() clashes)
+	 */
+	d = rust_demangle(name, DMGL_PARAMS | DMGL_ANSI);
+	if (!d && name[1] == 'Z')
+		d = cplus_demangle_v3(name, DMGL_PARAMS | DMGL_ANSI);
+	return d ? own(d) : NULL;
+#else
+	(void)name;
+	return NULL;
+#endif
+}
+
+/*
+ * A new function: name (demangled here), its object, kernel or not, and
+ * where its code starts in the source ("file:line", NULL: unknown).
+ */
+static int new_func(const char *name, const char *obj, int kernel,
+		    const char *src)
 {
 	static size_t room;
+	struct func *f;
+	const char *d;
+	char *s;
+	size_t n;
 
 	if (sym_nfunc == room) {
 		room = room ? room * 2 : 256;
 		sym_funcs = xrealloc(sym_funcs, room * sizeof(*sym_funcs));
 	}
-	memset(&sym_funcs[sym_nfunc], 0, sizeof(*sym_funcs));
-	sym_funcs[sym_nfunc].name = name;
-	sym_funcs[sym_nfunc].obj = obj;
-	sym_funcs[sym_nfunc].unknown = !strcmp(name, "[unknown]");
+	f = &sym_funcs[sym_nfunc];
+	memset(f, 0, sizeof(*f));
+	f->unknown = !strcmp(name, "[unknown]");
+	d = f->unknown ? NULL : demangle(name);
+	f->name = d ? d : name;
+	f->obj = obj;
+	f->kernel = kernel;
+	if (src) {
+		f->src = own(sym_strdup(src));
+		n = strlen(f->name) + strlen(src) + 4;
+		s = own(xrealloc(NULL, n));
+		snprintf(s, n, "%s (%s)", f->name, src);
+		f->name = s;
+	}
 	return (int)sym_nfunc++;
 }
 
-/* -- ELF files -------------------------------------------------------------- */
+/* -- symbol arrays ------------------------------------------------------------ */
+
+static uint64_t *pack_addrs(const struct sym *s, size_t n)
+{
+	uint64_t *v = xrealloc(NULL, (n ? n : 1) * sizeof(*v));
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		v[i] = s[i].addr;
+	return v;
+}
+
+static int cmp_sym(const void *a, const void *b)
+{
+	const struct sym *x = a, *y = b;
+
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	return y->size > x->size ? 1 : y->size < x->size ? -1 : 0;
+}
+
+/*
+ * The symbol at link-time address a, or NULL: the last of s[0..n) at or
+ * below a (addrs: their addresses, packed: a million samples search
+ * these arrays ten million times, for the call graph).
+ */
+static struct sym *find_sym(struct sym *s, const uint64_t *addrs, size_t n,
+			    uint64_t a)
+{
+	size_t lo = 0, half;
+
+	if (!n || addrs[0] > a)
+		return NULL;
+	while (n > 1) {
+		half = n / 2;
+		lo = addrs[lo + half] <= a ? lo + half : lo;
+		n -= half;
+	}
+	s += lo;
+	if (s->size && a >= s->addr + s->size)
+		return NULL;
+	return s;
+}
+
+#if HWPMC_WITH_DW
+/* -- ELF files: libdwfl -------------------------------------------------------- */
+
+static char *debug_path;	/* Dwfl_Callbacks.debuginfo_path */
+
+static const Dwfl_Callbacks dw_callbacks = {
+	.find_elf = dwfl_build_id_find_elf,
+	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.section_address = dwfl_offline_section_address,
+	.debuginfo_path = &debug_path,
+};
+
+/*
+ * Where separate debug files are looked for (libdwfl's format: absolute
+ * directories hold .build-id/ and the debuglink names under the file's
+ * own path; an empty entry is the file's directory, a relative one a
+ * subdirectory of it): --debug-dir or $HWPMC_DEBUG_DIR first, the log's
+ * root's /usr/lib/debug, then libdwfl's default.
+ */
+static void debug_path_init(void)
+{
+	const char *dir = sym_debug_dir ? sym_debug_dir : getenv("HWPMC_DEBUG_DIR");
+	size_t n;
+
+	if (debug_path)
+		return;
+	n = (dir ? strlen(dir) : 0) + strlen(sym_root) + 64;
+	debug_path = xrealloc(NULL, n);
+	snprintf(debug_path, n, "%s%s%s%s:.debug:/usr/lib/debug",
+		 dir && *dir ? dir : "", dir && *dir ? ":" : "",
+		 sym_root, *sym_root ? "/usr/lib/debug:" : "");
+}
+
+/* This system's vDSO, as a file of its own (a memfd), or -1. */
+static int vdso_fd(void)
+{
+	const unsigned char *p = (const void *)getauxval(AT_SYSINFO_EHDR);
+	unsigned long start, end;
+	char line[512];
+	FILE *maps;
+	size_t len = 0;
+	ssize_t w;
+	int fd;
+
+	if (!p || *sym_root)
+		return -1;
+	maps = fopen("/proc/self/maps", "re");
+	if (!maps)
+		return -1;
+	while (fgets(line, sizeof(line), maps))
+		if (strstr(line, "[vdso]") &&
+		    sscanf(line, "%lx-%lx", &start, &end) == 2 &&
+		    start == (unsigned long)p) {
+			len = end - start;
+			break;
+		}
+	fclose(maps);
+	fd = len ? memfd_create("vdso", MFD_CLOEXEC) : -1;
+	if (fd < 0)
+		return -1;
+	w = write(fd, p, len);
+	if (w != (ssize_t)len) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+static void image_read(struct image *im)
+{
+	char path[PATH_MAX];
+	size_t i, n, room = 0, sroom = 0, slen = 0, phnum;
+	Dwarf_Addr bias;
+	GElf_Phdr ph;
+	Elf *elf;
+	int fd = -1, nsyms;
+
+	debug_path_init();
+	if (!strcmp(im->path, "[vdso]")) {
+		fd = vdso_fd();
+		if (fd < 0)
+			return;
+	}
+	snprintf(path, sizeof(path), "%s%s", sym_root, im->path);
+	im->dwfl = dwfl_begin(&dw_callbacks);
+	if (!im->dwfl)
+		return;
+	im->mod = dwfl_report_elf(im->dwfl, im->base, path, fd, 0, true);
+	dwfl_report_end(im->dwfl, NULL, NULL);
+	if (!im->mod) {
+		/* with a module, dwfl_end() closes fd; without, it may be open */
+		if (fd >= 0 && fcntl(fd, F_GETFD) != -1)
+			close(fd);
+		goto out;
+	}
+	elf = dwfl_module_getelf(im->mod, &bias);
+	if (!elf || elf_getphdrnum(elf, &phnum))
+		goto out;
+	im->bias = bias;
+
+	/* PT_LOAD segments: file offset to link-time address */
+	im->segs = xrealloc(NULL, (phnum ? phnum : 1) * sizeof(*im->segs));
+	for (i = 0; i < phnum; i++) {
+		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD)
+			continue;
+		im->segs[im->nseg].offset = ph.p_offset;
+		im->segs[im->nseg].filesz = ph.p_filesz;
+		im->segs[im->nseg].vaddr = ph.p_vaddr;
+		im->nseg++;
+	}
+
+	/* the function symbols, wherever libdwfl found them */
+	nsyms = dwfl_module_getsymtab(im->mod);
+	for (i = 1; nsyms > 0 && i < (size_t)nsyms; i++) {
+		GElf_Sym sym;
+		GElf_Addr addr;
+		GElf_Word shndx;
+		const char *name;
+		int type;
+
+		name = dwfl_module_getsym_info(im->mod, (int)i, &sym, &addr,
+					       &shndx, NULL, NULL);
+		if (!name || !*name)
+			continue;
+		type = GELF_ST_TYPE(sym.st_info);
+		if ((type != STT_FUNC && type != STT_GNU_IFUNC) ||
+		    shndx == SHN_UNDEF || !sym.st_value)
+			continue;
+		if (im->nsym == room) {
+			room = room ? room * 2 : 1024;
+			im->syms = xrealloc(im->syms, room * sizeof(*im->syms));
+		}
+		n = strlen(name) + 1;
+		if (slen + n > sroom) {
+			sroom = sroom ? sroom * 2 : 1 << 16;
+			while (slen + n > sroom)
+				sroom *= 2;
+			im->strs = xrealloc(im->strs, sroom);
+		}
+		memcpy(im->strs + slen, name, n);
+		im->syms[im->nsym].addr = addr - bias;
+		im->syms[im->nsym].size = sym.st_size;
+		im->syms[im->nsym].name = (const char *)(uintptr_t)slen;
+		im->syms[im->nsym].obj = NULL;
+		im->syms[im->nsym].fid = -1;
+		im->nsym++;
+		slen += n;
+	}
+	for (i = 0; i < im->nsym; i++)
+		im->syms[i].name = im->strs + (uintptr_t)im->syms[i].name;
+	if (im->nsym) {
+		qsort(im->syms, im->nsym, sizeof(*im->syms), cmp_sym);
+		/* aliases: keep the first (largest) of each address */
+		for (i = n = 0; i < im->nsym; i++)
+			if (!n || im->syms[n - 1].addr != im->syms[i].addr)
+				im->syms[n++] = im->syms[i];
+		im->nsym = n;
+		im->addrs = pack_addrs(im->syms, n);
+	}
+	im->ok = 1;
+out:
+	if (!sym_lines || !im->ok) {
+		dwfl_end(im->dwfl);
+		im->dwfl = NULL;
+		im->mod = NULL;
+	}
+}
+
+/*
+ * "file:line" of the function at link-time address va, or NULL: where
+ * DWARF declares the function (the subprogram around va), else the line
+ * of the instruction at va.
+ */
+static const char *image_srcline(struct image *im, uint64_t va, char *buf,
+				 size_t len)
+{
+	Dwarf_Addr a = va + im->bias, cubias;
+	Dwarf_Die *cu, *scopes = NULL;
+	const char *file = NULL, *b;
+	Dwfl_Line *l;
+	int line = 0, n, i;
+
+	if (!im->mod)
+		return NULL;
+	cu = dwfl_module_addrdie(im->mod, a, &cubias);
+	n = cu ? dwarf_getscopes(cu, a - cubias, &scopes) : 0;
+	for (i = 0; i < n; i++)
+		if (dwarf_tag(&scopes[i]) == DW_TAG_subprogram) {
+			file = dwarf_decl_file(&scopes[i]);
+			if (file && (dwarf_decl_line(&scopes[i], &line) || line <= 0))
+				file = NULL;
+			break;
+		}
+	free(scopes);
+	if (!file) {
+		l = dwfl_module_getsrc(im->mod, a);
+		file = l ? dwfl_lineinfo(l, NULL, &line, NULL, NULL, NULL) : NULL;
+	}
+	if (!file || line <= 0)
+		return NULL;
+	b = strrchr(file, '/');
+	snprintf(buf, len, "%s:%d", b ? b + 1 : file, line);
+	return buf;
+}
+
+/* the basename of a source file's path */
+static const char *src_base(const char *file)
+{
+	const char *b = strrchr(file, '/');
+
+	return b ? b + 1 : file;
+}
+
+/*
+ * "file:line" of the instruction at link-time address va, then, for each
+ * function inlined there, innermost first, " in NAME inlined at
+ * file:line"; NULL: no line known.
+ */
+static const char *image_addrline(struct image *im, uint64_t va, char *buf,
+				  size_t len)
+{
+	Dwarf_Addr a = va + im->bias, cubias;
+	Dwarf_Die *cu, *scopes = NULL;
+	Dwarf_Files *files;
+	Dwarf_Attribute at;
+	Dwarf_Word fileno, cline;
+	const char *file, *name, *cfile;
+	Dwfl_Line *l;
+	size_t at_len;
+	int line = 0, n, i;
+
+	if (!im->mod)
+		return NULL;
+	l = dwfl_module_getsrc(im->mod, a);
+	file = l ? dwfl_lineinfo(l, NULL, &line, NULL, NULL, NULL) : NULL;
+	if (!file || line <= 0)
+		return NULL;
+	at_len = (size_t)snprintf(buf, len, "%s:%d", src_base(file), line);
+	cu = dwfl_module_addrdie(im->mod, a, &cubias);
+	n = cu ? dwarf_getscopes(cu, a - cubias, &scopes) : 0;
+	for (i = 0; i < n && at_len < len; i++) {
+		if (dwarf_tag(&scopes[i]) != DW_TAG_inlined_subroutine)
+			continue;
+		name = dwarf_diename(&scopes[i]);
+		cfile = NULL;
+		cline = 0;
+		if (dwarf_formudata(dwarf_attr(&scopes[i], DW_AT_call_file, &at), &fileno) == 0 &&
+		    dwarf_getsrcfiles(cu, &files, NULL) == 0)
+			cfile = dwarf_filesrc(files, fileno, NULL, NULL);
+		if (dwarf_formudata(dwarf_attr(&scopes[i], DW_AT_call_line, &at), &cline))
+			cline = 0;
+		at_len += (size_t)snprintf(buf + at_len, len - at_len,
+					   " in %s inlined at %s:%u",
+					   name ? name : "?",
+					   cfile ? src_base(cfile) : "?",
+					   (unsigned)cline);
+	}
+	free(scopes);
+	return buf;
+}
+#else
+/* -- ELF files: a reader of our own (no libdw) ------------------------------- */
 
 struct elf {
 	const unsigned char *p;
@@ -124,25 +538,6 @@ static uint64_t get(const struct elf *e, const void *at, int size)
 	((e)->is64 ?							\
 	 get(e, (base) + offsetof(s64, field), sizeof(((s64 *)0)->field)) : \
 	 get(e, (base) + offsetof(s32, field), sizeof(((s32 *)0)->field)))
-
-static uint64_t *pack_addrs(const struct sym *s, size_t n)
-{
-	uint64_t *v = xrealloc(NULL, (n ? n : 1) * sizeof(*v));
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		v[i] = s[i].addr;
-	return v;
-}
-
-static int cmp_sym(const void *a, const void *b)
-{
-	const struct sym *x = a, *y = b;
-
-	if (x->addr != y->addr)
-		return x->addr < y->addr ? -1 : 1;
-	return y->size > x->size ? 1 : y->size < x->size ? -1 : 0;
-}
 
 /* The function symbols of one symbol table section; count returned. */
 static size_t read_symtab(struct image *im, const struct elf *e,
@@ -191,6 +586,7 @@ static size_t read_symtab(struct image *im, const struct elf *e,
 			im->syms[im->nsym].addr = value;
 			im->syms[im->nsym].size = sz;
 			im->syms[im->nsym].name = im->strs + *strbytes;
+			im->syms[im->nsym].obj = NULL;
 			im->syms[im->nsym].fid = -1;
 			im->nsym++;
 			*strbytes += l + 1;
@@ -286,6 +682,21 @@ out:
 	munmap((void *)p, e.len);
 }
 
+
+static const char *image_srcline(struct image *im, uint64_t va, char *buf,
+				 size_t len)
+{
+	(void)im, (void)va, (void)buf, (void)len;
+	return NULL;
+}
+
+static const char *image_addrline(struct image *im, uint64_t va, char *buf,
+				  size_t len)
+{
+	return image_srcline(im, va, buf, len);
+}
+#endif /* HWPMC_WITH_DW */
+
 static struct image *image_get(const char *path)
 {
 	struct image *im;
@@ -296,7 +707,7 @@ static struct image *image_get(const char *path)
 			return im;
 	im = xrealloc(NULL, sizeof(*im));
 	memset(im, 0, sizeof(*im));
-	im->path = xstrdup(path);
+	im->path = sym_strdup(path);
 	b = strrchr(im->path, '/');
 	im->base = b ? b + 1 : im->path;
 	im->unknown_fid = -1;
@@ -306,50 +717,40 @@ static struct image *image_get(const char *path)
 	return im;
 }
 
-/*
- * The symbol at link-time address a, or NULL: the last of s[0..n) at or
- * below a (addrs: their addresses, packed: a million samples search
- * these arrays ten million times, for the call graph).
- */
-static struct sym *find_sym(struct sym *s, const uint64_t *addrs, size_t n,
-			    uint64_t a)
+/* the link-time address of pc in mapping m of image im; 0: none */
+static int image_va(const struct image *im, const struct map *m, uint64_t pc,
+		    uint64_t *va)
 {
-	size_t lo = 0, half;
-
-	if (!n || addrs[0] > a)
-		return NULL;
-	while (n > 1) {
-		half = n / 2;
-		lo = addrs[lo + half] <= a ? lo + half : lo;
-		n -= half;
-	}
-	s += lo;
-	if (s->size && a >= s->addr + s->size)
-		return NULL;
-	return s;
-}
-
-static int image_resolve(struct image *im, const struct map *m, uint64_t pc)
-{
-	uint64_t off = pc - m->start + m->pgoff, va = pc;
-	struct sym *s = NULL;
+	uint64_t off = pc - m->start + m->pgoff;
 	size_t i;
 
 	for (i = 0; i < im->nseg; i++)
 		if (off >= im->segs[i].offset &&
 		    off - im->segs[i].offset < im->segs[i].filesz) {
-			va = off - im->segs[i].offset + im->segs[i].vaddr;
-			break;
+			*va = off - im->segs[i].offset + im->segs[i].vaddr;
+			return 1;
 		}
-	if (i < im->nseg)
+	return 0;
+}
+
+static int image_resolve(struct image *im, const struct map *m, uint64_t pc)
+{
+	struct sym *s = NULL;
+	uint64_t va;
+
+	if (image_va(im, m, pc, &va))
 		s = find_sym(im->syms, im->addrs, im->nsym, va);
 	if (!s) {
 		if (im->unknown_fid < 0)
-			im->unknown_fid = new_func("[unknown]", im->base);
+			im->unknown_fid = new_func("[unknown]", im->base, 0, NULL);
 		return im->unknown_fid;
 	}
-	if (s->fid < 0)
-		s->fid = new_func(s->name, im->base);
+	if (s->fid < 0) {
+		char buf[PATH_MAX + 32];
+
+		s->fid = new_func(s->name, im->base, 0, sym_lines ?
+				  image_srcline(im, s->addr, buf, sizeof(buf)) : NULL);
+	}
 	return s->fid;
 }
 
@@ -360,6 +761,21 @@ int sym_is_kernel(uint64_t pc)
 	/* x86-64 and arm64 kernels live in the top half of the space */
 	return sizeof(long) == 8 ? pc >= 0xffff000000000000ULL :
 				   pc >= 0xc0000000ULL;
+}
+
+/* "[module]", one string per module */
+static const char *kmod_name(const char *mod)
+{
+	size_t i;
+
+	for (i = 0; i < nkmod; i++)
+		if (!strcmp(kmods[i], mod))
+			return kmods[i];
+	if (nkmod == kmod_room) {
+		kmod_room = kmod_room ? kmod_room * 2 : 64;
+		kmods = xrealloc(kmods, kmod_room * sizeof(*kmods));
+	}
+	return kmods[nkmod++] = sym_strdup(mod);
 }
 
 int sym_kernel_load(const char **why)
@@ -402,6 +818,7 @@ int sym_kernel_load(const char **why)
 		ksyms[nksym].addr = a;
 		ksyms[nksym].size = 0;
 		ksyms[nksym].name = (const char *)(uintptr_t)slen;
+		ksyms[nksym].obj = mod[0] == '[' ? kmod_name(mod) : "[kernel]";
 		ksyms[nksym].fid = -1;
 		nksym++;
 		slen += i;
@@ -470,7 +887,7 @@ void sym_exec(pid_t pid, const char *path)
 	p->nmap = 0;
 	if (*path) {
 		free(p->comm);
-		p->comm = xstrdup(b ? b + 1 : path);
+		p->comm = sym_strdup(b ? b + 1 : path);
 	}
 }
 
@@ -482,7 +899,7 @@ void sym_fork(pid_t parent, pid_t child)
 		return;
 	c = sym_proc(child, 1);
 	free(c->comm);
-	c->comm = pp->comm ? xstrdup(pp->comm) : NULL;
+	c->comm = pp->comm ? sym_strdup(pp->comm) : NULL;
 	c->nmap = c->room = pp->nmap;
 	free(c->maps);
 	c->maps = xrealloc(NULL, (c->room ? c->room : 1) * sizeof(*c->maps));
@@ -493,6 +910,93 @@ void sym_fork(pid_t parent, pid_t child)
 int sym_kernel_used(void)
 {
 	return kused;
+}
+
+/* -- JIT code: /tmp/perf-PID.map ------------------------------------------------- */
+
+/* The perf map of process pid ("START SIZE name", hex), or NULL: none. */
+static struct jitmap *jit_read(pid_t pid)
+{
+	size_t room = 0, sroom = 0, slen = 0, i, n;
+	unsigned long long start, size;
+	char path[PATH_MAX], *line = NULL, *e, *name;
+	struct jitmap *j;
+	size_t cap = 0;
+	ssize_t len;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/tmp/perf-%d.map", sym_root, (int)pid);
+	f = fopen(path, "re");
+	if (!f)
+		return NULL;
+	j = xrealloc(NULL, sizeof(*j));
+	memset(j, 0, sizeof(*j));
+	j->unknown_fid = -1;
+	while ((len = getline(&line, &cap, f)) > 0) {
+		if (line[len - 1] == '\n')
+			line[--len] = 0;
+		errno = 0;
+		start = strtoull(line, &e, 16);
+		if (errno || e == line || (*e != ' ' && *e != '\t'))
+			continue;
+		name = e;
+		size = strtoull(name, &e, 16);
+		if (errno || e == name || (*e != ' ' && *e != '\t'))
+			continue;
+		name = e + strspn(e, " \t");
+		if (!*name || !size)
+			continue;
+		if (j->nsym == room) {
+			room = room ? room * 2 : 256;
+			j->syms = xrealloc(j->syms, room * sizeof(*j->syms));
+		}
+		n = strlen(name) + 1;
+		if (slen + n > sroom) {
+			sroom = sroom ? sroom * 2 : 1 << 14;
+			while (slen + n > sroom)
+				sroom *= 2;
+			j->strs = xrealloc(j->strs, sroom);
+		}
+		memcpy(j->strs + slen, name, n);
+		j->syms[j->nsym].addr = start;
+		j->syms[j->nsym].size = size;
+		j->syms[j->nsym].name = (const char *)(uintptr_t)slen;
+		j->syms[j->nsym].obj = NULL;
+		j->syms[j->nsym].fid = -1;
+		j->nsym++;
+		slen += n;
+	}
+	free(line);
+	fclose(f);
+	for (i = 0; i < j->nsym; i++)
+		j->syms[i].name = j->strs + (uintptr_t)j->syms[i].name;
+	qsort(j->syms, j->nsym, sizeof(*j->syms), cmp_sym);
+	j->addrs = pack_addrs(j->syms, j->nsym);
+	return j;
+}
+
+static int jit_resolve(struct jitmap *j, uint64_t pc)
+{
+	struct sym *s = find_sym(j->syms, j->addrs, j->nsym, pc);
+
+	if (!s) {
+		if (j->unknown_fid < 0)
+			j->unknown_fid = new_func("[unknown]", "[jit]", 0, NULL);
+		return j->unknown_fid;
+	}
+	if (s->fid < 0)
+		s->fid = new_func(s->name, "[jit]", 0, NULL);
+	return s->fid;
+}
+
+static void jit_free(struct jitmap *j)
+{
+	if (!j)
+		return;
+	free(j->syms);
+	free(j->addrs);
+	free(j->strs);
+	free(j);
 }
 
 int sym_resolve_proc(struct proc *p, uint64_t pc)
@@ -509,11 +1013,11 @@ int sym_resolve_proc(struct proc *p, uint64_t pc)
 		s = kloaded > 0 ? find_sym(ksyms, kaddrs, nksym, pc) : NULL;
 		if (!s) {
 			if (kernel_unknown < 0)
-				kernel_unknown = new_func("[unknown]", "[kernel]");
+				kernel_unknown = new_func("[unknown]", "[kernel]", 1, NULL);
 			return kernel_unknown;
 		}
 		if (s->fid < 0)
-			s->fid = new_func(s->name, "[kernel]");
+			s->fid = new_func(s->name, s->obj, 1, NULL);
 		return s->fid;
 	}
 	if (p) {
@@ -526,10 +1030,31 @@ int sym_resolve_proc(struct proc *p, uint64_t pc)
 				p->hint = i;
 				return image_resolve(p->maps[i].img, &p->maps[i], pc);
 			}
+		/* in no file: code a JIT compiler described */
+		if (!p->jit_read) {
+			p->jit_read = 1;
+			p->jit = jit_read(p->pid);
+		}
+		if (p->jit)
+			return jit_resolve(p->jit, pc);
 	}
 	if (unknown < 0)
-		unknown = new_func("[unknown]", "[unknown]");
+		unknown = new_func("[unknown]", "[unknown]", 0, NULL);
 	return unknown;
+}
+
+const char *sym_srcline(struct proc *p, uint64_t pc, char *buf, size_t len)
+{
+	uint64_t va;
+	size_t i;
+
+	if (!sym_lines || !p || sym_is_kernel(pc))
+		return NULL;
+	for (i = 0; i < p->nmap; i++)
+		if (pc >= p->maps[i].start && pc < p->maps[i].end)
+			return image_va(p->maps[i].img, &p->maps[i], pc, &va) ?
+			       image_addrline(p->maps[i].img, va, buf, len) : NULL;
+	return NULL;
 }
 
 int sym_resolve(pid_t pid, uint64_t pc)
@@ -545,6 +1070,7 @@ void sym_reset_procs(void)
 	for (b = 0; b < 1024; b++) {
 		for (p = procs[b]; p; p = n) {
 			n = p->next;
+			jit_free(p->jit);
 			free(p->maps);
 			free(p->comm);
 			free(p);
@@ -556,6 +1082,7 @@ void sym_reset_procs(void)
 void sym_free(void)
 {
 	struct image *im, *n;
+	size_t i;
 
 	sym_reset_procs();
 	for (im = images; im; im = n) {
@@ -565,6 +1092,9 @@ void sym_free(void)
 		free(im->syms);
 		free(im->addrs);
 		free(im->strs);
+#if HWPMC_WITH_DW
+		dwfl_end(im->dwfl);
+#endif
 		free(im);
 	}
 	images = NULL;
@@ -581,4 +1111,18 @@ void sym_free(void)
 	sym_funcs = NULL;
 	sym_nfunc = 0;
 	kernel_unknown = unknown = -1;
+	for (i = 0; i < nowned; i++)
+		free(owned[i]);
+	free(owned);
+	owned = NULL;
+	nowned = owned_room = 0;
+	for (i = 0; i < nkmod; i++)
+		free(kmods[i]);
+	free(kmods);
+	kmods = NULL;
+	nkmod = kmod_room = 0;
+#if HWPMC_WITH_DW
+	free(debug_path);
+	debug_path = NULL;
+#endif
 }

@@ -5,6 +5,8 @@
  *   mklog FILE [LIBPATH]
  *   mklog -x FILE
  *   mklog -s FILE
+ *   mklog -x FILE PID < SCRIPT
+ *   mklog -V FILE
  *
  * The log describes this very process: its executable mappings (from
  * /proc/self/maps, as the module's MAP_IN records would), one PMC, and
@@ -31,6 +33,14 @@
  * (one in each) twice, and the two chains of both.  The folded stacks of
  * the first library's and the second's read the same.
  *
+ * -x: a log of process PID made of the lines of SCRIPT (numbers in hex):
+ *   exec PATH                     PROCEXEC
+ *   map START END PGOFF PATH      MAP_IN, r-x
+ *   sample PC [PC...]             CALLCHAIN, the sampled PC first
+ * after an INITIALIZE and a PMCALLOCATE (cpu-clock), before CLOSELOG.
+ *
+ * -V: write this process's vDSO (its whole mapping) to FILE.
+ *
  * The records are built with pmclog_build.h, as the pmclog(3) tests
  * build theirs.
  */
@@ -38,6 +48,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <unistd.h>
 
 #include <linux/hwpmc.h>
@@ -113,6 +124,80 @@ static int same_name(const char *file)
 	return 0;
 }
 
+static int script(const char *file, const char *pidarg)
+{
+	struct pmclog_callchain cc = { .pl_pmcid = PMCID };
+	struct pmclog_procexec ex = { .pl_pmcid = PMCID };
+	struct pmclog_map_in mi = { .pl_prot = 5 };
+	char line[4096], path[4096], *p, *e;
+	unsigned long long start, end, pgoff;
+	uint64_t pc[PMC_CALLCHAIN_DEPTH_MAX];
+	int pid = atoi(pidarg), n;
+	FILE *out = fopen(file, "w");
+
+	if (!out || pid <= 0)
+		return 1;
+	cc.pl_pid = cc.pl_tid = (uint32_t)pid;
+	ex.pl_pid = pid;
+	mi.pl_pid = pid;
+	lb_init(&b);
+	lb_initialize(&b, PMCLOG_VERSION);
+	lb_pmcallocate(&b, PMCID, "cpu-clock");
+	while (fgets(line, sizeof(line), stdin)) {
+		if (sscanf(line, "exec %4095s", path) == 1) {
+			lb_rec(&b, PMCLOG_TYPE_PROCEXEC, &ex, sizeof(ex), path,
+			       strlen(path) + 1);
+		} else if (sscanf(line, "map %llx %llx %llx %4095s", &start, &end,
+				  &pgoff, path) == 4) {
+			mi.pl_start = start;
+			mi.pl_end = end;
+			mi.pl_pgoff = pgoff;
+			lb_rec(&b, PMCLOG_TYPE_MAP_IN, &mi, sizeof(mi), path,
+			       strlen(path) + 1);
+		} else if (!strncmp(line, "sample ", 7)) {
+			for (n = 0, p = line + 7; n < PMC_CALLCHAIN_DEPTH_MAX; n++, p = e) {
+				pc[n] = strtoull(p, &e, 16);
+				if (e == p)
+					break;
+			}
+			if (!n)
+				return 1;
+			cc.pl_cpuflags = PMC_CALLCHAIN_TO_CPUFLAGS(1, PMC_CC_F_USERSPACE);
+			lb_rec(&b, PMCLOG_TYPE_CALLCHAIN, &cc, sizeof(cc), pc,
+			       (size_t)n * sizeof(*pc));
+		} else if (line[0] != '\n' && line[0] != '#') {
+			fprintf(stderr, "mklog: bad line: %s", line);
+			return 1;
+		}
+	}
+	lb_closelog(&b);
+	if (fwrite(b.buf, 1, b.len, out) != b.len || fclose(out))
+		return 1;
+	lb_free(&b);
+	return 0;
+}
+
+static int vdso(const char *file)
+{
+	unsigned long vd = getauxval(AT_SYSINFO_EHDR), start, end;
+	char line[4096];
+	FILE *maps = fopen("/proc/self/maps", "r"), *out;
+	int rc = 1;
+
+	if (!maps || !vd)
+		return 1;
+	while (fgets(line, sizeof(line), maps))
+		if (sscanf(line, "%lx-%lx", &start, &end) == 2 && start == vd &&
+		    strstr(line, "[vdso]")) {
+			out = fopen(file, "w");
+			rc = !out || fwrite((void *)start, 1, end - start, out) !=
+				     end - start || fclose(out);
+			break;
+		}
+	fclose(maps);
+	return rc;
+}
+
 static uint64_t a(const void *f, unsigned off)
 {
 	return (uint64_t)(uintptr_t)f + off;
@@ -133,6 +218,10 @@ int main(int argc, char **argv)
 
 	if (argc == 3 && !strcmp(argv[1], "-s"))
 		return same_name(argv[2]);
+	if (argc == 3 && !strcmp(argv[1], "-V"))
+		return vdso(argv[2]);
+	if (argc == 4 && !strcmp(argv[1], "-x"))
+		return script(argv[2], argv[3]);
 	if (argc == 3 && !strcmp(argv[1], "-x")) {
 		odd = 1;
 		argv++;

@@ -3,12 +3,15 @@
 #
 # Run the host unit tests; print one TAP stream and a final line
 # "N passed, N failed".  Environment: UT (build dir of the tests), SRC
-# (source tree), CC, CPPFLAGS (for the -m32/-m64 ABI objects), LIBSO (the
-# shared library, for the exported-symbols check; optional), FUZZER,
-# SEEDGEN, FUZZ_CORPUS, FUZZ_TIME (the pmclog(3) fuzz run; optional),
+# (source tree), CC, CXX (the symbol tests), CPPFLAGS (for the -m32/-m64
+# ABI objects), LIBSO (the shared library, for the exported-symbols check;
+# optional), FUZZER, SEEDGEN, FUZZ_CORPUS, FUZZ_TIME (the pmclog(3) fuzz
+# run; optional),
 # COMPAT_CXX (the C++ source-compatibility test; empty: skipped).
 set -u
 : "${UT:?}" "${SRC:?}"
+# hwpmc-stat's symbols: no debuginfod (no network in the tests)
+unset DEBUGINFOD_URLS
 export ASAN_OPTIONS="detect_leaks=1:abort_on_error=0:${ASAN_OPTIONS:-}"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:${UBSAN_OPTIONS:-}"
 
@@ -82,6 +85,7 @@ run_tap stat sh "$SRC/tests/unit/test_stat.sh" "$UT/hwpmc-stat" "$UT/fake_hwpmc.
 run_tap report sh "$SRC/tests/unit/test_report.sh" "$UT/hwpmc-stat" "$UT/mklog" "$UT/fake_hwpmc.so" "$UT/pty_run"
 run_tap stacks sh "$SRC/tests/unit/test_stacks.sh" "$UT/hwpmc-stat" "$UT/mklog" "$UT/pprof_read" \
 	"$UT/report_bench" "$UT/rb"
+run_tap symbols env CC="${CC:-cc}" CXX="${CXX:-c++}" sh "$SRC/tests/unit/test_symbols.sh" "$UT/hwpmc-stat" "$UT/mklog" "$SRC/tests/unit"
 run_tap report-bench sh "$SRC/tests/unit/test_report_bench.sh" "$UT/report_bench" "$UT/hwpmc-stat" "$UT/rb"
 if [ -n "${FUZZER:-}" ]; then
 	run_tap fuzz sh "$SRC/tests/fuzz/run_fuzz.sh" "$FUZZER" "$SEEDGEN" \

@@ -121,6 +121,36 @@ static void hwpmc_walk_counters(struct task_struct *t, hwpmc_ev_fn fn,
 	}
 }
 
+struct hwpmc_carry {
+	const struct hwpmc_pmc	*pm;
+	bool			found;
+};
+
+static void hwpmc_find_pmc(struct perf_event *ev, struct hwpmc_pmc *pm,
+			   void *arg)
+{
+	struct hwpmc_carry *c = arg;
+
+	if (pm == c->pm)
+		c->found = true;
+}
+
+/*
+ * Does t carry a counter of sampling PMC pm already: perf's copy of one,
+ * made when a thread that had one cloned it?  (An attach makes counters
+ * for the threads that have none; t's context may meanwhile be swapped
+ * with a clone's, which carries the same copies.)
+ */
+bool hwpmc_task_carries(struct task_struct *t, const struct hwpmc_pmc *pm)
+{
+	struct hwpmc_carry c = { .pm = pm };
+
+	rcu_read_lock();
+	hwpmc_walk_counters(t, hwpmc_find_pmc, &c);
+	rcu_read_unlock();
+	return c.found;
+}
+
 static void hwpmc_add_sampling(struct perf_event *ev, struct hwpmc_pmc *pm,
 			       void *arg)
 {

@@ -346,6 +346,7 @@ void hwpmc_log_all_processes(struct hwpmc_log *lg);
 void hwpmc_hooks_exit(struct task_struct *p);
 int hwpmc_proccsw_use(struct hwpmc_pmc *pm, bool on);
 void hwpmc_proccsw_attach(struct task_struct *t, struct hwpmc_pmc *pm);
+bool hwpmc_task_carries(struct task_struct *t, const struct hwpmc_pmc *pm);
 void hwpmc_pin_counter(struct perf_event *ev);
 
 /* PROCEXIT: what exiting threads counted, per PMC (atomic context, RCU). */

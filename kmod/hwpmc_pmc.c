@@ -607,7 +607,9 @@ struct hwpmc_tev {
  * Attach pm to process p (its group leader, referenced): a slot
  * (counting PMCs) or a perf counter (sampling PMCs) for each of its
  * threads.  A thread cloned by one that has neither yet inherits none,
- * so the threads are listed again until each has one.
+ * so the threads are listed again until each has one; one cloned by a
+ * thread that has one inherits it, and gets no second (the fork probe's
+ * merge for slots, hwpmc_task_carries() for counters).
  */
 static int hwpmc_target_add(struct hwpmc_pmc *pm, struct task_struct *p)
 {
@@ -650,6 +652,12 @@ static int hwpmc_target_add(struct hwpmc_pmc *pm, struct task_struct *p)
 					nthr++;
 				continue;
 			}
+			/*
+			 * cloned, since a pass before, by a thread that had a
+			 * counter: perf's copy of it counts this one
+			 */
+			if (hwpmc_task_carries(t[i], pm))
+				continue;
 			if (ntv == cap) {
 				cap = cap ? 2 * cap : n + 4;
 				v = krealloc(tv, cap * sizeof(*tv), GFP_KERNEL);

@@ -1154,6 +1154,121 @@ TEST_F(log, descendants_sampled_after_the_root_exits)
 }
 
 /*
+ * A sampling attach counts each thread once, also threads cloned while
+ * the attach lists the process (the review's H4): 200 sleeping threads
+ * make the attach long, a thread that has its counter already clones
+ * workers all along it, and each worker then burns 5 ms of CPU.  The
+ * PMC's cpu-clock count may not exceed the process's CPU time.
+ */
+static int h4_cmd[2];			/* parent -> child: 'a', 'd', 'g' */
+static int h4_go[2];			/* child -> its workers: a byte each */
+
+static void *h4_sleeper(void *arg)
+{
+	char x;
+
+	(void)arg;
+	if (read(h4_cmd[0] + 1000, &x, 1) < 0)	/* a closed fd: EBADF */
+		pause();
+	return NULL;
+}
+
+static void *h4_worker(void *arg)
+{
+	struct timespec t0, t;
+
+	char x;
+
+	(void)arg;
+	if (read(h4_go[0], &x, 1) != 1)
+		return NULL;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t0);
+	do {
+		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+	} while ((t.tv_sec - t0.tv_sec) * 1000 +
+		 (t.tv_nsec - t0.tv_nsec) / 1000000 < 5);
+	return NULL;
+}
+
+static void h4_child(int ready)
+{
+	static pthread_t w[1024];
+	pthread_t t;
+	int i, n = 0, fl;
+	char x;
+
+	/* no orphan if the test dies: 1200 threads would stay */
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (pipe(h4_go))
+		_exit(94);
+	for (i = 0; i < 200; i++)
+		if (pthread_create(&t, NULL, h4_sleeper, NULL))
+			_exit(93);
+	if (write(ready, "r", 1) != 1 || read(h4_cmd[0], &x, 1) != 1 ||
+	    x != 'a')
+		_exit(92);
+	fl = fcntl(h4_cmd[0], F_GETFL);
+	fcntl(h4_cmd[0], F_SETFL, fl | O_NONBLOCK);
+	/* clone workers until the attach has returned */
+	while (n < 1024) {
+		if (pthread_create(&w[n], NULL, h4_worker, NULL))
+			_exit(91);
+		n++;
+		if (read(h4_cmd[0], &x, 1) == 1)
+			break;
+	}
+	fcntl(h4_cmd[0], F_SETFL, fl);
+	do			/* 'd', unless it came in the loop, then 'g' */
+		if (read(h4_cmd[0], &x, 1) != 1)
+			_exit(90);
+	while (x != 'g');
+	for (i = 0; i < n; i++)
+		if (write(h4_go[1], "g", 1) != 1)
+			_exit(89);
+	for (i = 0; i < n; i++)
+		pthread_join(w[i], NULL);
+	_exit(0);
+}
+
+TEST_F(log, sampling_attach_counts_threads_cloned_meanwhile_once)
+{
+	int ready[2], st, f = logfile(self->path);
+	struct rusage ru;
+	double cpu, v;
+	pid_t pid;
+	__u32 id;
+	char x;
+
+	ASSERT_LE(0, f);
+	ASSERT_EQ(0, configure(self->fd, f));
+	close(f);
+	ASSERT_EQ(0, pipe(ready));
+	ASSERT_EQ(0, pipe(h4_cmd));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid)
+		h4_child(ready[1]);
+	ASSERT_EQ(1, read(ready[0], &x, 1));
+	ASSERT_EQ(0, alloc(self->fd, PMC_MODE_TS, EV_SOFT(CPU_CLOCK),
+			   PMC_CPU_ANY, 0, 10 * MS, &id));
+	ASSERT_EQ(1, write(h4_cmd[1], "a", 1));
+	ASSERT_EQ(0, attach(self->fd, id, pid));
+	ASSERT_EQ(1, write(h4_cmd[1], "d", 1));
+	ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTART, id));
+	ASSERT_EQ(1, write(h4_cmd[1], "g", 1));
+	ASSERT_EQ(pid, wait4(pid, &st, 0, &ru));
+	ASSERT_EQ(0, st);
+	usleep(100000);		/* the target leaves in a worker */
+	v = (double)value(self->fd, id);
+	cpu = (ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1e9 +
+	      (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1e3;
+	TH_LOG("cpu-clock %.0f ns, process CPU time %.0f ns", v, cpu);
+	/* (less: the process's time before the attach is not counted) */
+	EXPECT_GT(1.1 * cpu + 20e6, v);
+	EXPECT_EQ(0, simple(self->fd, HWPMC_IOC_PMCRELEASE, id));
+}
+
+/*
  * A sampling PMC takes one sample per period of events: the samples
  * logged and the events it counted agree to a sample or two (the
  * period in flight at the end, a sample taken as the child exits), and

@@ -35,10 +35,22 @@ pct_ge() {	# PCT MIN: PCT >= MIN (decimals)
 # sampled program's time in the kernel's checks: 70% there, 90% elsewhere.
 HOT_PCT=90
 [ -n "${HWPMC_SLOW_GUEST:-}" ] && HOT_PCT=70
+# The program's own start and exit (exec, the loader, exit_mmap) are a
+# fixed cost that a busy host stretches (a guest's clock runs on while its
+# vCPU waits for the host): measured here first, as the samples of a run
+# that spins once, and allowed twice over on top of the (100 - HOT_PCT)%.
+hwpmc-stat -P cpu-clock ./hwpmc_hot 0 > "$T/base" 2> /dev/null
+BASE=$(samples_of "$T/base")
+set -- $(top_row "$T/base")
+BASE_OTHER=$(awk -v n="${BASE:-0}" -v p="${1:-0}" 'BEGIN { printf "%d", n - n * p / 100 }')
+diag "start and exit of hwpmc_hot: $BASE_OTHER of ${BASE:-0} samples outside the spin"
 hot_ok() {	# NAME FILE FUNCTION OBJECT: >= HOT_PCT% of samples in FUNCTION
 	set -- "$1" "$2" "$3" "$4" $(top_row "$2")
-	if [ "$7" = "$3" ] && [ "$8" = "$4" ] && pct_ge "$5" $HOT_PCT; then
-		ok "$1 ($5% of $(samples_of "$2") samples in $7 [$8])"
+	if [ "$7" = "$3" ] && [ "$8" = "$4" ] &&
+	   { pct_ge "$5" $HOT_PCT ||
+	     awk -v n="$(samples_of "$2")" -v p="$5" -v b="$BASE_OTHER" \
+		 -v h=$HOT_PCT 'BEGIN { exit !(n - n * p / 100 <= n * (100 - h) / 100 + 2 * b) }'; }; then
+		ok "$1 ($5% of $(samples_of "$2") samples in $7 [$8]; start and exit: $BASE_OTHER)"
 	else
 		fail "$1 (top: ${7:-none} [${8:-}] ${5:-0}%)"
 		sed 's/^/# /' "$2" | head -n 12

@@ -1191,8 +1191,9 @@ void hwpmc_thr_fork(struct task_struct *parent, struct task_struct *child)
 	list_for_each_entry_rcu(ps, &pthr->slots, tlink) {
 		if (thread || (ps->pm->flags & PMC_F_DESCENDANTS))
 			n++;
-		/* a new process: a PROCEXIT of its own */
-		if (!thread && ps->px && npx < HWPMC_FORK_MAX)
+		/* a new process (DESCENDANTS): a PROCEXIT of its own */
+		if (!thread && ps->px &&
+		    (ps->pm->flags & PMC_F_DESCENDANTS) && npx < HWPMC_FORK_MAX)
 			px[npx++] = kzalloc(sizeof(*px[0]),
 					    GFP_ATOMIC | __GFP_NOWARN);
 	}

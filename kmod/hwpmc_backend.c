@@ -470,27 +470,15 @@ void hwpmc_md_release(struct perf_event *ev)
 }
 
 /*
- * A sampling counter's period, and that of the copies perf made of it in
- * the threads and processes created since (PERF_EVENT_IOC_PERIOD changes
- * the one counter).  child_mutex, then each copy's context mutex: the
- * order perf_event_release_kernel() takes them in.
+ * A sampling counter's period.  Not that of the copies perf made of it
+ * in threads and processes created since (PERF_EVENT_IOC_PERIOD does
+ * not either): perf_event_period() of a copy takes its context's mutex,
+ * which may not be taken under the child_mutex that guards the copies
+ * (perf_read() takes them the other way round; lockdep says so).
  */
 int hwpmc_md_set_period(struct perf_event *ev, u64 period)
 {
-	struct perf_event *child;
-	int error;
-
-	error = perf_event_period(ev, period);
-	if (error)
-		return error;
-	mutex_lock(&ev->child_mutex);
-	list_for_each_entry(child, &ev->child_list, child_list) {
-		error = perf_event_period(child, period);
-		if (error)
-			break;
-	}
-	mutex_unlock(&ev->child_mutex);
-	return error;
+	return perf_event_period(ev, period);
 }
 
 /* Has perf copies of ev in other tasks (inherited at fork)? */

@@ -43,10 +43,24 @@ fi
 hwpmc-stat -p task-clock sh -c 'kill -TERM $$' 2> /dev/null
 check "killed command: exit 143" test $? -eq 143
 
-# Ctrl-C: forwarded, totals printed
+# Ctrl-C: forwarded, totals printed.  A background job starts with
+# SIGINT ignored, until hwpmc-stat sets its handler, which it does before
+# it forks the command: so the signal goes once the command exists (a
+# fixed 0.5 s was too short in the debug guest on a busy host).
+has_child() {	# PID: a process whose parent is PID exists
+	for f in /proc/[0-9]*/stat; do
+		read -r _ _ _ pp _ < "$f" 2> /dev/null && [ "$pp" = "$1" ] &&
+			return 0
+	done
+	return 1
+}
 hwpmc-stat -p task-clock sleep 5 2> "$out" &
 sp=$!
-sleep 0.5
+i=0
+while ! has_child $sp && [ $i -lt 100 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
 kill -INT $sp
 wait $sp
 rc=$?

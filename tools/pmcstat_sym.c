@@ -229,6 +229,49 @@ static int cmp_sym(const void *a, const void *b)
 	return y->size > x->size ? 1 : y->size < x->size ? -1 : 0;
 }
 
+/* A symbol table being read: its names copied into one buffer. */
+struct symtab_build {
+	struct sym	*syms;
+	size_t		nsym, room;
+	char		*strs;
+	size_t		slen, sroom;
+};
+
+static void symtab_add(struct symtab_build *b, uint64_t addr, uint64_t size,
+		       const char *name)
+{
+	size_t n = strlen(name) + 1;
+
+	if (b->nsym == b->room) {
+		b->room = b->room ? b->room * 2 : 1024;
+		b->syms = xrealloc(b->syms, b->room * sizeof(*b->syms));
+	}
+	if (b->slen + n > b->sroom) {
+		b->sroom = b->sroom ? b->sroom * 2 : 1 << 16;
+		while (b->slen + n > b->sroom)
+			b->sroom *= 2;
+		b->strs = xrealloc(b->strs, b->sroom);
+	}
+	memcpy(b->strs + b->slen, name, n);
+	/* the name's offset until the buffer stops moving */
+	b->syms[b->nsym++] = (struct sym){
+		.addr = addr, .size = size,
+		.name = (const char *)(uintptr_t)b->slen, .fid = -1,
+	};
+	b->slen += n;
+}
+
+/* The names from offsets to pointers; the table sorted by address. */
+static void symtab_done(struct symtab_build *b)
+{
+	size_t i;
+
+	for (i = 0; i < b->nsym; i++)
+		b->syms[i].name = b->strs + (uintptr_t)b->syms[i].name;
+	if (b->nsym)
+		qsort(b->syms, b->nsym, sizeof(*b->syms), cmp_sym);
+}
+
 /*
  * The symbol at link-time address a, or NULL: the last of s[0..n) at or
  * below a (addrs: their addresses, packed: a million samples search
@@ -323,7 +366,8 @@ static int vdso_fd(void)
 static void image_read(struct image *im)
 {
 	char path[PATH_MAX];
-	size_t i, n, room = 0, sroom = 0, slen = 0, phnum;
+	struct symtab_build b = { 0 };
+	size_t i, n, phnum;
 	Dwarf_Addr bias;
 	GElf_Phdr ph;
 	Elf *elf;
@@ -380,30 +424,13 @@ static void image_read(struct image *im)
 		if ((type != STT_FUNC && type != STT_GNU_IFUNC) ||
 		    shndx == SHN_UNDEF || !sym.st_value)
 			continue;
-		if (im->nsym == room) {
-			room = room ? room * 2 : 1024;
-			im->syms = xrealloc(im->syms, room * sizeof(*im->syms));
-		}
-		n = strlen(name) + 1;
-		if (slen + n > sroom) {
-			sroom = sroom ? sroom * 2 : 1 << 16;
-			while (slen + n > sroom)
-				sroom *= 2;
-			im->strs = xrealloc(im->strs, sroom);
-		}
-		memcpy(im->strs + slen, name, n);
-		im->syms[im->nsym].addr = addr - bias;
-		im->syms[im->nsym].size = sym.st_size;
-		im->syms[im->nsym].name = (const char *)(uintptr_t)slen;
-		im->syms[im->nsym].obj = NULL;
-		im->syms[im->nsym].fid = -1;
-		im->nsym++;
-		slen += n;
+		symtab_add(&b, addr - bias, sym.st_size, name);
 	}
-	for (i = 0; i < im->nsym; i++)
-		im->syms[i].name = im->strs + (uintptr_t)im->syms[i].name;
+	symtab_done(&b);
+	im->syms = b.syms;
+	im->nsym = b.nsym;
+	im->strs = b.strs;
 	if (im->nsym) {
-		qsort(im->syms, im->nsym, sizeof(*im->syms), cmp_sym);
 		/* aliases: keep the first (largest) of each address */
 		for (i = n = 0; i < im->nsym; i++)
 			if (!n || im->syms[n - 1].addr != im->syms[i].addr)
@@ -917,7 +944,7 @@ int sym_kernel_used(void)
 /* The perf map of process pid ("START SIZE name", hex), or NULL: none. */
 static struct jitmap *jit_read(pid_t pid)
 {
-	size_t room = 0, sroom = 0, slen = 0, i, n;
+	struct symtab_build b = { 0 };
 	unsigned long long start, size;
 	char path[PATH_MAX], *line = NULL, *e, *name;
 	struct jitmap *j;
@@ -946,31 +973,14 @@ static struct jitmap *jit_read(pid_t pid)
 		name = e + strspn(e, " \t");
 		if (!*name || !size)
 			continue;
-		if (j->nsym == room) {
-			room = room ? room * 2 : 256;
-			j->syms = xrealloc(j->syms, room * sizeof(*j->syms));
-		}
-		n = strlen(name) + 1;
-		if (slen + n > sroom) {
-			sroom = sroom ? sroom * 2 : 1 << 14;
-			while (slen + n > sroom)
-				sroom *= 2;
-			j->strs = xrealloc(j->strs, sroom);
-		}
-		memcpy(j->strs + slen, name, n);
-		j->syms[j->nsym].addr = start;
-		j->syms[j->nsym].size = size;
-		j->syms[j->nsym].name = (const char *)(uintptr_t)slen;
-		j->syms[j->nsym].obj = NULL;
-		j->syms[j->nsym].fid = -1;
-		j->nsym++;
-		slen += n;
+		symtab_add(&b, start, size, name);
 	}
 	free(line);
 	fclose(f);
-	for (i = 0; i < j->nsym; i++)
-		j->syms[i].name = j->strs + (uintptr_t)j->syms[i].name;
-	qsort(j->syms, j->nsym, sizeof(*j->syms), cmp_sym);
+	symtab_done(&b);
+	j->syms = b.syms;
+	j->nsym = b.nsym;
+	j->strs = b.strs;
 	j->addrs = pack_addrs(j->syms, j->nsym);
 	return j;
 }

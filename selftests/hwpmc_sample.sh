@@ -116,11 +116,14 @@ user=$(awk '$2 == "callchain" && $7 == "u"' "$T/dump" | wc -l)
 check "-N: user samples have one PC ($user samples, $long longer)" sh -c "test $user -gt 0 && test $long -eq 0"
 
 # -- -t pid ------------------------------------------------------------------------
-# (long enough for hwpmc-stat to start and attach on the slow guests)
-./hwpmc_hot 4 &
+# (-l 2: two seconds of sampling however long hwpmc-stat takes to start
+# and attach on a slow guest; a fixed 4 s run left none on a busy host)
+./hwpmc_hot 120 &
 hp=$!
-sleep 1
-hwpmc-stat -P cpu-clock -t $hp > "$T/tflat" 2> "$T/err"
+sleep 0.5
+hwpmc-stat -l 2 -P cpu-clock -t $hp > "$T/tflat" 2> "$T/err"
+check "-l 2 -t pid: hwpmc-stat ends, the process runs on" kill -0 $hp
+kill $hp
 wait $hp
 diag "-t: $(head -c 300 "$T/err")"
 hot_ok "-t pid: >= 90% in the hot function" "$T/tflat" hwpmc_hot_spin $obj

@@ -92,9 +92,9 @@ static void usage(const char *fmt, ...)
 		fputc('\n', stderr);
 	}
 	fprintf(f,
-		"usage: %s [-C] [-c cpus] [-d] [-o file] [-q] [-v] [-w secs] [--csv|--json]\n"
+		"usage: %s [-C] [-c cpus] [-d] [-l secs] [-o file] [-q] [-v] [-w secs] [--csv|--json]\n"
 		"           {-p spec | -s spec} ... [-t pid | command [args]]\n"
-		"       %s [-E] [-N] [-W] [-c cpus] [-d] [-n rate] [-O logfile] [-T]\n"
+		"       %s [-E] [-N] [-W] [-c cpus] [-d] [-l secs] [-n rate] [-O logfile] [-T]\n"
 		"           [-F file] [-G file] [-o file] [--flamegraph file.svg] [--perf-script file]\n"
 		"           [--pprof file] {-P spec | -S spec} ... [-t pid | command]\n"
 		"       %s -R logfile [-D] [-F file] [-G file] [-o file] [--comm name] [--pid pid]\n"
@@ -110,6 +110,7 @@ static void usage(const char *fmt, ...)
 		"  -c cpus    CPUs for the following -s: list '0,2-3' or '*' (default *)\n"
 		"  -d         toggle: the following -p count descendants too\n"
 		"  -t pid     count a running process instead of a command\n"
+		"  -l secs    end the run after secs seconds (the command gets SIGINT)\n"
 		"  -w secs    print every secs seconds (at least %.1f, text on a terminal\n"
 		"             at least %.0f; default %.0f without a command or -t, else\n"
 		"             only at the end)\n"
@@ -832,11 +833,11 @@ int main(int argc, char **argv)
 	const struct pmc_cpuinfo *ci;
 	const char *cpuarg = "*", *outfile = NULL, *logfile = NULL;
 	const char *rfile = NULL, *describe = NULL;
-	double interval = 0, next, left;
+	double interval = 0, next, left, duration = 0;
 	int opt, i, cpu, cumulative = 0, descendants = 0, status = 0;
 	int status_known = 0, go[2] = { -1, -1 }, ncpu, pidfd = -1;
 	int callchains = 1, procexit = 0, proccsw = 0, top = 0;
-	int nsampling = 0, logw = -1, logr = -1, rc = 0;
+	int nsampling = 0, logw = -1, logr = -1, rc = 0, expired = 0;
 	uint64_t rate = 0;
 	pid_t target = -1;
 	FILE *out = stderr;
@@ -863,7 +864,7 @@ int main(int argc, char **argv)
 	memset(&ds0, 0, sizeof(ds0));
 	memset(&ds1, 0, sizeof(ds1));
 	memset(&sum, 0, sizeof(sum));
-	while ((opt = getopt_long(argc, argv, "+Cc:DdEF:G:hNn:O:o:P:p:qR:S:s:Tt:u:vWw:",
+	while ((opt = getopt_long(argc, argv, "+Cc:DdEF:G:hl:Nn:O:o:P:p:qR:S:s:Tt:u:vWw:",
 				  longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'C':
@@ -941,6 +942,14 @@ int main(int argc, char **argv)
 			break;
 		case 'T':
 			top = 1;
+			break;
+		case 'l':
+			errno = 0;
+			duration = strtod(optarg, &end);
+			if (errno || end == optarg || *end || !isfinite(duration) ||
+			    duration < MINWAIT || duration > 1e7)
+				usage("bad duration '%s' (seconds, at least %.1f)",
+				      optarg, MINWAIT);
 			break;
 		case 't':
 			errno = 0;
@@ -1279,6 +1288,9 @@ int main(int argc, char **argv)
 		left = interval > 0 ? next - now() : -1;
 		if (interval > 0 && left < 0)
 			left = 0;
+		if (duration > 0 && !expired &&
+		    (left < 0 || left > t0 + duration - now()))
+			left = t0 + duration > now() ? t0 + duration - now() : 0;
 		if (pidfd < 0 && target > 0 && (left < 0 || left > 0.1))
 			left = 0.1;		/* no pidfd: poll the pid */
 		if (top && (left < 0 || left > 0.1))
@@ -1308,6 +1320,14 @@ int main(int argc, char **argv)
 		}
 		if (interrupted && child <= 0)
 			break;
+		if (duration > 0 && !expired && now() >= t0 + duration) {
+			/* -l: the end of the run, as Ctrl-C */
+			expired = 1;
+			if (child > 0)
+				kill(child, SIGINT);
+			else
+				break;
+		}
 		if (top && top_draw(tp, -1) == 'q') {
 			/* q: as Ctrl-C */
 			interrupted = 1;
@@ -1380,6 +1400,7 @@ int main(int argc, char **argv)
 	if (!status_known)
 		return 0;
 	if (WIFSIGNALED(status))
-		return 128 + WTERMSIG(status);
+		return expired && WTERMSIG(status) == SIGINT ? 0 :
+			128 + WTERMSIG(status);
 	return WEXITSTATUS(status);
 }

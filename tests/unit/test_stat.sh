@@ -58,6 +58,8 @@ usage_case "bad interval ''" -w '' -p cpu-clock true
 usage_case "bad interval 'nan'" -w nan -p cpu-clock true
 usage_case "bad interval 'inf'" -w inf -p cpu-clock true
 usage_case "unknown event 'cyclez'" -p cyclez true
+usage_case "bad duration '0.05' (seconds, at least 0.1)" -l 0.05 -p cpu-clock true
+usage_case "bad duration 'x'" -l x -p cpu-clock true
 usage_case "unknown qualifier 'bogus' in 'cpu-clock,bogus'" -p cpu-clock,bogus true
 usage_case "unknown modifier ':q'" -s cycles:q -w 1
 # vendor events (pmu-events tables): parsed before the module is needed
@@ -176,6 +178,25 @@ sleep 0.4 & sp=$!
 run 0 fake "$STAT" -p cpu-clock -t $sp && has err "p/cpu-clock"
 ok $? "-t pid: counts until the process exits"
 wait
+
+# -l secs: the run ends after secs (the command gets SIGINT; -t's process
+# is left alone); a command that ends first gives its own status
+t0=$(date +%s)
+run 0 fake "$STAT" -l 0.3 -p cpu-clock sleep 30 && has err "p/cpu-clock" &&
+	[ $(($(date +%s) - t0)) -lt 10 ]
+ok $? "-l 0.3: the command is ended, status 0"
+run 3 fake "$STAT" -l 30 -p cpu-clock sh -c 'exit 3'
+ok $? "-l: a command that ends first gives its status"
+sleep 30 & sp=$!
+t0=$(date +%s)
+run 0 fake "$STAT" -l 0.3 -p cpu-clock -t $sp && has err "p/cpu-clock" &&
+	[ $(($(date +%s) - t0)) -lt 10 ] && kill -0 $sp
+ok $? "-l 0.3 -t pid: ends, the process runs on"
+kill $sp; wait
+t0=$(date +%s)
+run 0 fake "$STAT" -l 0.3 -c 0 -s cpu-clock && has err "s/00/cpu-clock" &&
+	[ $(($(date +%s) - t0)) -lt 10 ]
+ok $? "-l 0.3 -s with no command: ends"
 run 1 fake "$STAT" -p cpu-clock -t 1 &&
 	has err "cannot attach to pid 1: Operation not permitted (need the same user, or CAP_SYS_PTRACE)"
 ok $? "-t another user's pid: EPERM explained"

@@ -492,6 +492,39 @@ bool hwpmc_md_has_copies(struct perf_event *ev)
 	return copies;
 }
 
+/*
+ * The same for ev alone, in any context.  Its task's exit turns the
+ * error state into the exit state: the exit probe asks first.
+ */
+bool hwpmc_md_failed_here(struct perf_event *ev)
+{
+	return READ_ONCE(ev->state) == PERF_EVENT_STATE_ERROR;
+}
+
+/*
+ * Did perf fail to put ev, or one of its live copies, on the PMU?  A
+ * pinned counter that finds every hardware counter taken by pinned
+ * counters of others goes to the error state and counts nothing until
+ * it is enabled again; a stop leaves it there.  The copies of exited
+ * tasks are gone, and with them what they knew.
+ */
+bool hwpmc_md_failed(struct perf_event *ev)
+{
+	struct perf_event *child;
+	bool failed = hwpmc_md_failed_here(ev);
+
+	if (failed)
+		return true;
+	mutex_lock(&ev->child_mutex);
+	list_for_each_entry(child, &ev->child_list, child_list)
+		if (hwpmc_md_failed_here(child)) {
+			failed = true;
+			break;
+		}
+	mutex_unlock(&ev->child_mutex);
+	return failed;
+}
+
 void hwpmc_md_start(struct perf_event *ev)
 {
 	perf_event_enable(ev);

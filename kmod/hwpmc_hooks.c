@@ -669,6 +669,15 @@ static int hwpmc_kp_exec(struct kprobe *kp, struct pt_regs *regs)
 	return 0;
 }
 
+/* A counter perf could not schedule: its PMC's count is partial. */
+static void hwpmc_note_failed(struct perf_event *ev, struct hwpmc_pmc *pm,
+			      void *arg)
+{
+	if (READ_ONCE(pm->state) == PMC_STATE_RUNNING &&
+	    hwpmc_md_failed_here(ev))
+		WRITE_ONCE(pm->unsched, true);
+}
+
 static int hwpmc_kp_exit(struct kprobe *kp, struct pt_regs *regs)
 {
 	struct task_struct *p;
@@ -689,6 +698,8 @@ static int hwpmc_kp_exit(struct kprobe *kp, struct pt_regs *regs)
 		return 0;
 	hwpmc_procexit(p, group_dead);
 	rcu_read_lock();
+	/* before perf_event_exit_task() makes the error state an exit */
+	hwpmc_walk_counters(p, hwpmc_note_failed, NULL);
 	hwpmc_csw_exit(p);
 	rcu_read_unlock();
 	return 0;

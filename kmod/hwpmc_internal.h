@@ -105,6 +105,8 @@ struct perf_event *hwpmc_md_create(struct perf_event_attr *attr, int cpu,
 void hwpmc_md_release(struct perf_event *ev);
 int hwpmc_md_set_period(struct perf_event *ev, u64 period);
 bool hwpmc_md_has_copies(struct perf_event *ev);
+bool hwpmc_md_failed(struct perf_event *ev);
+bool hwpmc_md_failed_here(struct perf_event *ev);
 void hwpmc_md_start(struct perf_event *ev);
 void hwpmc_md_stop(struct perf_event *ev);
 u64 hwpmc_md_read(struct perf_event *ev);
@@ -222,6 +224,7 @@ struct hwpmc_pmc {
 	kuid_t			uid;		/* the allocator's, for limits */
 	bool			privileged;	/* it had CAP_PERFMON */
 	u64			value;		/* folded at stop */
+	bool			unsched;	/* a counter was not scheduled */
 	struct perf_event_attr	attr;
 	struct list_head	targets;	/* process scope */
 	/* counting process PMCs (hwpmc_csw.c) */

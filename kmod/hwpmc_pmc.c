@@ -147,6 +147,8 @@ static int hwpmc_sys_refresh(struct hwpmc_pmc *pm)
 		pm->sysbase = 0;
 		hwpmc_md_start(ev);
 	}
+	if (pm->state == PMC_STATE_RUNNING && hwpmc_md_failed(pm->sysev))
+		WRITE_ONCE(pm->unsched, true);
 	hwpmc_md_release(pm->sysev);
 	pm->sysev = ev;
 	pm->sysgen = gen;
@@ -372,6 +374,38 @@ static u64 hwpmc_target_read_off(const struct hwpmc_target *pt)
 	for (i = 0; i < pt->nev; i++)
 		sum += hwpmc_md_read_off(pt->ev[i]);
 	return sum;
+}
+
+/*
+ * Note that perf could not put one of a running PMC's counters on the
+ * PMU: the PMC's count is then partial, and PMCRW says ENODATA until a
+ * new value is written (perf tries the counter again at the next start).
+ */
+static void hwpmc_target_check(struct hwpmc_pmc *pm,
+			       const struct hwpmc_target *pt)
+{
+	u32 i;
+
+	if (pm->state != PMC_STATE_RUNNING)
+		return;
+	for (i = 0; i < pt->nev && !READ_ONCE(pm->unsched); i++)
+		if (hwpmc_md_failed(pt->ev[i]))
+			WRITE_ONCE(pm->unsched, true);
+}
+
+/* The same for all of pm's counters; hwpmc_sx held (read suffices). */
+static bool hwpmc_pmc_unscheduled(struct hwpmc_pmc *pm)
+{
+	const struct hwpmc_target *pt;
+
+	lockdep_assert_held(&hwpmc_sx);
+	if (pm->state != PMC_STATE_RUNNING)
+		return READ_ONCE(pm->unsched);
+	if (pm->sysev && hwpmc_md_failed(pm->sysev))
+		WRITE_ONCE(pm->unsched, true);
+	list_for_each_entry(pt, &pm->targets, link)
+		hwpmc_target_check(pm, pt);
+	return READ_ONCE(pm->unsched);
 }
 
 static void hwpmc_target_start(struct hwpmc_target *pt)
@@ -733,6 +767,7 @@ static void __hwpmc_target_free(struct hwpmc_pmc *pm, struct hwpmc_target *pt,
 		pm->value += hwpmc_vpmc_remove(pm, 0, pt->tgid);
 	else if (pm->state == PMC_STATE_RUNNING)
 		pm->value += hwpmc_target_stop(pt);
+	hwpmc_target_check(pm, pt);
 	for (i = 0; i < pt->nev; i++)
 		hwpmc_md_release(pt->ev[i]);
 	list_del(&pt->link);
@@ -1241,6 +1276,16 @@ int hwpmc_pmc_start(u32 id)
 		}
 		pm->sysbase = hwpmc_md_read_off(pm->sysev);
 		hwpmc_md_start(pm->sysev);
+		/* a CPU's counter is scheduled at once, or not at all */
+		if (hwpmc_md_failed(pm->sysev)) {
+			hwpmc_md_stop(pm->sysev);
+			if (pm->mode == PMC_MODE_SS) {
+				list_del_rcu(&pm->sslink);
+				synchronize_rcu();
+			}
+			error = -EBUSY;
+			goto out;
+		}
 	} else {
 		if (list_empty(&pm->targets)) {
 			/*
@@ -1276,6 +1321,7 @@ static void hwpmc_pmc_halt(struct hwpmc_pmc *pm)
 
 	if (pm->state != PMC_STATE_RUNNING)
 		return;
+	hwpmc_pmc_unscheduled(pm);	/* before the stop: as it ran */
 	if (pm->sysev) {
 		hwpmc_md_stop(pm->sysev);
 		pm->value += hwpmc_md_read_off(pm->sysev) - pm->sysbase;
@@ -1324,6 +1370,8 @@ static int hwpmc_pmc_read(u32 id, u64 *value)
 	if (!error && pm->sysev &&
 	    atomic_read(&hwpmc_cpu_gen[pm->cpu]) != pm->sysgen)
 		error = -EAGAIN;
+	else if (!error && hwpmc_pmc_unscheduled(pm))
+		error = -ENODATA;
 	else if (!error)
 		*value = hwpmc_pmc_value(pm);
 	up_read(&hwpmc_sx);
@@ -1353,9 +1401,15 @@ int hwpmc_pmc_rw(u32 id, u32 flags, u64 *value)
 	}
 	if (pm->sysev)
 		hwpmc_sys_refresh(pm);	/* offline: the count stands still */
+	if ((flags & PMC_F_OLDVALUE) && hwpmc_pmc_unscheduled(pm)) {
+		error = -ENODATA;	/* nothing written either */
+		goto out;
+	}
 	old = hwpmc_pmc_value(pm);
-	if (flags & PMC_F_NEWVALUE)
+	if (flags & PMC_F_NEWVALUE) {
 		pm->value = *value;
+		pm->unsched = false;	/* a new count starts */
+	}
 	*value = old;
 out:
 	up_write(&hwpmc_sx);

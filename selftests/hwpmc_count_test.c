@@ -1933,4 +1933,128 @@ TEST_F(count, pmu_instructions_of_a_known_loop)
 #endif
 }
 
+/*
+ * Take the whole PMU with perf's pinned CPU-wide counters: on each online
+ * CPU, pinned instructions counters opened until one is not scheduled
+ * (perf reads a counter in the error state as 0 bytes).  The number of
+ * descriptors in fds, or -errno.
+ */
+static int perf_fill_pmu(int *fds, int max)
+{
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	int n = 0, cpu, i, full;
+
+	for (cpu = 0; cpu < ncpu; cpu++)
+		for (full = 0, i = 0; !full && i < 32 && n < max; i++) {
+			struct perf_event_attr a = {
+				.type = PERF_TYPE_HARDWARE, .size = sizeof(a),
+				.config = PERF_COUNT_HW_INSTRUCTIONS,
+				.pinned = 1,
+			};
+			__u64 v;
+			int fd = (int)syscall(SYS_perf_event_open, &a, -1, cpu,
+					      -1, 0);
+
+			if (fd < 0)
+				return -errno;
+			fds[n++] = fd;
+			full = read(fd, &v, sizeof(v)) == 0;
+		}
+	return n;
+}
+
+static void spin_a_while(void)
+{
+	volatile unsigned long k;
+
+	for (k = 0; k < 20000000; k++)
+		;
+}
+
+static void spin_fn(void *arg)
+{
+	(void)arg;
+	spin_a_while();
+}
+
+/*
+ * A counter perf cannot put on the PMU (its counters all taken by pinned
+ * counters of others) is never a silent zero: a counting process PMC and
+ * a system PMC fail to start with EBUSY; a sampling PMC's counter fails
+ * when its target runs, and reading the PMC says ENODATA, also after the
+ * stop, until a new value is written.  With the PMU free again the same
+ * PMC counts.
+ */
+TEST_F(count, pmu_taken_by_perf_is_no_silent_zero)
+{
+	__u32 ev = PMC_EV_PMU_HW_FIRST + PERF_COUNT_HW_INSTRUCTIONS;
+	__u32 tc, sc, ts, tsc;
+	int fds[512], n, i, e, logfd, wfd;
+	pid_t pid;
+	__u64 v;
+
+	if (!self->npmu)
+		SKIP(return, "no hardware PMU");
+	e = alloc_pmc(self->fd, PMC_MODE_TS, PMC_CLASS_PMU, ev, PMC_CPU_ANY,
+		      0, PMC_CAP_USER, 100000, &ts);
+	if (e == EINVAL)
+		SKIP(return, "no instructions event");
+	ASSERT_EQ(0, e);
+	ASSERT_EQ(0, alloc(self->fd, PMC_MODE_TC, PMC_CLASS_PMU, ev,
+			   PMC_CPU_ANY, 0, PMC_CAP_USER, &tc));
+	logfd = open("/dev/null", O_WRONLY);
+	ASSERT_LE(0, logfd);
+	ASSERT_EQ(0, configure(self->fd, logfd));
+	ASSERT_EQ(0, attach(self->fd, ts, 0));
+	/* and a child that exits before the PMC is read */
+	ASSERT_EQ(0, alloc_pmc(self->fd, PMC_MODE_TS, PMC_CLASS_PMU, ev,
+			       PMC_CPU_ANY, 0, PMC_CAP_USER, 100000, &tsc));
+	pid = child_waiting(&wfd, spin_fn, NULL);
+	ASSERT_LT(0, pid);
+	ASSERT_EQ(0, attach(self->fd, tsc, pid));
+
+	n = perf_fill_pmu(fds, 512);
+	ASSERT_LT(0, n) TH_LOG("perf_event_open: %s", strerror(-n));
+	TH_LOG("%d pinned perf counters opened", n);
+	/* (made before them, perf would give it a counter of theirs) */
+	ASSERT_EQ(0, alloc(self->fd, PMC_MODE_SC, PMC_CLASS_PMU, ev, 0, 0,
+			   PMC_CAP_USER, &sc));
+
+	EXPECT_EQ(EBUSY, simple(self->fd, HWPMC_IOC_PMCSTART, tc));
+	EXPECT_EQ(EBUSY, simple(self->fd, HWPMC_IOC_PMCSTART, sc));
+	ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTART, ts));
+	ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTART, tsc));
+	ASSERT_EQ(0, go_and_wait(wfd, pid));
+	spin_a_while();
+	v = 0;
+	EXPECT_EQ(ENODATA, rw(self->fd, ts, PMC_F_OLDVALUE, &v));
+	EXPECT_EQ(ENODATA, rw(self->fd, tsc, PMC_F_OLDVALUE, &v));
+	ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTOP, ts));
+	EXPECT_EQ(ENODATA, rw(self->fd, ts, PMC_F_OLDVALUE, &v));
+	v = 5;
+	EXPECT_EQ(ENODATA, rw(self->fd, ts, PMC_F_OLDVALUE | PMC_F_NEWVALUE,
+			      &v));
+
+	for (i = 0; i < n; i++)
+		close(fds[i]);
+	v = 0;
+	EXPECT_EQ(0, rw(self->fd, ts, PMC_F_NEWVALUE, &v));
+	EXPECT_EQ(0, rw(self->fd, ts, PMC_F_OLDVALUE, &v));
+	ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTART, ts));
+	ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTART, tc));
+	ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTART, sc));
+	spin_a_while();
+	ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTOP, ts));
+	ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTOP, tc));
+	v = 0;
+	EXPECT_EQ(0, rw(self->fd, ts, PMC_F_OLDVALUE, &v));
+	EXPECT_LT(20000000ULL, v);
+	EXPECT_LT(20000000ULL, value(self->fd, tc));
+	EXPECT_EQ(0, simple(self->fd, HWPMC_IOC_PMCRELEASE, ts));
+	EXPECT_EQ(0, simple(self->fd, HWPMC_IOC_PMCRELEASE, tsc));
+	EXPECT_EQ(0, simple(self->fd, HWPMC_IOC_PMCRELEASE, tc));
+	EXPECT_EQ(0, simple(self->fd, HWPMC_IOC_PMCRELEASE, sc));
+	close(logfd);
+}
+
 TEST_HARNESS_MAIN

@@ -63,6 +63,7 @@ struct ctr {
 	pmc_id_t	id;
 	pmc_value_t	last;		/* at the previous interval */
 	int		width;		/* of its column */
+	int		uncounted;	/* ENODATA: perf did not schedule it */
 };
 
 static struct ctr *ctrs;
@@ -427,6 +428,40 @@ static int ncounters(void)
  * start (cumulative).  final: the totals at the end, with the command's
  * exit status when known (status >= 0).
  */
+/* print_row()'s cell of a counter perf could not always schedule. */
+static void print_uncounted(FILE *out, const struct ctr *c, int final,
+			    double t)
+{
+	switch (outfmt) {
+	case OUT_TEXT:
+		fprintf(out, " %*s", c->width, "<not counted>");
+		break;
+	case OUT_CSV:
+		if (final)
+			fputs("total,", out);
+		else
+			fprintf(out, "%.3f,", t);
+		csv_field(out, c->spec);
+		fprintf(out, ",%s,", c->mode == PMC_MODE_SC ?
+			"system" : "process");
+		if (c->mode == PMC_MODE_SC)
+			fprintf(out, "%d", c->cpu);
+		fputs(",<not counted>\n", out);
+		break;
+	case OUT_JSON:
+		fprintf(out, "%s{\"event\":", c > first_counter() ? "," : "");
+		json_string(out, c->spec);
+		fprintf(out, ",\"scope\":\"%s\",\"cpu\":",
+			c->mode == PMC_MODE_SC ? "system" : "process");
+		if (c->mode == PMC_MODE_SC)
+			fprintf(out, "%d", c->cpu);
+		else
+			fputs("null", out);
+		fputs(",\"value\":null,\"counted\":false}", out);
+		break;
+	}
+}
+
 static void print_row(FILE *out, int cumulative, int final, int status)
 {
 	double t = now() - t0;
@@ -443,10 +478,18 @@ static void print_row(FILE *out, int cumulative, int final, int status)
 
 		if (SAMPLING(c))
 			continue;
-		if (pmc_read(c->id, &v) < 0)
+		if (pmc_read(c->id, &v) < 0) {
+			if (errno == ENODATA)
+				c->uncounted = 1;
 			v = c->last;
+		}
 		shown = cumulative ? v : v - c->last;
 		c->last = v;
+		if (c->uncounted) {
+			/* a partial count is never shown as a whole one */
+			print_uncounted(out, c, final, t);
+			continue;
+		}
 		switch (outfmt) {
 		case OUT_TEXT:
 			fprintf(out, " %*ju", c->width, (uintmax_t)shown);
@@ -767,6 +810,25 @@ static void warn_drops(const struct pmc_driverstats *a,
 			tunable("logbuffersize"), tunable("nbuffers_pcpu"));
 	if (werr)
 		fprintf(stderr, "%s: WARNING: %u log writes failed\n", prog, werr);
+}
+
+/*
+ * Sampling PMCs whose counter perf could not always put on the PMU (every
+ * hardware counter taken by pinned counters of others): their samples
+ * are only those of the time it could.
+ */
+static void warn_uncounted(void)
+{
+	pmc_value_t v;
+	int i;
+
+	for (i = 0; i < nctr; i++)
+		if (SAMPLING(&ctrs[i]) && pmc_read(ctrs[i].id, &v) < 0 &&
+		    errno == ENODATA)
+			fprintf(stderr, "%s: WARNING: '%s' was not always counted: "
+				"the PMU's counters were taken by pinned counters of others "
+				"(perf, the NMI watchdog); its samples are partial\n",
+				prog, ctrs[i].spec);
 }
 
 /* A temporary log file: its write and read descriptors, already unlinked. */
@@ -1381,6 +1443,7 @@ int main(int argc, char **argv)
 		if (logr >= 0)
 			close(logr);
 		warn_drops(&ds0, &ds1, &sum);
+		warn_uncounted();
 	}
 	for (i = 0; i < nctr; i++)
 		pmc_release(ctrs[i].id);

@@ -436,6 +436,10 @@ static int do_pmcrw(struct pmc_op_pmcrw *rw)
 		return error;
 	if ((rw->pm_flags & PMC_F_NEWVALUE) && pm->running)
 		return -EBUSY;
+	/* FAKE_HWPMC_NODATA=i: the i-th PMC (from 1) was not scheduled */
+	if ((rw->pm_flags & PMC_F_OLDVALUE) &&
+	    env_ul("FAKE_HWPMC_NODATA", 0) == (unsigned long)(pm - fake_pmcs) + 1)
+		return -ENODATA;
 	old = fake_value(pm);
 	if (rw->pm_flags & PMC_F_NEWVALUE)
 		pm->value = rw->pm_value;

@@ -9,7 +9,7 @@ STAT=$1; FAKE=$2; PTY=${3:-}
 T=$(mktemp -d "${TMPDIR:-/tmp}/hwpmc-stat.XXXXXX")
 trap 'rm -rf "$T"' EXIT
 export ASAN_OPTIONS="verify_asan_link_order=0:${ASAN_OPTIONS:-}"
-unset FAKE_HWPMC_PMU FAKE_HWPMC_EPERM FAKE_HWPMC_VERSION FAKE_HWPMC_GROW FAKE_HWPMC_UNPRIV
+unset FAKE_HWPMC_NODATA FAKE_HWPMC_PMU FAKE_HWPMC_EPERM FAKE_HWPMC_VERSION FAKE_HWPMC_GROW FAKE_HWPMC_UNPRIV
 n=0
 
 ok() { n=$((n + 1)); if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fi; }
@@ -178,6 +178,18 @@ sleep 0.4 & sp=$!
 run 0 fake "$STAT" -p cpu-clock -t $sp && has err "p/cpu-clock"
 ok $? "-t pid: counts until the process exits"
 wait
+
+# a counter perf could not always schedule (PMCRW: ENODATA)
+run 0 fake env FAKE_HWPMC_NODATA=2 "$STAT" -p cpu-clock -p page-faults true &&
+	[ "$(grep -o "<not counted>" "$T/err" | wc -l)" = 1 ] &&
+	grep -q -E '^ +[0-9]+ +<not counted>$' "$T/err"
+ok $? "ENODATA: <not counted> for it, a number for the other"
+run 0 fake env FAKE_HWPMC_NODATA=1 "$STAT" --csv -p cpu-clock true &&
+	has err "total,cpu-clock,process,,<not counted>"
+ok $? "ENODATA: --csv says <not counted>"
+run 0 fake env FAKE_HWPMC_NODATA=1 "$STAT" --json -p cpu-clock true &&
+	has err '"value":null,"counted":false'
+ok $? "ENODATA: --json value null, counted false"
 
 # -l secs: the run ends after secs (the command gets SIGINT; -t's process
 # is left alone); a command that ends first gives its own status

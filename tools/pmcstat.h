@@ -4,7 +4,8 @@
  * (ELF images of mappings, kernel symbols); pmcstat_report.c reads a log
  * and writes the reports (dump, flat profile, call graph, folded stacks,
  * live top); pmcstat_flame.c (SVG flame graph) and pmcstat_export.c
- * (perf script text, pprof) write what the folded stacks are made of.
+ * (perf script text, pprof) write what the folded stacks are made of;
+ * pmcstat_annotate.c lists a function's instructions with their samples.
  */
 #ifndef _HWPMC_PMCSTAT_H_
 #define _HWPMC_PMCSTAT_H_

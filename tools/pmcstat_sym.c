@@ -940,12 +940,16 @@ struct image *sym_pc_image(struct proc *p, uint64_t pc, uint64_t *va)
 
 	if (!p || sym_is_kernel(pc))
 		return NULL;
-	for (i = 0; i < p->nmap; i++)
-		if (pc >= p->maps[i].start && pc < p->maps[i].end)
-			return p->maps[i].img->ok &&
-			       image_va(p->maps[i].img, &p->maps[i], pc, va) ?
-			       p->maps[i].img : NULL;
-	return NULL;
+	/* the mapping sym_resolve_proc() found last, likely this one */
+	i = p->hint;
+	if (!(i < p->nmap && pc >= p->maps[i].start && pc < p->maps[i].end))
+		for (i = 0; i < p->nmap; i++)
+			if (pc >= p->maps[i].start && pc < p->maps[i].end)
+				break;
+	if (i == p->nmap)
+		return NULL;
+	return p->maps[i].img->ok && image_va(p->maps[i].img, &p->maps[i], pc, va) ?
+	       p->maps[i].img : NULL;
 }
 
 /* -- kernel ------------------------------------------------------------------ */

@@ -10,10 +10,12 @@
 # of the line table (addr2line's) with their text; SYMBOL@object, both
 # objects' functions without it, an unknown symbol or object an error.
 #   test_annotate.sh <hwpmc-stat> <mklog> <source dir of annot_prog.c>
-# Environment: CC (default cc).
+# C++: sym_prog.cc (test_symbols.sh's), its function named by its
+# symbol, its demangled name, and that name without its parameters.
+# Environment: CC, CXX (default cc, c++).
 set -u
 STAT=$1; MKLOG=$2; SRC=$3
-CC=${CC:-cc}
+CC=${CC:-cc}; CXX=${CXX:-c++}
 T=$(mktemp -d "${TMPDIR:-/tmp}/hwpmc-annot.XXXXXX")
 trap '[ -n "${KEEP:-}" ] || rm -rf "$T"' EXIT
 unset DEBUGINFOD_URLS HWPMC_DEBUG_DIR
@@ -53,7 +55,7 @@ section() {
 	awk -v o="$2" '/^# annotate: / { on = index($0, " in " o " (") > 0 } on' "$T/$1"
 }
 
-for tool in objdump addr2line "$CC"; do
+for tool in objdump addr2line nm "$CC"; do
 	command -v "$tool" > /dev/null 2>&1 && continue
 	echo "ok 1 - annotate tests # SKIP no $tool"
 	echo "1..1"
@@ -109,6 +111,16 @@ if command -v aarch64-linux-gnu-gcc > /dev/null 2>&1 &&
 		echo "map $Q $(h "0x$Q + $(size "$T/annot_a64.so")") 0 $T/annot_a64.so"
 		for i in 1 2 3 4; do echo "sample $(h "0x$Q + 0x$M")"; done
 	} >> "$T/script"
+fi
+# C++
+cxx=
+if command -v "$CXX" > /dev/null 2>&1 &&
+   "$CXX" -O2 -g -fPIE -pie -o "$T/sym_prog" "$SRC/sym_prog.cc" 2> "$T/cxx.err"; then
+	cxx=1
+	R=7e0000000000
+	bar=$(nm --defined-only "$T/sym_prog" | awk '$3 == "_ZN2ns3Foo3barEi" { print $1; exit }')
+	echo "map $R $(h "0x$R + $(size "$T/sym_prog")") 0 $T/sym_prog" >> "$T/script"
+	for i in 1 2 3 4 5; do echo "sample $(h "0x$R + 0x$bar")" >> "$T/script"; done
 fi
 "$MKLOG" -x "$T/log" $$ < "$T/script"
 ok $? "mklog -x wrote the log"
@@ -169,6 +181,22 @@ else
 	skip "--annotate annot_hot: the functions of both objects" "no aarch64-linux-gnu-gcc"
 	skip "arm64: objdump's instructions, samples, source lines" "no aarch64-linux-gnu-gcc"
 	skip "SYMBOL@path: the function of that object only" "no aarch64-linux-gnu-gcc"
+fi
+
+if [ -n "$cxx" ]; then
+	good=0
+	for name in _ZN2ns3Foo3barEi 'ns::Foo::bar(int)' ns::Foo::bar 'ns::Foo::bar@sym_prog'; do
+		run 0 -R "$T/log" --annotate "$name" && cp "$T/out" "$T/cxx" &&
+			has cxx '^# annotate: .* ns::Foo::bar\(int\) in sym_prog .*: 5 samples' &&
+			has cxx "^ +100\\.00 +5 +$(echo "$bar" | sed 's/^0*//'):  " || good=1
+	done
+	[ "$good" = 0 ]
+	ok $? "C++: by its symbol, its demangled name, without its parameters, @object"
+	run 1 -R "$T/log" --annotate ns::Foo::ba && has err "no function 'ns::Foo::ba'"
+	ok $? "C++: a prefix of a name is not the name"
+else
+	skip "C++: by its symbol, its demangled name" "no C++ compiler ($CXX)"
+	skip "C++: a prefix of a name is not the name" "no C++ compiler ($CXX)"
 fi
 
 # errors

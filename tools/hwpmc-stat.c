@@ -6,7 +6,8 @@
  *   hwpmc-stat [-C] [-c cpus] [-d] [-o file] [-q] [-v] [-w secs]
  *              [--csv | --json] {-p spec | -s spec} ... [-t pid | command]
  *   hwpmc-stat [-E] [-N] [-W] [-d] [-c cpus] [-n rate] [-O logfile] [-T]
- *              [-G file] [-F file] {-P spec | -S spec} ... [-t pid | command]
+ *              [-G file] [-F file] [--annotate symbol[@object]]
+ *              {-P spec | -S spec} ... [-t pid | command]
  *   hwpmc-stat -R logfile [-D] [-G file] [-F file] [-o file] [--comm name]
  *              [--pid pid] [--annotate symbol[@object]]
  */
@@ -97,7 +98,8 @@ static void usage(const char *fmt, ...)
 		"           {-p spec | -s spec} ... [-t pid | command [args]]\n"
 		"       %s [-E] [-N] [-W] [-c cpus] [-d] [-l secs] [-n rate] [-O logfile] [-T]\n"
 		"           [-F file] [-G file] [-o file] [--flamegraph file.svg] [--perf-script file]\n"
-		"           [--pprof file] {-P spec | -S spec} ... [-t pid | command]\n"
+		"           [--pprof file] [--annotate symbol[@object]] {-P spec | -S spec} ...\n"
+		"           [-t pid | command]\n"
 		"       %s -R logfile [-D] [-F file] [-G file] [-o file] [--comm name] [--pid pid]\n"
 		"           [--flamegraph file.svg [--icicle]] [--perf-script file] [--pprof file]\n"
 		"           [--no-demangle] [--lines] [--debug-dir dir] [--annotate symbol[@object]]\n"

@@ -268,6 +268,14 @@ int annot_check(struct annot *a)
 
 /* -- the listing ---------------------------------------------------------------- */
 
+static int cmp_hit(const void *x, const void *y)
+{
+	const struct hit *h = x, *g = y;
+
+	return h->va < g->va ? -1 : h->va > g->va;
+}
+
+#if HWPMC_WITH_CAPSTONE
 static struct srcfile *src_get(struct annot *a, const char *path)
 {
 	struct srcfile *s;
@@ -326,14 +334,6 @@ static void print_src(struct annot *a, FILE *out, const char *file, int line)
 	fputc('\n', out);
 }
 
-static int cmp_hit(const void *x, const void *y)
-{
-	const struct hit *h = x, *g = y;
-
-	return h->va < g->va ? -1 : h->va > g->va;
-}
-
-#if HWPMC_WITH_CAPSTONE
 /* capstone's arch and mode for an ELF machine; 0, or -1: not known */
 static int cs_target(int machine, int msb, cs_arch *arch, cs_mode *mode)
 {

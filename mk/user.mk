@@ -94,6 +94,19 @@ ifeq ($(WITH_IBERTY),1)
 else
   DW_CFLAGS	+= -DHWPMC_WITH_IBERTY=0
 endif
+# hwpmc-stat --annotate: capstone's disassembler (libcapstone-dev), with
+# libdwfl's code and lines.  WITH_CAPSTONE=0 builds without --annotate
+# (hwpmc-stat says so); the default is 1 when the compiler finds the
+# library (the arm64 cross build has none).
+ifeq ($(origin WITH_CAPSTONE),undefined)
+  WITH_CAPSTONE	:= $(if $(filter /%,$(shell $(CC) -print-file-name=$(if $(filter 1,$(STATIC)),libcapstone.a,libcapstone.so))),1,0)
+endif
+ifeq ($(WITH_CAPSTONE),1)
+  DW_CFLAGS	+= -DHWPMC_WITH_CAPSTONE=1
+  DW_LIBS	+= $(shell $(PKG_CONFIG) $(if $(filter 1,$(STATIC)),--static) --libs capstone 2>/dev/null || echo -lcapstone)
+else
+  DW_CFLAGS	+= -DHWPMC_WITH_CAPSTONE=0
+endif
 # hwpmc-stat --pprof: protobuf-c (protoc-c makes the C of
 # tools/profile.proto at build time: protobuf-c-compiler, libprotobuf-c-dev)
 # and zlib (zlib1g-dev).  WITH_PPROF=0 builds without --pprof; the default
@@ -118,7 +131,7 @@ PROTO_C		:= $(B)/gen/profile.pb-c.c
 PROTO_H		:= $(B)/gen/profile.pb-c.h
 
 STAT_SRCS	:= tools/pmcstat_sym.c tools/pmcstat_report.c tools/pmcstat_export.c \
-		   tools/pmcstat_flame.c
+		   tools/pmcstat_flame.c tools/pmcstat_annotate.c
 
 LIB_SRCS	:= libhwpmc/pmc_init.c libhwpmc/pmc_ops.c libhwpmc/pmc_names.c \
 		   libhwpmc/pmc_modcheck.c libhwpmc/pmc_counting.c \

@@ -31,6 +31,8 @@ PACKAGES=(
 	# build-id and .gnu_debuglink, debuginfod, source lines) and libiberty's
 	# C++ and Rust demangler
 	libdw-dev libiberty-dev
+	# hwpmc-stat --annotate: capstone disassembles the annotated function
+	libcapstone-dev
 	# libhwpmc's vendor event tables: generated from the pmu-events JSON of
 	# linux-source-6.12 (below) by libhwpmc/gen_pmu_events.py
 	python3

@@ -6,9 +6,10 @@
  *   hwpmc-stat [-C] [-c cpus] [-d] [-o file] [-q] [-v] [-w secs]
  *              [--csv | --json] {-p spec | -s spec} ... [-t pid | command]
  *   hwpmc-stat [-E] [-N] [-W] [-d] [-c cpus] [-n rate] [-O logfile] [-T]
- *              [-G file] [-F file] {-P spec | -S spec} ... [-t pid | command]
+ *              [-G file] [-F file] [--annotate symbol[@object]]
+ *              {-P spec | -S spec} ... [-t pid | command]
  *   hwpmc-stat -R logfile [-D] [-G file] [-F file] [-o file] [--comm name]
- *              [--pid pid]
+ *              [--pid pid] [--annotate symbol[@object]]
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -49,6 +50,7 @@ enum {
 	OPT_NO_DEMANGLE,
 	OPT_LINES,
 	OPT_DEBUG_DIR,
+	OPT_ANNOTATE,
 };
 #define RATE_PMU	65536		/* pmcstat's default sampling rate */
 #define RATE_CLOCK	1000000		/* cpu-clock, task-clock: 1 ms in ns */
@@ -97,10 +99,11 @@ static void usage(const char *fmt, ...)
 		"           {-p spec | -s spec} ... [-t pid | command [args]]\n"
 		"       %s [-E] [-N] [-W] [-c cpus] [-d] [-l secs] [-n rate] [-O logfile] [-T]\n"
 		"           [-F file] [-G file] [-o file] [--flamegraph file.svg] [--perf-script file]\n"
-		"           [--pprof file] {-P spec | -S spec} ... [-t pid | command]\n"
+		"           [--pprof file] [--annotate symbol[@object]] {-P spec | -S spec} ...\n"
+		"           [-t pid | command]\n"
 		"       %s -R logfile [-D] [-F file] [-G file] [-o file] [--comm name] [--pid pid]\n"
 		"           [--flamegraph file.svg [--icicle]] [--perf-script file] [--pprof file]\n"
-		"           [--no-demangle] [--lines] [--debug-dir dir]\n"
+		"           [--no-demangle] [--lines] [--debug-dir dir] [--annotate symbol[@object]]\n"
 		"       %s -u spec\n",
 		prog, prog, prog, prog);
 	if (fmt)
@@ -145,6 +148,8 @@ static void usage(const char *fmt, ...)
 		"             with -D, each frame's line and inlined functions\n"
 		"  --debug-dir dir   look for separate debug files in dir first\n"
 		"             (default $HWPMC_DEBUG_DIR; then /usr/lib/debug)\n"
+		"  --annotate symbol[@object]   the function's instructions with their\n"
+		"             samples, among its source lines (instead of the flat profile)\n"
 		"  -u spec    describe the event of spec: PMU, encoding, description\n"
 		"Events: hwpmc-control -L; spec is 'event[:u|:k][,usr|,os][,qualifier...]'\n"
 		"or perf's 'cpu/term,.../' (pmc(3)).\n",
@@ -700,8 +705,13 @@ static int write_reports(int fd, const char *name, const struct reports *r,
 		ro.perfscript = open_out(r->perfscript);
 	if (r->pprof)
 		ro.pprof = open_out(r->pprof);
-	/* the flat profile, unless another report takes standard output */
-	if (!r->dump && !(r->graph && !strcmp(r->graph, "-")) &&
+	if (r->ro.annotate)
+		ro.annotate = out;
+	/*
+	 * the flat profile, unless --annotate replaces it or another report
+	 * takes standard output
+	 */
+	if (!r->dump && !r->ro.annotate && !(r->graph && !strcmp(r->graph, "-")) &&
 	    !(r->folded && !strcmp(r->folded, "-")) &&
 	    !(r->flame && !strcmp(r->flame, "-")) &&
 	    !(r->perfscript && !strcmp(r->perfscript, "-")) &&
@@ -713,6 +723,8 @@ static int write_reports(int fd, const char *name, const struct reports *r,
 		fprintf(stderr, "%s: %s: %s\n", prog, name, strerror(errno));
 		rc = -1;
 	}
+	if (sum->annotate_failed)
+		rc = -1;
 	if (ro.graph)
 		rc |= close_out(ro.graph, r->graph);
 	if (ro.folded)
@@ -890,6 +902,7 @@ int main(int argc, char **argv)
 		{ "no-demangle", no_argument, NULL, OPT_NO_DEMANGLE },
 		{ "lines", no_argument, NULL, OPT_LINES },
 		{ "debug-dir", required_argument, NULL, OPT_DEBUG_DIR },
+		{ "annotate", required_argument, NULL, OPT_ANNOTATE },
 		{ NULL, 0, NULL, 0 },
 	};
 	const struct pmc_cpuinfo *ci;
@@ -1077,6 +1090,11 @@ int main(int argc, char **argv)
 		case OPT_DEBUG_DIR:
 			sym_debug_dir = optarg;
 			break;
+		case OPT_ANNOTATE:
+			if (!*optarg || *optarg == '@')
+				usage("bad --annotate '%s' (symbol or symbol@object)", optarg);
+			rep.ro.annotate = optarg;
+			break;
 		case 'h':
 			usage(NULL);
 		default:
@@ -1095,6 +1113,8 @@ int main(int argc, char **argv)
 		usage("%s", stdout_clash(&rep));
 	if (rep.pprof && !pprof_available())
 		usage("--pprof is not available: built without protobuf-c and zlib");
+	if (rep.ro.annotate && annot_available())
+		usage("--annotate is not available: %s", annot_available());
 	if (rfile) {
 		if (nwant || argc || target > 0 || logfile || top)
 			usage("-R reads a log: no events, command, -t, -O or -T with it");
@@ -1111,10 +1131,13 @@ int main(int argc, char **argv)
 		    target < 0 && !argc)
 			usage("-%c needs a command or -t pid",
 			      want[i].mode == PMC_MODE_TC ? 'p' : 'P');
-	if (!nsampling && (logfile || top || rep.dump || rep.graph || want_stacks(&rep)))
-		usage("-O, -T, -D, -G, -F, --flamegraph, --perf-script and --pprof need a "
-		      "sampling event (-P or -S)");
-	if (logfile && (rep.dump || rep.graph || want_stacks(&rep)))
+	if (!nsampling && (logfile || top || rep.dump || rep.graph || want_stacks(&rep) ||
+			   rep.ro.annotate))
+		usage("-O, -T, -D, -G, -F, --flamegraph, --perf-script, --pprof and "
+		      "--annotate need a sampling event (-P or -S)");
+	if (top && rep.ro.annotate)
+		usage("-T and --annotate exclude each other");
+	if (logfile && (rep.dump || rep.graph || want_stacks(&rep) || rep.ro.annotate))
 		usage("-O writes the log, no report: use -R on it afterwards");
 	if (top && !isatty(STDOUT_FILENO))
 		usage("-T needs a terminal on standard output");

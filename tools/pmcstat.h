@@ -4,7 +4,8 @@
  * (ELF images of mappings, kernel symbols); pmcstat_report.c reads a log
  * and writes the reports (dump, flat profile, call graph, folded stacks,
  * live top); pmcstat_flame.c (SVG flame graph) and pmcstat_export.c
- * (perf script text, pprof) write what the folded stacks are made of.
+ * (perf script text, pprof) write what the folded stacks are made of;
+ * pmcstat_annotate.c lists a function's instructions with their samples.
  */
 #ifndef _HWPMC_PMCSTAT_H_
 #define _HWPMC_PMCSTAT_H_
@@ -85,12 +86,42 @@ extern int sym_lines;			/* functions named "name (file:line)" */
 /* separate debug files looked for there first (NULL: $HWPMC_DEBUG_DIR) */
 extern const char *sym_debug_dir;
 
+/*
+ * --annotate (pmcstat_annotate.c): the ELF images of the log's mappings,
+ * their functions, code and lines.  sym_images(NULL) is the first image,
+ * sym_images(im) the one after im (NULL: no more).
+ */
+struct image *sym_images(struct image *prev);
+const char *sym_image_path(const struct image *im);
+const char *sym_image_base(const struct image *im);	/* its object */
+size_t	sym_image_nfunc(const struct image *im);
+void	sym_image_func(const struct image *im, size_t i, const char **name,
+		       uint64_t *addr, uint64_t *size);
+/* raw demangled (a string of ours, freed by sym_free()), or raw itself */
+const char *sym_demangled(const char *raw);
+/* the image of pc in process p and pc's link-time address there; NULL: none */
+struct image *sym_pc_image(struct proc *p, uint64_t pc, uint64_t *va);
+/*
+ * The size bytes of code at link-time address va of im (in libdwfl's
+ * copy of the file: valid until sym_free()), its ELF machine (EM_*) and
+ * byte order (msb); 0, or -1: not readable (or built without libdw).
+ */
+int	sym_image_code(struct image *im, uint64_t va, uint64_t size,
+		       const unsigned char **bytes, int *machine, int *msb);
+/*
+ * The source file of va (its path as DWARF gives it, a relative one in
+ * the compilation's directory; written into buf) and its line; NULL: none
+ */
+const char *sym_image_line(struct image *im, uint64_t va, int *line,
+			   char *buf, size_t len);
+
 /* -- reports ---------------------------------------------------------------- */
 
 enum report_kind {
 	REPORT_FLAT,
 	REPORT_DUMP,
 	REPORT_GRAPH,
+	REPORT_ANNOTATE,
 };
 
 struct report_opts {
@@ -101,6 +132,7 @@ struct report_opts {
 	int		 quiet;
 	int		 progress;	/* a progress line on stderr (a terminal) */
 	int		 icicle;	/* flame graph: root at the top */
+	const char	*annotate;	/* --annotate: SYMBOL or SYMBOL@object */
 };
 
 /* Where each report goes; NULL: not wanted. */
@@ -110,6 +142,7 @@ struct report_outs {
 	FILE		*flame;		/* SVG flame graph */
 	FILE		*perfscript;	/* perf script's text */
 	FILE		*pprof;		/* pprof's profile.proto, gzipped */
+	FILE		*annotate;	/* --annotate's listing (o->annotate) */
 };
 
 /* A log in memory (live top). */
@@ -129,6 +162,7 @@ struct log_summary {
 	uint64_t	bad_offset;		/* after the last good record */
 	int		bad_errno;		/* pmclog(3)'s errno */
 	uint64_t	stacked;		/* samples in the stacks written */
+	int		annotate_failed;	/* --annotate: no such function */
 };
 
 /*
@@ -194,6 +228,23 @@ int	flame_write(const struct stacks *s, FILE *out, int icicle);
 int	perfscript_write(const struct stacks *s, FILE *out);
 int	pprof_write(const struct stacks *s, FILE *out);
 int	pprof_available(void);		/* built with protobuf-c and zlib */
+
+/*
+ * --annotate (pmcstat_annotate.c): the samples of the functions named
+ * spec ("SYMBOL" or "SYMBOL@object"), per event (an index of the
+ * report's), by instruction.  annot_check() says (on stderr) when no
+ * function of the log's objects is so named: -1.  annot_write() lists
+ * each such function's instructions with their samples, its source lines
+ * among them.  annot_available(): NULL, or why --annotate cannot work.
+ */
+struct annot;
+const char *annot_available(void);
+struct annot *annot_new(const char *spec);
+void	annot_sample(struct annot *a, int ev, struct proc *p, uint64_t pc);
+int	annot_check(struct annot *a);
+void	annot_write(struct annot *a, int ev, const char *event, uint64_t rate,
+		    uint64_t samples, FILE *out);
+void	annot_free(struct annot *a);
 
 /* realloc() that exits with a message when memory runs out */
 void *xrealloc(void *p, size_t n);

@@ -134,6 +134,7 @@ struct ctx {
 	size_t		nev;
 	struct log_summary *sum;
 	void		*parser;	/* pmclog(3), fed by feed() */
+	struct annot	*an;		/* --annotate, or NULL */
 };
 
 static uint64_t hash64(uint64_t x)
@@ -392,6 +393,8 @@ static void sample(struct ctx *c, struct evrep *e,
 				edge_add(e, (uint32_t)fids[i + 1], (uint32_t)fids[i]);
 	if (c->want_folded)
 		fold_add(e, p ? p->comm : NULL, pid, fids, n);
+	if (c->an)
+		annot_sample(c->an, (int)(e - c->evs), p, cc->pl_pc[0]);
 }
 
 static void set_comm(pid_t pid, const char *path)
@@ -991,6 +994,10 @@ static void write_kind(const struct ctx *c, enum report_kind kind, FILE *out)
 		case REPORT_GRAPH:
 			graph(c, d, e, out);
 			break;
+		case REPORT_ANNOTATE:
+			annot_write(c->an, (int)(e - c->evs), d->name, d->rate,
+				    e->samples, out);
+			break;
 		default:
 			break;
 		}
@@ -1098,7 +1105,9 @@ int report_log(int fd, const struct report_outs *ro, const struct report_opts *o
 	c.sum = sum;
 	c.dump = ro->dump;
 	c.aggregate = ro->flat || ro->graph || ro->folded || ro->flame ||
-		      ro->perfscript || ro->pprof;
+		      ro->perfscript || ro->pprof || ro->annotate;
+	if (ro->annotate && o->annotate)
+		c.an = annot_new(o->annotate);
 	c.want_edges = ro->graph != NULL;
 	c.want_folded = ro->folded || ro->flame || ro->perfscript || ro->pprof;
 	c.want_chain = c.want_edges || c.want_folded;
@@ -1141,7 +1150,12 @@ int report_log(int fd, const struct report_outs *ro, const struct report_opts *o
 			write_stacks(&c, ro, sum);
 		if (ro->flat)
 			write_kind(&c, REPORT_FLAT, ro->flat);
+		if (c.an && annot_check(c.an) < 0)
+			sum->annotate_failed = 1;
+		else if (c.an)
+			write_kind(&c, REPORT_ANNOTATE, ro->annotate);
 	}
+	annot_free(c.an);
 	ctx_clear(&c);
 	errno = err;
 	return rc;

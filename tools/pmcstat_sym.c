@@ -539,6 +539,99 @@ static const char *image_addrline(struct image *im, uint64_t va, char *buf,
 	free(scopes);
 	return buf;
 }
+
+/*
+ * The Dwfl of im, opened again for --annotate when it was closed (no
+ * sym_lines); 0, or -1: the file cannot be read.
+ */
+static int image_dwfl(struct image *im)
+{
+	char path[PATH_MAX];
+	Dwarf_Addr bias;
+	int fd = -1;
+
+	if (im->mod)
+		return 0;
+	if (!im->ok)
+		return -1;
+	if (!strcmp(im->path, "[vdso]")) {
+		fd = vdso_fd();
+		if (fd < 0)
+			return -1;
+	}
+	snprintf(path, sizeof(path), "%s%s", sym_root, im->path);
+	im->dwfl = dwfl_begin(&dw_callbacks);
+	if (!im->dwfl) {
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	im->mod = dwfl_report_elf(im->dwfl, im->base, path, fd, 0, true);
+	dwfl_report_end(im->dwfl, NULL, NULL);
+	if (!im->mod || !dwfl_module_getelf(im->mod, &bias)) {
+		if (!im->mod && fd >= 0 && fcntl(fd, F_GETFD) != -1)
+			close(fd);
+		dwfl_end(im->dwfl);
+		im->dwfl = NULL;
+		im->mod = NULL;
+		return -1;
+	}
+	im->bias = bias;
+	return 0;
+}
+
+int sym_image_code(struct image *im, uint64_t va, uint64_t size,
+		   const unsigned char **bytes, int *machine, int *msb)
+{
+	Dwarf_Addr bias;
+	GElf_Ehdr eh;
+	GElf_Shdr sh;
+	Elf_Scn *scn = NULL;
+	Elf_Data *d;
+	Elf *elf;
+
+	if (image_dwfl(im) < 0)
+		return -1;
+	elf = dwfl_module_getelf(im->mod, &bias);
+	if (!elf || !gelf_getehdr(elf, &eh))
+		return -1;
+	*machine = eh.e_machine;
+	*msb = eh.e_ident[EI_DATA] == ELFDATA2MSB;
+	/* the code, from the section that holds it (link-time addresses) */
+	while ((scn = elf_nextscn(elf, scn))) {
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_PROGBITS ||
+		    !(sh.sh_flags & SHF_EXECINSTR) || va < sh.sh_addr ||
+		    va - sh.sh_addr >= sh.sh_size)
+			continue;
+		if (size > sh.sh_size - (va - sh.sh_addr))
+			return -1;
+		d = elf_getdata(scn, NULL);
+		if (!d || !d->d_buf || d->d_size < sh.sh_size)
+			return -1;
+		*bytes = (const unsigned char *)d->d_buf + (va - sh.sh_addr);
+		return 0;
+	}
+	return -1;
+}
+
+const char *sym_image_line(struct image *im, uint64_t va, int *line,
+			   char *buf, size_t len)
+{
+	const char *file, *dir;
+	Dwfl_Line *l;
+
+	*line = 0;
+	if (image_dwfl(im) < 0)
+		return NULL;
+	l = dwfl_module_getsrc(im->mod, va + im->bias);
+	file = l ? dwfl_lineinfo(l, NULL, line, NULL, NULL, NULL) : NULL;
+	if (!file || *line <= 0)
+		return NULL;
+	/* a relative path: of the compilation's directory */
+	dir = file[0] != '/' ? dwfl_line_comp_dir(l) : NULL;
+	snprintf(buf, len, "%s%s%s", dir ? dir : "", dir ? "/" : "", file);
+	return buf;
+}
 #else
 /* -- ELF files: a reader of our own (no libdw) ------------------------------- */
 
@@ -722,6 +815,21 @@ static const char *image_addrline(struct image *im, uint64_t va, char *buf,
 {
 	return image_srcline(im, va, buf, len);
 }
+
+int sym_image_code(struct image *im, uint64_t va, uint64_t size,
+		   const unsigned char **bytes, int *machine, int *msb)
+{
+	(void)im, (void)va, (void)size, (void)bytes, (void)machine, (void)msb;
+	return -1;
+}
+
+const char *sym_image_line(struct image *im, uint64_t va, int *line,
+			   char *buf, size_t len)
+{
+	(void)im, (void)va, (void)buf, (void)len;
+	*line = 0;
+	return NULL;
+}
 #endif /* HWPMC_WITH_DW */
 
 static struct image *image_get(const char *path)
@@ -779,6 +887,69 @@ static int image_resolve(struct image *im, const struct map *m, uint64_t pc)
 				  image_srcline(im, s->addr, buf, sizeof(buf)) : NULL);
 	}
 	return s->fid;
+}
+
+/* -- --annotate: the functions of the images ------------------------------------ */
+
+struct image *sym_images(struct image *prev)
+{
+	return prev ? prev->next : images;
+}
+
+const char *sym_image_path(const struct image *im)
+{
+	return im->path;
+}
+
+const char *sym_image_base(const struct image *im)
+{
+	return im->base;
+}
+
+size_t sym_image_nfunc(const struct image *im)
+{
+	return im->nsym;
+}
+
+/*
+ * Function i of im (by address): its symbol's name as it is, link-time
+ * address and size (a symbol of no size: up to the next one).
+ */
+void sym_image_func(const struct image *im, size_t i, const char **name,
+		    uint64_t *addr, uint64_t *size)
+{
+	const struct sym *s = &im->syms[i];
+
+	*name = s->name;
+	*addr = s->addr;
+	*size = s->size;
+	if (!*size && i + 1 < im->nsym)
+		*size = im->syms[i + 1].addr - s->addr;
+}
+
+const char *sym_demangled(const char *raw)
+{
+	const char *d = demangle(raw);
+
+	return d ? d : raw;
+}
+
+struct image *sym_pc_image(struct proc *p, uint64_t pc, uint64_t *va)
+{
+	size_t i;
+
+	if (!p || sym_is_kernel(pc))
+		return NULL;
+	/* the mapping sym_resolve_proc() found last, likely this one */
+	i = p->hint;
+	if (!(i < p->nmap && pc >= p->maps[i].start && pc < p->maps[i].end))
+		for (i = 0; i < p->nmap; i++)
+			if (pc >= p->maps[i].start && pc < p->maps[i].end)
+				break;
+	if (i == p->nmap)
+		return NULL;
+	return p->maps[i].img->ok && image_va(p->maps[i].img, &p->maps[i], pc, va) ?
+	       p->maps[i].img : NULL;
 }
 
 /* -- kernel ------------------------------------------------------------------ */

@@ -86,6 +86,7 @@ run_tap report sh "$SRC/tests/unit/test_report.sh" "$UT/hwpmc-stat" "$UT/mklog" 
 run_tap stacks sh "$SRC/tests/unit/test_stacks.sh" "$UT/hwpmc-stat" "$UT/mklog" "$UT/pprof_read" \
 	"$UT/report_bench" "$UT/rb"
 run_tap symbols env CC="${CC:-cc}" CXX="${CXX:-c++}" sh "$SRC/tests/unit/test_symbols.sh" "$UT/hwpmc-stat" "$UT/mklog" "$SRC/tests/unit"
+run_tap annotate env CC="${CC:-cc}" CXX="${CXX:-c++}" sh "$SRC/tests/unit/test_annotate.sh" "$UT/hwpmc-stat" "$UT/mklog" "$SRC/tests/unit"
 run_tap report-bench sh "$SRC/tests/unit/test_report_bench.sh" "$UT/report_bench" "$UT/hwpmc-stat" "$UT/rb"
 if [ -n "${FUZZER:-}" ]; then
 	run_tap fuzz sh "$SRC/tests/fuzz/run_fuzz.sh" "$FUZZER" "$SEEDGEN" \

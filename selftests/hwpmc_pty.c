@@ -3,7 +3,9 @@
  * hwpmc for Linux: run a command on a pseudo-terminal, for the tests of
  * hwpmc-stat -T: its screen output goes to our standard output; after
  * SECS seconds, KEYS are typed; then we wait for it and exit with its
- * status.
+ * status.  With HWPMC_PTY_WAIT=TEXT in the environment, the keys wait
+ * until the screen output has shown TEXT too (60 s at most more): a slow
+ * guest draws its first screen late.
  *
  *   hwpmc_pty SECS KEYS command [args]
  */
@@ -24,15 +26,18 @@
 int main(int argc, char **argv)
 {
 	struct winsize ws = { .ws_row = 24, .ws_col = 100 };
-	double typed_at, end = 0;
-	int m, s, status, typed = 0;
-	char buf[4096];
+	const char *want = getenv("HWPMC_PTY_WAIT");
+	double typed_at, end = 0, latest;
+	int m, s, status, typed = 0, seen = !want || !*want;
+	char buf[4096], tail[8192] = "";
+	size_t tlen = 0;
 	pid_t pid;
 	ssize_t n;
 
 	if (argc < 4)
 		return 2;
 	typed_at = now() + atof(argv[1]);
+	latest = typed_at + 60;
 	m = posix_openpt(O_RDWR | O_NOCTTY);
 	if (m < 0 || grantpt(m) || unlockpt(m))
 		return 2;
@@ -56,7 +61,7 @@ int main(int argc, char **argv)
 	for (;;) {
 		struct pollfd p = { .fd = m, .events = POLLIN };
 
-		if (!typed && now() >= typed_at) {
+		if (!typed && now() >= typed_at && (seen || now() >= latest)) {
 			if (write(m, argv[2], strlen(argv[2])) < 0)
 				return 2;
 			typed = 1;
@@ -67,6 +72,23 @@ int main(int argc, char **argv)
 			if (n <= 0)
 				break;		/* EIO: the child side is closed */
 			fwrite(buf, 1, (size_t)n, stdout);
+			if (!seen) {
+				/* the last output, NULs and all, as text */
+				size_t k = (size_t)n, i;
+
+				if (tlen + k >= sizeof(tail)) {
+					size_t keep = sizeof(tail) / 2;
+
+					memmove(tail, tail + tlen - keep, keep);
+					tlen = keep;
+				}
+				if (k >= sizeof(tail) - tlen)
+					k = sizeof(tail) - tlen - 1;
+				for (i = 0; i < k; i++)
+					tail[tlen++] = buf[i] ? buf[i] : ' ';
+				tail[tlen] = '\0';
+				seen = strstr(tail, want) != NULL;
+			}
 		}
 		if (waitpid(pid, &status, WNOHANG) == pid)
 			goto done;

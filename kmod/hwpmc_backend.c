@@ -525,6 +525,24 @@ bool hwpmc_md_failed(struct perf_event *ev)
 	return failed;
 }
 
+/* Is ev, or one of its copies, on cpu's PMU now?  (A look, no more.) */
+bool hwpmc_md_on_cpu(struct perf_event *ev, int cpu)
+{
+	struct perf_event *child;
+	bool on = READ_ONCE(ev->oncpu) == cpu;
+
+	if (on)
+		return true;
+	mutex_lock(&ev->child_mutex);
+	list_for_each_entry(child, &ev->child_list, child_list)
+		if (READ_ONCE(child->oncpu) == cpu) {
+			on = true;
+			break;
+		}
+	mutex_unlock(&ev->child_mutex);
+	return on;
+}
+
 void hwpmc_md_start(struct perf_event *ev)
 {
 	perf_event_enable(ev);

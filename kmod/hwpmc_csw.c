@@ -1151,6 +1151,28 @@ u64 hwpmc_vpmc_read(const struct hwpmc_pmc *pm)
 	return sum;
 }
 
+/*
+ * Does a thread that pm counts run on cpu now (a slice open there)?  For
+ * GETPMCINFO; a look without locks, true or false a moment later.
+ */
+bool hwpmc_vpmc_on_cpu(const struct hwpmc_pmc *pm, int cpu)
+{
+	const struct hwpmc_slot *s;
+	const struct hwpmc_thr *thr;
+	bool on = false;
+
+	rcu_read_lock();
+	list_for_each_entry_rcu(s, &pm->slots, plink) {
+		thr = READ_ONCE(s->thr);
+		if (thr && READ_ONCE(s->in) && READ_ONCE(thr->cpu) == cpu) {
+			on = true;
+			break;
+		}
+	}
+	rcu_read_unlock();
+	return on;
+}
+
 /* pm goes (stopped, its targets gone): the rest of its slots, its counters. */
 void hwpmc_vpmc_free(struct hwpmc_pmc *pm)
 {

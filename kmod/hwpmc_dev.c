@@ -111,6 +111,8 @@ static int hwpmc_op_getpmcinfo(struct file *file, void __user *uarg)
 	down_read(&hwpmc_sx);
 	for (ri = 0; ri < n && !error; ri++)
 		error = hwpmc_describe_row(gi.pm_cpu, ri, &pi[ri]);
+	if (!error)
+		hwpmc_describe_thread_rows(gi.pm_cpu, pi, n);
 	up_read(&hwpmc_sx);
 	if (!error && copy_to_user(u64_to_user_ptr(gi.pm_pmcs), pi,
 				   n * sizeof(*pi)))

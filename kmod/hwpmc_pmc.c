@@ -1820,6 +1820,47 @@ void hwpmc_pmc_fini(void)
 	kfree(hwpmc_cpu_gen);
 }
 
+/* Does one of pm's target threads run on cpu now? */
+static bool hwpmc_pmc_on_cpu(struct hwpmc_pmc *pm, int cpu)
+{
+	const struct hwpmc_target *pt;
+	u32 i;
+
+	if (hwpmc_pmc_virtual(pm))
+		return hwpmc_vpmc_on_cpu(pm, cpu);
+	list_for_each_entry(pt, &pm->targets, link)
+		for (i = 0; i < pt->nev; i++)
+			if (hwpmc_md_on_cpu(pt->ev[i], cpu))
+				return true;
+	return false;
+}
+
+/*
+ * GETPMCINFO of the THREAD rows among pi[0..n), as FreeBSD's: the running
+ * process PMC of the row whose target thread runs on cpu at this moment
+ * (FreeBSD shows the PMC its switch-in loaded into the row); nothing,
+ * owner -1, when none does.  One pass over the PMCs; hwpmc_sx held.
+ */
+void hwpmc_describe_thread_rows(int cpu, struct pmc_info *pi, u32 n)
+{
+	struct hwpmc_owner *po;
+	struct hwpmc_pmc *pm;
+	unsigned int b;
+
+	lockdep_assert_held(&hwpmc_sx);
+	for (b = 0; b < (1U << hwpmc_hashbits); b++) {
+		hlist_for_each_entry(po, &hwpmc_ownerhash[b], link)
+			list_for_each_entry(pm, &po->pmcs, link)
+				if (pm->ri < n && !pm->sysev &&
+				    pi[pm->ri].pm_rowdisp == PMC_DISP_THREAD &&
+				    pi[pm->ri].pm_ownerpid == -1 &&
+				    pm->state == PMC_STATE_RUNNING &&
+				    hwpmc_pmc_on_cpu(pm, cpu))
+					hwpmc_pmc_describe(pm, &pi[pm->ri]);
+		cond_resched();
+	}
+}
+
 /* GETPMCINFO of a slot a system-scope PMC holds; hwpmc_sx held. */
 void hwpmc_pmc_describe(const struct hwpmc_pmc *pm, struct pmc_info *pi)
 {

@@ -1890,6 +1890,105 @@ TEST_F(count, system_cpu_clock_tracks_wall_time)
 	}
 }
 
+static void spin_forever(void *arg)
+{
+	(void)arg;
+	pin_cpu(0);
+	for (;;)
+		;
+}
+
+/* pi[ri] of cpu, as GETPMCINFO gives it. */
+static int row_info(int fd, int cpu, __u32 npmc, __u32 ri,
+		    struct pmc_info *out)
+{
+	struct pmc_info *pi = calloc(npmc, sizeof(*pi));
+	struct pmc_op_getpmcinfo gi = {
+		.pm_cpu = cpu, .pm_npmc = npmc,
+		.pm_pmcs = (__u64)(unsigned long)pi,
+	};
+	int e;
+
+	if (!pi)
+		return ENOMEM;
+	e = xioctl(fd, HWPMC_IOC_GETPMCINFO, &gi);
+	if (!e)
+		*out = pi[ri];
+	free(pi);
+	return e;
+}
+
+/*
+ * GETPMCINFO of a THREAD row shows, as FreeBSD's, the process PMC whose
+ * target runs on that CPU now: a child spinning on CPU 0 makes its
+ * counting and its sampling PMC's rows show their owner there, never on
+ * CPU 1, where the test runs; stopped, nobody.
+ */
+TEST_F(count, thread_row_shows_the_owner_of_the_running_target)
+{
+	__u32 tc, ts, ids[2], i, k;
+	struct pmc_info info;
+	int wfd, logfd, seen;
+	pid_t pid;
+
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2 || pin_cpu(1))
+		SKIP(return, "needs CPUs 0 and 1");
+	logfd = open("/dev/null", O_WRONLY);
+	ASSERT_LE(0, logfd);
+	ASSERT_EQ(0, configure(self->fd, logfd));
+	ASSERT_EQ(0, alloc_tc(self->fd, EV_SOFT(TASK_CLOCK), 0, &tc));
+	ASSERT_EQ(0, alloc_pmc(self->fd, PMC_MODE_TS, PMC_CLASS_SOFT,
+			       EV_SOFT(CPU_CLOCK), PMC_CPU_ANY, 0, 0, 1000000,
+			       &ts));
+	pid = child_waiting(&wfd, spin_forever, NULL);
+	ASSERT_LT(0, pid);
+	ASSERT_EQ(0, attach(self->fd, tc, pid));
+	ASSERT_EQ(0, attach(self->fd, ts, pid));
+	ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTART, tc));
+	ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTART, ts));
+	ASSERT_EQ(1, write(wfd, "g", 1));
+	ids[0] = tc;
+	ids[1] = ts;
+	for (i = 0; i < 2; i++) {
+		__u32 ri = PMC_ID_TO_ROWINDEX(ids[i]);
+
+		/* the child spins on CPU 0: seen there, at once or soon */
+		for (seen = 0, k = 0; !seen && k < 500; k++) {
+			ASSERT_EQ(0, row_info(self->fd, 0, self->ci.pm_npmc,
+					      ri, &info));
+			ASSERT_EQ(PMC_DISP_THREAD, info.pm_rowdisp);
+			seen = info.pm_ownerpid == getpid();
+			if (!seen)
+				usleep(10000);
+		}
+		EXPECT_TRUE(seen) TH_LOG("row %u on CPU 0: owner %d", ri,
+					 info.pm_ownerpid);
+		EXPECT_EQ(PMC_ID_TO_MODE(ids[i]), info.pm_mode);
+		EXPECT_EQ(i ? EV_SOFT(CPU_CLOCK) : EV_SOFT(TASK_CLOCK),
+			  info.pm_event);
+		EXPECT_EQ(i ? 1000000 : 0, info.pm_reloadcount);
+		/* never on CPU 1, where this test runs */
+		for (k = 0; k < 20; k++) {
+			ASSERT_EQ(0, row_info(self->fd, 1, self->ci.pm_npmc,
+					      ri, &info));
+			EXPECT_EQ(-1, info.pm_ownerpid);
+		}
+	}
+	ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTOP, tc));
+	ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTOP, ts));
+	for (i = 0; i < 2; i++) {
+		ASSERT_EQ(0, row_info(self->fd, 0, self->ci.pm_npmc,
+				      PMC_ID_TO_ROWINDEX(ids[i]), &info));
+		EXPECT_EQ(-1, info.pm_ownerpid);
+	}
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	close(wfd);
+	EXPECT_EQ(0, simple(self->fd, HWPMC_IOC_PMCRELEASE, tc));
+	EXPECT_EQ(0, simple(self->fd, HWPMC_IOC_PMCRELEASE, ts));
+	close(logfd);
+}
+
 /* -- hardware events, where there is a PMU (the arm64 guest) ------------- */
 
 #if defined(__aarch64__)

@@ -973,6 +973,8 @@ static void hwpmc_slot_unlink(struct hwpmc_slot *s)
 
 	lockdep_assert_held(&hwpmc_vlock);
 	list_del_rcu(&s->plink);
+	if (!thr)
+		atomic_dec(&s->pm->vdead);
 	if (s->px) {
 		if (thr && !s->gone)
 			s->px->nlive--;
@@ -1000,14 +1002,16 @@ static void hwpmc_slot_unlink(struct hwpmc_slot *s)
 }
 
 /*
- * pm's slots of dead threads go, their counts into
- * pm->value.
+ * pm's slots of dead threads go, their counts into pm->value.  Called at
+ * every process exit of the system (the lifecycle work): without dead
+ * slots, nothing is walked (M11).  A slot that dies meanwhile waits for
+ * the next call; readers count it until then.
  */
 void hwpmc_vpmc_reap(struct hwpmc_pmc *pm)
 {
 	struct hwpmc_slot *s, *tmp;
 
-	if (!hwpmc_pmc_virtual(pm))
+	if (!hwpmc_pmc_virtual(pm) || !atomic_read(&pm->vdead))
 		return;
 	raw_spin_lock_irq(&hwpmc_vlock);
 	list_for_each_entry_safe(s, tmp, &pm->slots, plink) {
@@ -1015,6 +1019,8 @@ void hwpmc_vpmc_reap(struct hwpmc_pmc *pm)
 			continue;
 		pm->value += s->acc;
 		hwpmc_slot_unlink(s);
+		if (!atomic_read(&pm->vdead))
+			break;
 	}
 	raw_spin_unlock_irq(&hwpmc_vlock);
 	hwpmc_thr_idle_flush();
@@ -1326,6 +1332,7 @@ void hwpmc_thr_exit(struct task_struct *p)
 			}
 			/* acc is final: readers may take it without thr */
 			smp_store_release(&s->thr, NULL);
+			atomic_inc(&s->pm->vdead);
 		}
 		raw_spin_unlock(&thr->lock);
 	}

@@ -230,6 +230,7 @@ struct hwpmc_pmc {
 	struct list_head	targets;	/* process scope */
 	/* counting process PMCs (hwpmc_csw.c) */
 	struct list_head	slots;		/* hwpmc_slot.plink (RCU) */
+	atomic_t		vdead;		/* of them, exited threads' */
 	struct hwpmc_cset	*cset;		/* its counters, from its start */
 	struct perf_event	*sysev;		/* system scope */
 	u64			sysbase;

@@ -380,6 +380,28 @@ int main(void)
 	   metric_table(pmc_pmu_model()) < 0,
 	   "cortex-a57-a72: no metric table (its events resolve none of sbsa.json's)");
 
+	/* every metric of every table parses (what is left is unsupported) */
+	{
+		struct metric_info mi;
+		int n = 0, bad_n = 0, i;
+
+		env.slots = 8;
+		for (t = 0; metric_count(t) > 0; t++)
+			for (i = 0; i < metric_count(t); i++) {
+				n++;
+				got[0] = '\0';
+				if (metric_events(t, i, &env, NULL, NULL, why,
+						  sizeof(why)) < 0 &&
+				    strstr(why, " at offset ")) {
+					if (bad_n++ < 5 && metric_at(t, i, &mi) == 0)
+						printf("# %s: %s\n", mi.name, why);
+				}
+			}
+		env.slots = NAN;
+		ok(n > 4000 && bad_n == 0, "all %d metrics of %d tables parse (%d do not)",
+		   n, t, bad_n);
+	}
+
 	/* event names to specifiers */
 	{
 		char spec[128];

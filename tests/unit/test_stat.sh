@@ -9,7 +9,7 @@ STAT=$1; FAKE=$2; PTY=${3:-}
 T=$(mktemp -d "${TMPDIR:-/tmp}/hwpmc-stat.XXXXXX")
 trap 'rm -rf "$T"' EXIT
 export ASAN_OPTIONS="verify_asan_link_order=0:${ASAN_OPTIONS:-}"
-unset FAKE_HWPMC_PMU FAKE_HWPMC_EPERM FAKE_HWPMC_VERSION FAKE_HWPMC_GROW FAKE_HWPMC_UNPRIV
+unset FAKE_HWPMC_PMU FAKE_HWPMC_EPERM FAKE_HWPMC_VERSION FAKE_HWPMC_GROW FAKE_HWPMC_UNPRIV FAKE_HWPMC_TICK
 n=0
 
 ok() { n=$((n + 1)); if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fi; }
@@ -178,11 +178,19 @@ HWPMC_CPUID=0x00000000410fd0c0 run 0 env HWPMC_DEVICE=/nonexistent "$STAT" --lis
 	has out "ipc [General] per cycle" && hasnt out "branch_mpki"
 ok $? "--list-metrics group: the group's metrics, no module needed"
 # --summary: perf stat's layout for a person (pmcstat's columns stay the default)
-FAKE_HWPMC_PMU=2 run 0 fake "$STAT" --summary -p task-clock -p instructions -p cycles -w 0.1 sleep 0.25 &&
-	grep -q '^ *0\.00 msec task-clock  *# *0\.000 CPUs utilized$' "$T/err" &&
-	grep -q '^ *[1-9][0-9]*  *instructions  *# *1\.00  insn per cycle$' "$T/err" &&
-	grep -q '^ *0\.[0-9]\{9\} seconds time elapsed$' "$T/err"
+# (the fake's task-clock counts 0.1 s a read: CPUs utilized is
+# task-clock / elapsed, as perf stat's)
+FAKE_HWPMC_TICK=100000000 FAKE_HWPMC_PMU=2 run 0 fake "$STAT" --summary -p task-clock -p instructions -p cycles -w 0.1 sleep 0.25 &&
+	grep -q '^ *[1-9]00\.00 msec task-clock  *# *[0-9.]* CPUs utilized$' "$T/err" &&
+	grep -q '^ *[1-9]00000000  *instructions  *# *1\.00  insn per cycle$' "$T/err" &&
+	grep -q '^ *0\.[0-9]\{9\} seconds time elapsed$' "$T/err" &&
+	awk '/msec task-clock/ { ms = $1; cpus = $(NF - 2) } /seconds time elapsed/ { el = $1 }
+	     END { want = ms / 1000 / el; exit !(el > 0 && cpus > 0 && (cpus - want) ^ 2 < 1e-6) }' "$T/err"
 ok $? "--summary: msec and CPUs utilized, insn per cycle, seconds elapsed"
+HWPMC_CPUID=GenuineIntel-6-55-4 run 0 mfake "$STAT" -p cpu_clk_unhalted.thread -M tma_info_thread_ipc -w 0.1 sleep 0.25 &&
+	[ "$(grep -c 'cpu_clk_unhalted.thread' "$T/err")" = 2 ] &&
+	grep -q '^ *1\.00  *tma_info_thread_ipc *$' "$T/err"
+ok $? "-M: an event also given to -p is counted once (header and summary name it)"
 
 # system scope: one PMC per CPU of -c, offline CPUs skipped for '*'
 run 0 fake "$STAT" -s cpu-clock -w 0.1 sleep 0.35 &&

@@ -4,7 +4,8 @@
  * CPUs, and report on the samples, as FreeBSD's pmcstat(8) does.
  *
  *   hwpmc-stat [-C] [-c cpus] [-d] [-o file] [-q] [-v] [-w secs]
- *              [--csv | --json] {-p spec | -s spec} ... [-t pid | command]
+ *              [--csv | --json] [--summary] {-p spec | -s spec | -M metrics} ...
+ *              [-t pid | command]
  *   hwpmc-stat [-E] [-N] [-W] [-d] [-c cpus] [-n rate] [-O logfile] [-T]
  *              [-G file] [-F file] {-P spec | -S spec} ... [-t pid | command]
  *   hwpmc-stat -R logfile [-D] [-G file] [-F file] [-o file] [--comm name]

@@ -1091,9 +1091,37 @@ static void parse_metrics(const char *arg)
 					add_mreq(i);
 					found = 1;
 				}
-			if (!found)
+			if (!found) {
+				char near[256] = "";
+				size_t off = 0;
+				int k = 0;
+
+				/*
+				 * names ending in _name ("ipc" ->
+				 * tma_info_thread_ipc), then names holding it
+				 */
+				for (int pass = 0; pass < 2; pass++)
+					for (i = 0; i < metric_count(mtable) && k < 3; i++) {
+						size_t ln, lm = strlen(name);
+						const char *hit;
+
+						if (metric_at(mtable, i, &mi))
+							continue;
+						ln = strlen(mi.name);
+						hit = strcasestr(mi.name, name);
+						if (!hit || (pass == 0) !=
+						    (ln > lm && !strcasecmp(mi.name + ln - lm, name) &&
+						     mi.name[ln - lm - 1] == '_') ||
+						    ln + off + 3 >= sizeof(near))
+							continue;
+						off += (size_t)snprintf(near + off,
+							sizeof(near) - off, "%s%s",
+							k++ ? ", " : "; did you mean ", mi.name);
+					}
 				usage("unknown metric or metric group '%s' for %s "
-				      "(hwpmc-stat --list-metrics)", name, model);
+				      "(hwpmc-stat --list-metrics%s%s)", name, model,
+				      near, k ? "?" : "");
+			}
 		}
 		if (!p[n])
 			break;

@@ -96,7 +96,7 @@ int metric_in_group(const struct metric_info *mi, const char *group)
 
 static double read_sysfs_num(const char *rel)
 {
-	const char *root = getenv("HWPMC_SYSFS");
+	const char *root = secure_getenv("HWPMC_SYSFS");
 	char path[512], line[64], *end;
 	double v;
 	FILE *f;
@@ -117,7 +117,7 @@ static double read_sysfs_num(const char *rel)
 
 void metric_env_init(struct metric_env *env)
 {
-	const char *root = getenv("HWPMC_SYSFS");
+	const char *root = secure_getenv("HWPMC_SYSFS");
 	char path[512], rel[512];
 	struct dirent *de;
 	DIR *d;

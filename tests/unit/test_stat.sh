@@ -172,6 +172,7 @@ HWPMC_CPUID=0x00000000410fd0c0 run 0 mfake "$STAT" -M ipc,branch_mpki -w 0.1 sle
 	grep -q '^ *[1-9][0-9]*  *cpu_cycles *$' "$T/err"
 ok $? "-M: Neoverse N1 ipc 1.00 per cycle, branch_mpki 1000.00 MPKI"
 HWPMC_CPUID=GenuineIntel-6-55-4 usage_case "unknown metric or metric group 'no_such_metric' for skylakex" -M no_such_metric true
+HWPMC_CPUID=GenuineIntel-6-55-4 usage_case "unknown metric or metric group 'IPC' for skylakex (hwpmc-stat --list-metrics; did you mean tma_info_thread_ipc, " -M IPC true
 HWPMC_CPUID=0x00000000410fd070 usage_case "-M: no metrics for CPU 0x00000000410fd070 (its pmu-events model has none)" -M ipc true
 HWPMC_CPUID=GenuineIntel-6-55-4 usage_case "-M needs a command or -t pid" -M tma_retiring
 HWPMC_CPUID=0x00000000410fd0c0 run 0 env HWPMC_DEVICE=/nonexistent "$STAT" --list-metrics General &&

@@ -4,6 +4,7 @@
 libhwpmc: turn the kernel's pmu-events JSON tables into C, at build time.
 
     gen_pmu_events.py ARCHDIR OUT.c
+    gen_pmu_events.py --metrics ARCHDIR OUT.c
 
 ARCHDIR is tools/perf/pmu-events/arch of a kernel source tree (mk/user.mk
 extracts it from Debian's linux-source package); only its x86 and arm64
@@ -14,10 +15,19 @@ encoding terms, brief description, topic, SampleAfterValue, flags), with
 arm64's ArchStdEvent references resolved against the architecture's
 standard events (the JSON files at the top of arm64/).  Uncore and other
 non-core events are left out.  Layout: libhwpmc/pmu_events.h.
+
+With --metrics, OUT.c holds the derived metrics of each model instead
+(MetricName, MetricExpr, MetricGroup, ScaleUnit, BriefDescription of the
+core entries of its JSON files that have them: *metrics.json, AMD's
+recommended.json and pipeline.json), for hwpmc-stat -M: arm64's ArchStdEvent references
+resolved against the architecture's standard metrics (sbsa.json), and
+those standard metrics added to every arm64 model whose events they
+name.  Layout: tools/pmu_metrics.h.
 """
 import csv
 import json
 import os
+import re
 import sys
 
 CORE_UNITS = (None, "core", "cpu", "cpu_core")
@@ -156,9 +166,131 @@ def cstr(s):
     return "".join(out)
 
 
+def arm64_std_metrics(archdir):
+    """arm64's architecture-standard metrics, by lower-case name."""
+    std = {}
+    top = os.path.join(archdir, "arm64")
+    for name in sorted(os.listdir(top)):
+        if not name.endswith(".json"):
+            continue
+        for m in load(os.path.join(top, name)):
+            if isinstance(m, dict) and "MetricName" in m:
+                std.setdefault(m["MetricName"].lower(), m)
+    return std
+
+
+SYMBOL = re.compile(r"(?:\\[-,=]|[0-9a-zA-Z_.:@?#])+")
+KEYWORDS = ("if", "else", "min", "max", "d_ratio", "duration_time")
+
+
+def resolves(expr, names):
+    """Does every event of expr name one of names (lower case)?"""
+    for tok in SYMBOL.findall(expr):
+        t = tok.lower()
+        if t[0].isdigit() or t[0] == "#" or t in KEYWORDS or t in names:
+            continue
+        return False
+    return True
+
+
+def parse_unit(su):
+    """ScaleUnit "100%" -> (100.0, "%"); "1per cycle" -> (1.0, "per cycle")."""
+    m = re.match(r"\s*([0-9.]+(?:e[-+]?[0-9]+)?)\s*(.*)$", su or "")
+    if not m:
+        return 1.0, (su or "").strip()
+    return float(m.group(1)), m.group(2).strip()
+
+
+def model_metrics(archdir, arch, subdir, std, std_events):
+    """The metrics of one model directory: [metric dict], by name."""
+    d = os.path.join(archdir, "x86" if arch == ARCH_X86 else "arm64", subdir)
+    out = {}
+    for name in sorted(os.listdir(d)):
+        if not name.endswith(".json"):
+            continue
+        data = load(os.path.join(d, name))
+        if not isinstance(data, list):
+            continue        # metricgroups.json: group descriptions
+        for m in data:
+            if not isinstance(m, dict) or m.get("Unit") not in CORE_UNITS:
+                continue
+            if "ArchStdEvent" in m and "MetricName" not in m:
+                base = std.get(m["ArchStdEvent"].lower())
+                if base is None:
+                    continue
+                merged = dict(base)
+                merged.update(m)
+                m = merged
+            if "MetricName" in m and "MetricExpr" in m:
+                out.setdefault(m["MetricName"].lower(), m)
+    if arch == ARCH_ARM64:
+        names = set(n for n, _, _ in model_events(archdir, arch, subdir,
+                                                   std_events))
+        for lname, m in sorted(std.items()):
+            if lname not in out and resolves(m["MetricExpr"], names):
+                out[lname] = m
+    return [out[n] for n in sorted(out)]
+
+
+def main_metrics(archdir, outpath):
+    pool = Pool()
+    pool.add("")
+    std = arm64_std_metrics(archdir)
+    std_events = arm64_std(archdir)
+    metrics = []        # (name, expr, groups, unit, desc, scale)
+    tables = []         # (model, first, count)
+    seen = set()
+    for arch in (ARCH_X86, ARCH_ARM64):
+        for _, subdir in mapfile(archdir, arch):
+            if subdir in seen:
+                continue
+            seen.add(subdir)
+            first = len(metrics)
+            for m in model_metrics(archdir, arch, subdir, std, std_events):
+                groups = [g for g in (m.get("MetricGroup") or "").split(";")
+                          if g]
+                dflt = m.get("DefaultMetricgroupName")
+                if dflt and dflt not in groups:
+                    groups.append(dflt)
+                scale, unit = parse_unit(m.get("ScaleUnit"))
+                desc = m.get("BriefDescription") or ""
+                metrics.append((pool.add(m["MetricName"]),
+                                pool.add(" ".join(m["MetricExpr"].split())),
+                                pool.add(";".join(groups)), pool.add(unit),
+                                pool.add(" ".join(desc.split())), scale))
+            if len(metrics) > first:
+                tables.append((pool.add(subdir), first, len(metrics) - first))
+    with open(outpath + ".tmp", "w", encoding="utf-8") as f:
+        f.write("/* SPDX-License-Identifier: BSD-2-Clause */\n"
+                "/* Generated by libhwpmc/gen_pmu_events.py --metrics from "
+                "the kernel's pmu-events JSON; do not edit. */\n"
+                "#include \"pmu_metrics.h\"\n\n")
+        f.write("const char hwpmc_pm_pool[%d] =\n" % pool.size)
+        for s in pool.parts:
+            f.write('\t"%s\\0"\n' % cstr(s))
+        f.write(";\n\nconst struct hwpmc_pm_metric hwpmc_pm_metrics[%d] = {\n"
+                % max(len(metrics), 1))
+        for m in metrics:
+            f.write("\t{ %d, %d, %d, %d, %d, %r },\n" % m)
+        if not metrics:
+            f.write("\t{ 0, 0, 0, 0, 0, 0 },\n")
+        f.write("};\n\nconst struct hwpmc_pm_table hwpmc_pm_tables[%d] = {\n"
+                % max(len(tables), 1))
+        for t in tables:
+            f.write("\t{ %d, %d, %d },\n" % t)
+        if not tables:
+            f.write("\t{ 0, 0, 0 },\n")
+        f.write("};\n\nconst unsigned int hwpmc_pm_ntables = %d;\n"
+                % len(tables))
+    os.replace(outpath + ".tmp", outpath)
+
+
 def main():
+    if len(sys.argv) == 4 and sys.argv[1] == "--metrics":
+        main_metrics(sys.argv[2], sys.argv[3])
+        return
     if len(sys.argv) != 3:
-        sys.exit("usage: gen_pmu_events.py ARCHDIR OUT.c")
+        sys.exit("usage: gen_pmu_events.py [--metrics] ARCHDIR OUT.c")
     archdir, outpath = sys.argv[1], sys.argv[2]
     pool = Pool()
     pool.add("")

@@ -131,7 +131,7 @@ PROTO_C		:= $(B)/gen/profile.pb-c.c
 PROTO_H		:= $(B)/gen/profile.pb-c.h
 
 STAT_SRCS	:= tools/pmcstat_sym.c tools/pmcstat_report.c tools/pmcstat_export.c \
-		   tools/pmcstat_flame.c tools/pmcstat_annotate.c
+		   tools/pmcstat_flame.c tools/pmcstat_annotate.c tools/pmcstat_metric.c
 
 LIB_SRCS	:= libhwpmc/pmc_init.c libhwpmc/pmc_ops.c libhwpmc/pmc_names.c \
 		   libhwpmc/pmc_modcheck.c libhwpmc/pmc_counting.c \
@@ -145,7 +145,8 @@ LIB_SO		:= $(B)/lib/libhwpmc.so.1
 LIB_A		:= $(B)/lib/libhwpmc.a
 LIB_PC		:= $(B)/lib/hwpmc.pc
 TOOLS		:= $(B)/bin/hwpmc-control $(B)/bin/hwpmc-stat
-STAT_OBJS	:= $(patsubst tools/%.c,$(B)/obj/tools/%.o,$(STAT_SRCS)) $(PPROF_OBJ)
+STAT_OBJS	:= $(patsubst tools/%.c,$(B)/obj/tools/%.o,$(STAT_SRCS)) $(PPROF_OBJ) \
+		   $(B)/obj/tools/pmu_metrics_data.o
 TOOL_OBJS	:= $(B)/obj/tools/hwpmc-control.o $(B)/obj/tools/hwpmc-stat.o $(STAT_OBJS)
 USER_HEADERS	:= include/uapi/linux/hwpmc.h include/uapi/linux/hwpmclog.h
 # FreeBSD's <pmc.h>, <pmclog.h>, <pmcformat.h> (C++, header only), and
@@ -190,6 +191,17 @@ $(B)/obj/lib-pic/pmu_events_data.o: $(PE_C) libhwpmc/pmu_events.h
 $(B)/obj/lib/pmu_events_data.o: $(PE_C) libhwpmc/pmu_events.h
 	@mkdir -p $(@D)
 	$(CC) $(U_CPPFLAGS) $(filter-out -g -MMD -MP,$(U_CFLAGS)) -c $< -o $@
+
+# The same tables' derived metrics, for hwpmc-stat -M (tools/pmu_metrics.h):
+# compiled into hwpmc-stat, not the library.
+PM_C		:= $(B)/gen/pmu_metrics_data.c
+$(PM_C): libhwpmc/gen_pmu_events.py $(PE_STAMP)
+	@mkdir -p $(@D)
+	$(PYTHON) libhwpmc/gen_pmu_events.py --metrics $(PMU_EVENTS_DIR) $@
+
+$(B)/obj/tools/pmu_metrics_data.o: $(PM_C) tools/pmu_metrics.h
+	@mkdir -p $(@D)
+	$(CC) $(U_CPPFLAGS) -I$(U_SRC)/tools $(filter-out -g -MMD -MP,$(U_CFLAGS)) -c $< -o $@
 
 tools: $(TOOLS)
 
@@ -269,7 +281,7 @@ UT_LIB_OBJS	:= $(patsubst libhwpmc/%.c,$(UT)/obj/lib/%.o,$(LIB_SRCS)) \
 		   $(B)/obj/lib/pmu_events_data.o
 HAVE_CXX	:= $(shell command -v $(CXX) 2>/dev/null)
 UT_PROGS	:= $(UT)/test_names $(UT)/test_lib $(UT)/test_spec $(UT)/test_count \
-		   $(UT)/test_pmclog $(UT)/test_pmu $(UT)/test_compat \
+		   $(UT)/test_pmclog $(UT)/test_pmu $(UT)/test_compat $(UT)/test_metric \
 		   $(if $(HAVE_CXX),$(UT)/test_compat_cxx) \
 		   $(UT)/hwpmc-control $(UT)/hwpmc-stat \
 		   $(UT)/abi_layout $(UT)/fake_hwpmc.so $(UT)/mklog \
@@ -302,6 +314,11 @@ $(UT)/test_spec: $(UT)/obj/test_spec.o $(UT)/obj/fake_hwpmc.o $(UT_LIB_OBJS)
 $(UT)/test_pmu: $(UT)/obj/test_pmu.o $(UT)/obj/fake_hwpmc.o $(UT_LIB_OBJS)
 	$(CC) $(UT_SAN) -o $@ $^ $(LIB_LIBS)
 
+# metric expressions and tables (hwpmc-stat -M)
+$(UT)/test_metric: $(UT)/obj/test_metric.o $(UT)/obj/tools/pmcstat_metric.o \
+		   $(B)/obj/tools/pmu_metrics_data.o $(UT_LIB_OBJS)
+	$(CC) $(UT_SAN) -o $@ $^ $(LIB_LIBS) -lm
+
 $(UT)/test_count: $(UT)/obj/test_count.o $(UT)/obj/fake_hwpmc.o $(UT_LIB_OBJS)
 	$(CC) $(UT_SAN) -o $@ $^ $(LIB_LIBS)
 
@@ -314,7 +331,7 @@ $(UT)/obj/tools/profile.pb-c.o: $(PROTO_C)
 	$(CC) $(U_CPPFLAGS) $(PPROF_CFLAGS) $(filter-out -MMD -MP,$(UT_CFLAGS)) -c $< -o $@
 
 $(UT)/hwpmc-stat: $(UT)/obj/tools/hwpmc-stat.o $(patsubst tools/%.c,$(UT)/obj/tools/%.o,$(STAT_SRCS)) \
-		  $(UT_PPROF_OBJ) $(UT_LIB_OBJS)
+		  $(UT_PPROF_OBJ) $(B)/obj/tools/pmu_metrics_data.o $(UT_LIB_OBJS)
 	$(CC) $(UT_SAN) -o $@ $^ $(CURSES_LIBS) $(PPROF_LIBS) $(DW_LIBS) $(LIB_LIBS)
 
 # the reader of --pprof's files in the tests: protobuf-c's decoder

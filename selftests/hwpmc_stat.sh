@@ -94,6 +94,16 @@ check "rows without -C are per interval" test "$flat" = 1
 hwpmc-stat -q -p task-clock true 2> "$out"
 if grep -q '^#' "$out"; then fail "-q prints no header"; else ok "-q prints no header"; fi
 
+# --summary: perf stat's layout at the end (task-clock in msec, CPUs
+# utilized, the time elapsed); the command's status still passed through
+hwpmc-stat --summary -p task-clock -p page-faults ./hwpmc_touch 2000 7 2> "$out"
+rc=$?
+check "--summary: exit status passed through (7)" test "$rc" -eq 7
+check "--summary: task-clock in msec, CPUs utilized" \
+	grep -q '^ *[0-9]*\.[0-9][0-9] msec task-clock  *# *[0-9.]* CPUs utilized$' "$out"
+check "--summary: page faults and seconds elapsed" \
+	sh -c "grep -q '^ *[0-9][0-9]*  *page-faults *\$' '$out' && grep -q 'seconds time elapsed' '$out'"
+
 # errors: usage (64) with a message naming the problem
 expect_err() {	# NAME EXIT PATTERN ARGS...
 	_n=$1 _x=$2 _p=$3; shift 3

@@ -4,7 +4,8 @@
  * CPUs, and report on the samples, as FreeBSD's pmcstat(8) does.
  *
  *   hwpmc-stat [-C] [-c cpus] [-d] [-o file] [-q] [-v] [-w secs]
- *              [--csv | --json] {-p spec | -s spec} ... [-t pid | command]
+ *              [--csv | --json] [--summary] {-p spec | -s spec | -M metrics} ...
+ *              [-t pid | command]
  *   hwpmc-stat [-E] [-N] [-W] [-d] [-c cpus] [-n rate] [-O logfile] [-T]
  *              [-G file] [-F file] [--annotate symbol[@object]]
  *              {-P spec | -S spec} ... [-t pid | command]
@@ -32,6 +33,7 @@
 #include <linux/perf_event.h>
 
 #include "pmcstat.h"
+#include "pmcstat_metric.h"
 
 #define EX_USAGE	64
 #define MAXSPEC		256	/* -p and -s options */
@@ -51,6 +53,8 @@ enum {
 	OPT_LINES,
 	OPT_DEBUG_DIR,
 	OPT_ANNOTATE,
+	OPT_SUMMARY,
+	OPT_LIST_METRICS,
 };
 #define RATE_PMU	65536		/* pmcstat's default sampling rate */
 #define RATE_CLOCK	1000000		/* cpu-clock, task-clock: 1 ms in ns */
@@ -64,8 +68,17 @@ struct ctr {
 	int		cpu;		/* system scope */
 	pmc_id_t	id;
 	pmc_value_t	last;		/* at the previous interval */
+	pmc_value_t	shown;		/* in the latest row */
 	int		width;		/* of its column */
 	int		uncounted;	/* ENODATA: perf did not schedule it */
+};
+
+/* -M: a metric of the CPU's table, its events counted as -p's */
+struct mreq {
+	int		index;
+	struct metric_info mi;
+	int		ok;		/* its events are counted */
+	char		why[360];	/* else: why not */
 };
 
 static struct ctr *ctrs;
@@ -77,6 +90,12 @@ static pid_t child = -1;
 static const char *prog = "hwpmc-stat";
 static int verbose, quiet;
 static enum { OUT_TEXT, OUT_CSV, OUT_JSON } outfmt = OUT_TEXT;
+static struct mreq *mreqs;		/* -M */
+static int nmreq, mtable = -1;
+static struct metric_env menv;
+static int summary;			/* --summary, or -M: perf stat's layout */
+static double tprev;			/* when the previous row was printed */
+static char title[256];			/* "'command args'", "process 123" */
 
 #define SAMPLING(c)	PMC_IS_SAMPLING_MODE((c)->mode)
 
@@ -96,7 +115,7 @@ static void usage(const char *fmt, ...)
 	}
 	fprintf(f,
 		"usage: %s [-C] [-c cpus] [-d] [-l secs] [-o file] [-q] [-v] [-w secs] [--csv|--json]\n"
-		"           {-p spec | -s spec} ... [-t pid | command [args]]\n"
+		"           [--summary] {-p spec | -s spec | -M metrics} ... [-t pid | command [args]]\n"
 		"       %s [-E] [-N] [-W] [-c cpus] [-d] [-l secs] [-n rate] [-O logfile] [-T]\n"
 		"           [-F file] [-G file] [-o file] [--flamegraph file.svg] [--perf-script file]\n"
 		"           [--pprof file] [--annotate symbol[@object]] {-P spec | -S spec} ...\n"
@@ -104,13 +123,19 @@ static void usage(const char *fmt, ...)
 		"       %s -R logfile [-D] [-F file] [-G file] [-o file] [--comm name] [--pid pid]\n"
 		"           [--flamegraph file.svg [--icicle]] [--perf-script file] [--pprof file]\n"
 		"           [--no-demangle] [--lines] [--debug-dir dir] [--annotate symbol[@object]]\n"
-		"       %s -u spec\n",
-		prog, prog, prog, prog);
+		"       %s -u spec\n"
+		"       %s --list-metrics [group]\n",
+		prog, prog, prog, prog, prog);
 	if (fmt)
 		exit(EX_USAGE);
 	fprintf(f,
 		"  -p spec    count spec in the process(es) (process scope)\n"
 		"  -s spec    count spec on each CPU of -c (system scope)\n"
+		"  -M name[,name...]   count the events of these metrics or metric\n"
+		"             groups of the CPU's pmu-events tables as -p does, and\n"
+		"             print the metrics' values (--list-metrics lists them)\n"
+		"  --summary  at the end, perf stat's layout: one counter a line,\n"
+		"             msec and CPUs utilized, insn per cycle, metrics, elapsed\n"
 		"  -c cpus    CPUs for the following -s: list '0,2-3' or '*' (default *)\n"
 		"  -d         toggle: the following -p count descendants too\n"
 		"  -t pid     count a running process instead of a command\n"
@@ -362,7 +387,7 @@ static void print_header(FILE *out)
 	if (quiet)
 		return;
 	if (outfmt == OUT_CSV) {
-		fprintf(out, "time,event,scope,cpu,value\n");
+		fprintf(out, "time,event,scope,cpu,value%s\n", nmreq ? ",unit" : "");
 		return;
 	}
 	if (outfmt != OUT_TEXT)
@@ -429,10 +454,116 @@ static int ncounters(void)
 }
 
 /*
- * One row: every counter's value since the previous row, or since the
- * start (cumulative).  final: the totals at the end, with the command's
- * exit status when known (status >= 0).
+ * Read every counter: its value since the previous row, or since the
+ * start (cumulative), into shown; the metrics' duration_time with it.
+ * Returns the time since the start.
  */
+static double read_row(int cumulative)
+{
+	double t = now() - t0;
+	pmc_value_t v;
+	int i;
+
+	for (i = 0; i < nctr; i++) {
+		struct ctr *c = &ctrs[i];
+
+		if (SAMPLING(c))
+			continue;
+		if (pmc_read(c->id, &v) < 0) {
+			if (errno == ENODATA)
+				c->uncounted = 1;
+			v = c->last;
+		}
+		c->shown = cumulative ? v : v - c->last;
+		c->last = v;
+	}
+	menv.duration = cumulative ? t : t - tprev;
+	tprev = t;
+	return t;
+}
+
+/* -M: the count of spec in the latest row (its process-scope PMC). */
+static int metric_count_cb(void *arg, const char *spec, double *v)
+{
+	int i;
+
+	(void)arg;
+	for (i = 0; i < nctr; i++)
+		if (ctrs[i].mode == PMC_MODE_TC && !strcmp(ctrs[i].spec, spec)) {
+			*v = (double)ctrs[i].shown;
+			return ctrs[i].uncounted ? -1 : 0;
+		}
+	return -1;
+}
+
+/* -M: metric m's value in the latest row, scaled: 0, or -1 with why. */
+static int metric_shown(const struct mreq *m, double *v, char *why,
+			size_t len)
+{
+	if (!m->ok) {
+		snprintf(why, len, "not supported: %s", m->why);
+		return -1;
+	}
+	if (metric_value(mtable, m->index, &menv, v, why, len) < 0)
+		return -1;
+	*v *= m->mi.scale;
+	if (!isfinite(*v)) {
+		snprintf(why, len, "not a finite number");
+		return -1;
+	}
+	return 0;
+}
+
+/* -M: the metrics of the latest row, as CSV rows or JSON members. */
+static void print_metrics(FILE *out, int final, double t)
+{
+	char why[400];
+	double v;
+	int k, ok;
+
+	if (outfmt == OUT_JSON)
+		fprintf(out, ",\"metrics\":[");
+	for (k = 0; k < nmreq; k++) {
+		const struct mreq *m = &mreqs[k];
+
+		ok = metric_shown(m, &v, why, sizeof(why)) == 0;
+		if (outfmt == OUT_CSV) {
+			if (final)
+				fputs("total,", out);
+			else
+				fprintf(out, "%.3f,", t);
+			csv_field(out, m->mi.name);
+			fputs(",metric,,", out);
+			if (ok)
+				fprintf(out, "%.6g", v);
+			fputc(',', out);
+			csv_field(out, m->mi.unit);
+			fputc('\n', out);
+		} else if (outfmt == OUT_JSON) {
+			fprintf(out, "%s{\"metric\":", k ? "," : "");
+			json_string(out, m->mi.name);
+			if (ok)
+				fprintf(out, ",\"value\":%.6g", v);
+			else
+				fprintf(out, ",\"value\":null");
+			fprintf(out, ",\"unit\":");
+			json_string(out, m->mi.unit);
+			if (!ok) {
+				fprintf(out, ",\"error\":");
+				json_string(out, why);
+			}
+			fputc('}', out);
+		} else if (ok) {
+			fprintf(out, "# %12.2f%s%s  %s\n", v, *m->mi.unit ? " " : "",
+				m->mi.unit, m->mi.name);
+		} else {
+			fprintf(out, "# %12s %s (%s)\n", "n/a", m->mi.name, why);
+		}
+	}
+	if (outfmt == OUT_JSON)
+		fputc(']', out);
+}
+
 /* print_row()'s cell of a counter perf could not always schedule. */
 static void print_uncounted(FILE *out, const struct ctr *c, int final,
 			    double t)
@@ -451,7 +582,7 @@ static void print_uncounted(FILE *out, const struct ctr *c, int final,
 			"system" : "process");
 		if (c->mode == PMC_MODE_SC)
 			fprintf(out, "%d", c->cpu);
-		fputs(",<not counted>\n", out);
+		fprintf(out, ",<not counted>%s\n", nmreq ? "," : "");
 		break;
 	case OUT_JSON:
 		fprintf(out, "%s{\"event\":", c > first_counter() ? "," : "");
@@ -467,10 +598,14 @@ static void print_uncounted(FILE *out, const struct ctr *c, int final,
 	}
 }
 
+/*
+ * One row: every counter's value since the previous row, or since the
+ * start (cumulative).  final: the totals at the end, with the command's
+ * exit status when known (status >= 0).
+ */
 static void print_row(FILE *out, int cumulative, int final, int status)
 {
-	double t = now() - t0;
-	pmc_value_t v, shown;
+	double t = read_row(cumulative);
 	int i;
 
 	if (outfmt == OUT_TEXT)
@@ -480,16 +615,10 @@ static void print_row(FILE *out, int cumulative, int final, int status)
 			final ? "true" : "false");
 	for (i = 0; i < nctr; i++) {
 		struct ctr *c = &ctrs[i];
+		uintmax_t shown = (uintmax_t)c->shown;
 
 		if (SAMPLING(c))
 			continue;
-		if (pmc_read(c->id, &v) < 0) {
-			if (errno == ENODATA)
-				c->uncounted = 1;
-			v = c->last;
-		}
-		shown = cumulative ? v : v - c->last;
-		c->last = v;
 		if (c->uncounted) {
 			/* a partial count is never shown as a whole one */
 			print_uncounted(out, c, final, t);
@@ -497,7 +626,7 @@ static void print_row(FILE *out, int cumulative, int final, int status)
 		}
 		switch (outfmt) {
 		case OUT_TEXT:
-			fprintf(out, " %*ju", c->width, (uintmax_t)shown);
+			fprintf(out, " %*ju", c->width, shown);
 			break;
 		case OUT_CSV:
 			if (final)
@@ -509,7 +638,7 @@ static void print_row(FILE *out, int cumulative, int final, int status)
 				"system" : "process");
 			if (c->mode == PMC_MODE_SC)
 				fprintf(out, "%d", c->cpu);
-			fprintf(out, ",%ju\n", (uintmax_t)shown);
+			fprintf(out, ",%ju%s\n", shown, nmreq ? "," : "");
 			break;
 		case OUT_JSON:
 			fprintf(out, "%s{\"event\":", c > first_counter() ? "," : "");
@@ -520,18 +649,89 @@ static void print_row(FILE *out, int cumulative, int final, int status)
 				fprintf(out, "%d", c->cpu);
 			else
 				fprintf(out, "null");
-			fprintf(out, ",\"value\":%ju}", (uintmax_t)shown);
+			fprintf(out, ",\"value\":%ju}", shown);
 			break;
 		}
 	}
 	if (outfmt == OUT_TEXT) {
 		fputc('\n', out);
+		/* -M's values at the end (-q, -w: rows keep pmcstat's columns) */
+		if (final && nmreq)
+			print_metrics(out, final, t);
 	} else if (outfmt == OUT_JSON) {
 		fputc(']', out);
+		if (nmreq)
+			print_metrics(out, final, t);
 		if (final && status >= 0)
 			fprintf(out, ",\"exit_status\":%d", status);
 		fprintf(out, "}\n");
+	} else if (nmreq) {
+		print_metrics(out, final, t);
 	}
+	fflush(out);
+}
+
+/* Does spec name event (before its ':' or ',' modifiers)? */
+static int spec_is(const char *spec, const char *event)
+{
+	size_t n = strcspn(spec, ":,");
+
+	return strlen(event) == n && !strncmp(spec, event, n);
+}
+
+/*
+ * --summary, -M: the totals in perf stat's layout, one counter a line,
+ * with what perf stat says beside it (CPUs utilized, insn per cycle),
+ * then the metrics and the time elapsed.
+ */
+static void print_summary(FILE *out)
+{
+	const struct ctr *cyc = NULL;
+	double t = read_row(1), v;
+	char buf[600], why[400];
+	int i, k;
+
+	for (i = 0; i < nctr && !cyc; i++)
+		if (ctrs[i].mode == PMC_MODE_TC && spec_is(ctrs[i].spec, "cycles"))
+			cyc = &ctrs[i];
+	fprintf(out, "\n Performance counter stats for %s:\n\n", title);
+	for (i = 0; i < nctr; i++) {
+		const struct ctr *c = &ctrs[i];
+		const char *name = c->mode == PMC_MODE_SC ?
+				   label(c, buf, sizeof(buf)) : c->spec;
+
+		if (SAMPLING(c))
+			continue;
+		if (c->uncounted) {
+			fprintf(out, "%18s      %-25s\n", "<not counted>", name);
+			continue;
+		}
+		if (spec_is(c->spec, "task-clock") || spec_is(c->spec, "cpu-clock")) {
+			fprintf(out, "%18.2f msec %-25s", (double)c->shown / 1e6,
+				name);
+			if (c->mode == PMC_MODE_TC && t > 0)
+				fprintf(out, " # %8.3f CPUs utilized",
+					(double)c->shown / 1e9 / t);
+		} else {
+			fprintf(out, "%18ju      %-25s", (uintmax_t)c->shown, name);
+			if (c->mode == PMC_MODE_TC && cyc && cyc->shown &&
+			    !cyc->uncounted && spec_is(c->spec, "instructions"))
+				fprintf(out, " # %8.2f  insn per cycle",
+					(double)c->shown / (double)cyc->shown);
+		}
+		fputc('\n', out);
+	}
+	if (nmreq)
+		fputc('\n', out);
+	for (k = 0; k < nmreq; k++) {
+		if (metric_shown(&mreqs[k], &v, why, sizeof(why)) == 0)
+			fprintf(out, "%18.2f %-5s %-25s\n", v, mreqs[k].mi.unit,
+				mreqs[k].mi.name);
+		else
+			fprintf(out, "%18s %-5s %-25s # %s\n", "n/a", "",
+				mreqs[k].mi.name, why);
+	}
+	fprintf(out, "\n%18.9f seconds time elapsed\n\n", t);
 	fflush(out);
 }
 
@@ -886,6 +1086,160 @@ static void parse_pids(const char *s, struct report_opts *ro)
 	}
 }
 
+/* --list-metrics: the metrics of the CPU's table (of group, if given). */
+static int list_metrics(const char *group)
+{
+	const char *model = pmc_pmu_model(), *id = pmc_pmu_cpuid();
+	int t = metric_table(model), i, n = 0;
+	struct metric_info mi;
+
+	if (t < 0) {
+		fprintf(stderr, "%s: no metrics for CPU %s (%s)\n", prog,
+			id ? id : "?", model ? "its pmu-events model has none" :
+			"no pmu-events table");
+		return 1;
+	}
+	printf("# metrics of %s (CPU %s): name [groups] unit\n", model,
+	       id ? id : "?");
+	for (i = 0; i < metric_count(t); i++) {
+		if (metric_at(t, i, &mi) < 0 ||
+		    (group && !metric_in_group(&mi, group)))
+			continue;
+		printf("%s [%s]%s%s\n    %s\n", mi.name, mi.groups,
+		       *mi.unit ? " " : "", mi.unit, mi.desc);
+		n++;
+	}
+	if (group && !n) {
+		fprintf(stderr, "%s: no metric group '%s' for %s\n", prog,
+			group, model);
+		return 1;
+	}
+	return 0;
+}
+
+/* -M: add metric i of the table, once. */
+static void add_mreq(int i)
+{
+	struct mreq *m;
+	int k;
+
+	for (k = 0; k < nmreq; k++)
+		if (mreqs[k].index == i)
+			return;
+	m = realloc(mreqs, (size_t)(nmreq + 1) * sizeof(*m));
+	if (!m) {
+		fprintf(stderr, "%s: out of memory\n", prog);
+		exit(1);
+	}
+	mreqs = m;
+	memset(&m[nmreq], 0, sizeof(m[nmreq]));
+	m[nmreq].index = i;
+	metric_at(mtable, i, &m[nmreq].mi);
+	nmreq++;
+}
+
+/* -M name[,name...]: metrics, or metric groups, by name. */
+static void parse_metrics(const char *arg)
+{
+	const char *model = pmc_pmu_model(), *id = pmc_pmu_cpuid();
+	struct metric_info mi;
+	char name[256];
+	const char *p = arg;
+	size_t n;
+	int i, found;
+
+	mtable = metric_table(model);
+	if (mtable < 0)
+		usage("-M: no metrics for CPU %s (%s)", id ? id : "?",
+		      model ? "its pmu-events model has none" :
+		      "no pmu-events table; HWPMC_CPUID names another CPU");
+	for (;;) {
+		n = strcspn(p, ",");
+		if (!n || n >= sizeof(name))
+			usage("bad metric list '%s'", arg);
+		memcpy(name, p, n);
+		name[n] = '\0';
+		i = metric_find(mtable, name);
+		if (i >= 0) {
+			add_mreq(i);
+		} else {
+			for (found = 0, i = 0; i < metric_count(mtable); i++)
+				if (!metric_at(mtable, i, &mi) &&
+				    metric_in_group(&mi, name)) {
+					add_mreq(i);
+					found = 1;
+				}
+			if (!found) {
+				char near[256] = "";
+				size_t off = 0;
+				int k = 0;
+
+				/*
+				 * names ending in _name ("ipc" ->
+				 * tma_info_thread_ipc), then names holding it
+				 */
+				for (int pass = 0; pass < 2; pass++)
+					for (i = 0; i < metric_count(mtable) && k < 3; i++) {
+						size_t ln, lm = strlen(name);
+						const char *hit;
+
+						if (metric_at(mtable, i, &mi))
+							continue;
+						ln = strlen(mi.name);
+						hit = strcasestr(mi.name, name);
+						if (!hit || (pass == 0) !=
+						    (ln > lm && !strcasecmp(mi.name + ln - lm, name) &&
+						     mi.name[ln - lm - 1] == '_') ||
+						    ln + off + 3 >= sizeof(near))
+							continue;
+						off += (size_t)snprintf(near + off,
+							sizeof(near) - off, "%s%s",
+							k++ ? ", " : "; did you mean ", mi.name);
+					}
+				usage("unknown metric or metric group '%s' for %s "
+				      "(hwpmc-stat --list-metrics%s%s)", name, model,
+				      near, k ? "?" : "");
+			}
+		}
+		if (!p[n])
+			break;
+		p += n + 1;
+	}
+}
+
+/* -M's events: a list of specifiers, while collecting one metric */
+struct speclist {
+	char	**v;
+	int	n;
+};
+
+static int speclist_add(void *arg, const char *spec)
+{
+	struct speclist *l = arg;
+	char **v;
+	int i;
+
+	for (i = 0; i < l->n; i++)
+		if (!strcmp(l->v[i], spec))
+			return 0;
+	v = realloc(l->v, (size_t)(l->n + 1) * sizeof(*v));
+	if (!v)
+		return -1;
+	l->v = v;
+	if (!(l->v[l->n] = strdup(spec)))
+		return -1;
+	l->n++;
+	return 0;
+}
+
+static void speclist_free(struct speclist *l)
+{
+	while (l->n)
+		free(l->v[--l->n]);
+	free(l->v);
+	l->v = NULL;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -903,6 +1257,8 @@ int main(int argc, char **argv)
 		{ "lines", no_argument, NULL, OPT_LINES },
 		{ "debug-dir", required_argument, NULL, OPT_DEBUG_DIR },
 		{ "annotate", required_argument, NULL, OPT_ANNOTATE },
+		{ "summary", no_argument, NULL, OPT_SUMMARY },
+		{ "list-metrics", no_argument, NULL, OPT_LIST_METRICS },
 		{ NULL, 0, NULL, 0 },
 	};
 	const struct pmc_cpuinfo *ci;
@@ -924,7 +1280,9 @@ int main(int argc, char **argv)
 		uint64_t rate;
 		const char *cpus;
 	} want[MAXSPEC];
-	int nwant = 0;
+	int nwant = 0, nmarg = 0, mflags = 0, listm = 0;
+	const char *marg[MAXSPEC];
+	struct speclist owned = { 0 };	/* -M's specifiers in want[] */
 	struct reports rep;
 	struct pmc_driverstats ds0, ds1;
 	struct logbuf lb = { 0 };
@@ -939,7 +1297,7 @@ int main(int argc, char **argv)
 	memset(&ds0, 0, sizeof(ds0));
 	memset(&ds1, 0, sizeof(ds1));
 	memset(&sum, 0, sizeof(sum));
-	while ((opt = getopt_long(argc, argv, "+Cc:DdEF:G:hl:Nn:O:o:P:p:qR:S:s:Tt:u:vWw:",
+	while ((opt = getopt_long(argc, argv, "+Cc:DdEF:G:hl:M:Nn:O:o:P:p:qR:S:s:Tt:u:vWw:",
 				  longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'C':
@@ -1007,6 +1365,19 @@ int main(int argc, char **argv)
 			want[nwant].cpus = cpuarg;
 			nsampling += opt == 'P' || opt == 'S';
 			nwant++;
+			break;
+		case 'M':
+			if (nmarg == MAXSPEC)
+				usage("too many -M (at most %d)", MAXSPEC);
+			marg[nmarg++] = optarg;
+			if (descendants)
+				mflags = PMC_F_DESCENDANTS;
+			break;
+		case OPT_SUMMARY:
+			summary = 1;
+			break;
+		case OPT_LIST_METRICS:
+			listm = 1;
 			break;
 		case 'q':
 			quiet = 1;
@@ -1109,6 +1480,15 @@ int main(int argc, char **argv)
 			usage("-u describes an event: nothing else with it");
 		return describe_event(describe);
 	}
+	if (listm) {
+		if (nwant || nmarg || argc > 1 || target > 0 || rfile || logfile || top)
+			usage("--list-metrics lists metrics: a group at most with it");
+		return list_metrics(argc ? argv[0] : NULL);
+	}
+	for (i = 0; i < nmarg; i++)
+		parse_metrics(marg[i]);
+	if (nmarg && target < 0 && !argc)
+		usage("-M needs a command or -t pid");
 	if (stdout_clash(&rep))
 		usage("%s", stdout_clash(&rep));
 	if (rep.pprof && !pprof_available())
@@ -1122,8 +1502,8 @@ int main(int argc, char **argv)
 		free(rep.ro.pids);
 		return rc;
 	}
-	if (!nwant)
-		usage("no event: give -p, -s, -P or -S");
+	if (!nwant && !nmarg)
+		usage("no event: give -p, -s, -P or -S (or -M)");
 	if (target > 0 && argc)
 		usage("-t and a command exclude each other");
 	for (i = 0; i < nwant; i++)
@@ -1173,6 +1553,61 @@ int main(int argc, char **argv)
 			usage("%s", err);
 		if (PMC_IS_SAMPLING_MODE(want[i].mode) && !want[i].rate)
 			want[i].rate = default_rate(want[i].spec);
+	}
+	/* -M: each metric's events, counted as -p's (once each) */
+	metric_env_init(&menv);
+	menv.count = metric_count_cb;
+	for (i = 0; i < nmreq; i++) {
+		struct mreq *m = &mreqs[i];
+		struct speclist l = { 0 };
+		int j, k;
+
+		if (metric_events(mtable, m->index, &menv, speclist_add, &l,
+				  m->why, sizeof(m->why)) < 0) {
+			speclist_free(&l);
+			if (!quiet)
+				fprintf(stderr, "%s: metric %s is not supported: %s\n",
+					prog, m->mi.name, m->why);
+			continue;
+		}
+		m->ok = 1;
+		for (j = 0; j < l.n; j++) {
+			for (k = 0; k < nwant; k++)
+				if (want[k].mode == PMC_MODE_TC &&
+				    !strcmp(want[k].spec, l.v[j]))
+					break;
+			if (k < nwant)
+				continue;
+			if (nwant == MAXSPEC)
+				usage("too many events (at most %d)", MAXSPEC);
+			if (speclist_add(&owned, l.v[j]) < 0)
+				return 1;
+			want[nwant].spec = owned.v[owned.n - 1];
+			want[nwant].mode = PMC_MODE_TC;
+			want[nwant].flags = (uint32_t)mflags;
+			want[nwant].rate = 0;
+			want[nwant].cpus = "*";
+			nwant++;
+		}
+		speclist_free(&l);
+	}
+	if (!nwant) {
+		fprintf(stderr, "%s: nothing to count: no metric of -M is supported\n",
+			prog);
+		return 1;
+	}
+	if (argc) {
+		size_t off = 0;
+
+		for (i = 0; i < argc && off + 1 < sizeof(title); i++)
+			off += (size_t)snprintf(title + off, sizeof(title) - off,
+						"%s%s", i ? " " : "'", argv[i]);
+		if (off + 1 < sizeof(title))
+			strcat(title, "'");
+	} else if (target > 0) {
+		snprintf(title, sizeof(title), "process %d", (int)target);
+	} else {
+		snprintf(title, sizeof(title), "the CPUs");
 	}
 	ncpu = (int)ci->pm_ncpu;
 	cpus = calloc((size_t)ncpu, 1);
@@ -1444,7 +1879,9 @@ int main(int argc, char **argv)
 	for (i = 0; i < nctr; i++)
 		pmc_stop(ctrs[i].id);
 	top_close(tp);
-	if (ncounters()) {
+	if (ncounters() && outfmt == OUT_TEXT && !quiet && (summary || nmreq)) {
+		print_summary(out);
+	} else if (ncounters()) {
 		if (!(interval > 0 && outfmt != OUT_TEXT && !top))
 			print_header(out);
 		print_row(out, 1, 1, !status_known ? -1 : WIFEXITED(status) ?
@@ -1480,6 +1917,8 @@ int main(int argc, char **argv)
 	free(rep.ro.pids);
 	free(cpus);
 	free(ctrs);
+	free(mreqs);
+	speclist_free(&owned);
 	pmc_fini();
 	if (rc)
 		return rc;

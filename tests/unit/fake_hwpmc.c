@@ -280,11 +280,11 @@ static int fake_find_process(uint32_t id, struct fake_pmc **pmp)
 	return error;
 }
 
-/* Running PMCs count FAKE_TICK more at every read. */
+/* Running PMCs count FAKE_TICK (FAKE_HWPMC_TICK) more at every read. */
 static uint64_t fake_value(struct fake_pmc *pm)
 {
 	if (pm->running)
-		pm->value += FAKE_TICK;
+		pm->value += env_ul("FAKE_HWPMC_TICK", FAKE_TICK);
 	return pm->value;
 }
 

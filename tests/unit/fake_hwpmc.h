@@ -12,9 +12,10 @@
  *                       all able to count user or kernel mode alone
  *   FAKE_HWPMC_UNPRIV=1 the caller lacks CAP_PERFMON: system-scope PMCs
  *                       and PMU events counting kernel mode are EPERM
+ *   FAKE_HWPMC_TICK=N   what a running PMC counts at a read (FAKE_TICK)
  * PMCs (allocate, attach, detach, start, stop, rw, setcount, release,
  * getcaps by id, getmsr) follow the module's checks and errors; a
- * running PMC counts FAKE_TICK more at every read.  Attaching to pid
+ * running PMC counts FAKE_TICK (or FAKE_HWPMC_TICK) more at every read.  Attaching to pid
  * FAKE_PID_EPERM (init) is EPERM, to a pid that does not exist ESRCH.
  * Fixed: FAKE_NCPU CPUs, CPU FAKE_OFFLINE_CPU offline, FAKE_NSOFT SOFT
  * rows; row 1 of CPU 0 is owned by pid 42 (TS mode, cpu-clock, reload

@@ -70,6 +70,7 @@ run_tap lib "$UT/test_lib"
 run_tap spec "$UT/test_spec"
 run_tap pmu "$UT/test_pmu"
 run_tap count "$UT/test_count"
+run_tap metric "$UT/test_metric"
 run_tap pmclog "$UT/test_pmclog"
 run_tap compat "$UT/test_compat"
 if [ -n "${COMPAT_CXX:-}" ]; then

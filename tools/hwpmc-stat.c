@@ -4,7 +4,7 @@
  * CPUs, and report on the samples, as FreeBSD's pmcstat(8) does.
  *
  *   hwpmc-stat [-C] [-c cpus] [-d] [-o file] [-q] [-v] [-w secs]
- *              [--csv | --json] [--summary] {-p spec | -s spec | -M metrics} ...
+ *              [--csv | --json] [--summary] {-p spec | -s spec | --metrics m} ...
  *              [-t pid | command]
  *   hwpmc-stat [-E] [-N] [-W] [-d] [-c cpus] [-n rate] [-O logfile] [-T]
  *              [-G file] [-F file] [--annotate symbol[@object]]
@@ -55,6 +55,7 @@ enum {
 	OPT_ANNOTATE,
 	OPT_SUMMARY,
 	OPT_LIST_METRICS,
+	OPT_METRICS,
 };
 #define RATE_PMU	65536		/* pmcstat's default sampling rate */
 #define RATE_CLOCK	1000000		/* cpu-clock, task-clock: 1 ms in ns */
@@ -73,7 +74,7 @@ struct ctr {
 	int		uncounted;	/* ENODATA: perf did not schedule it */
 };
 
-/* -M: a metric of the CPU's table, its events counted as -p's */
+/* --metrics: a metric of the CPU's table, its events counted as -p's */
 struct mreq {
 	int		index;
 	struct metric_info mi;
@@ -90,10 +91,10 @@ static pid_t child = -1;
 static const char *prog = "hwpmc-stat";
 static int verbose, quiet;
 static enum { OUT_TEXT, OUT_CSV, OUT_JSON } outfmt = OUT_TEXT;
-static struct mreq *mreqs;		/* -M */
+static struct mreq *mreqs;		/* --metrics */
 static int nmreq, mtable = -1;
 static struct metric_env menv;
-static int summary;			/* --summary, or -M: perf stat's layout */
+static int summary;			/* --summary, or --metrics: perf stat's layout */
 static double tprev;			/* when the previous row was printed */
 static char title[256];			/* "'command args'", "process 123" */
 
@@ -115,7 +116,7 @@ static void usage(const char *fmt, ...)
 	}
 	fprintf(f,
 		"usage: %s [-C] [-c cpus] [-d] [-l secs] [-o file] [-q] [-v] [-w secs] [--csv|--json]\n"
-		"           [--summary] {-p spec | -s spec | -M metrics} ... [-t pid | command [args]]\n"
+		"           [--summary] {-p spec | -s spec | --metrics m} ... [-t pid | command [args]]\n"
 		"       %s [-E] [-N] [-W] [-c cpus] [-d] [-l secs] [-n rate] [-O logfile] [-T]\n"
 		"           [-F file] [-G file] [-o file] [--flamegraph file.svg] [--perf-script file]\n"
 		"           [--pprof file] [--annotate symbol[@object]] {-P spec | -S spec} ...\n"
@@ -131,7 +132,7 @@ static void usage(const char *fmt, ...)
 	fprintf(f,
 		"  -p spec    count spec in the process(es) (process scope)\n"
 		"  -s spec    count spec on each CPU of -c (system scope)\n"
-		"  -M name[,name...]   count the events of these metrics or metric\n"
+		"  --metrics name[,name...]   count the events of these metrics or metric\n"
 		"             groups of the CPU's pmu-events tables as -p does, and\n"
 		"             print the metrics' values (--list-metrics lists them)\n"
 		"  --summary  at the end, perf stat's layout: one counter a line,\n"
@@ -482,7 +483,7 @@ static double read_row(int cumulative)
 	return t;
 }
 
-/* -M: the count of spec in the latest row (its process-scope PMC). */
+/* --metrics: the count of spec in the latest row (its process-scope PMC). */
 static int metric_count_cb(void *arg, const char *spec, double *v)
 {
 	int i;
@@ -496,7 +497,7 @@ static int metric_count_cb(void *arg, const char *spec, double *v)
 	return -1;
 }
 
-/* -M: metric m's value in the latest row, scaled: 0, or -1 with why. */
+/* --metrics: metric m's value in the latest row, scaled: 0, or -1 with why. */
 static int metric_shown(const struct mreq *m, double *v, char *why,
 			size_t len)
 {
@@ -514,7 +515,7 @@ static int metric_shown(const struct mreq *m, double *v, char *why,
 	return 0;
 }
 
-/* -M: the metrics of the latest row, as CSV rows or JSON members. */
+/* --metrics: the metrics of the latest row, as CSV rows or JSON members. */
 static void print_metrics(FILE *out, int final, double t)
 {
 	char why[400];
@@ -655,7 +656,7 @@ static void print_row(FILE *out, int cumulative, int final, int status)
 	}
 	if (outfmt == OUT_TEXT) {
 		fputc('\n', out);
-		/* -M's values at the end (-q, -w: rows keep pmcstat's columns) */
+		/* --metrics values at the end (-q, -w: rows keep pmcstat's columns) */
 		if (final && nmreq)
 			print_metrics(out, final, t);
 	} else if (outfmt == OUT_JSON) {
@@ -680,7 +681,7 @@ static int spec_is(const char *spec, const char *event)
 }
 
 /*
- * --summary, -M: the totals in perf stat's layout, one counter a line,
+ * --summary, --metrics: the totals in perf stat's layout, one counter a line,
  * with what perf stat says beside it (CPUs utilized, insn per cycle),
  * then the metrics and the time elapsed.
  */
@@ -1117,7 +1118,7 @@ static int list_metrics(const char *group)
 	return 0;
 }
 
-/* -M: add metric i of the table, once. */
+/* --metrics: add metric i of the table, once. */
 static void add_mreq(int i)
 {
 	struct mreq *m;
@@ -1138,7 +1139,7 @@ static void add_mreq(int i)
 	nmreq++;
 }
 
-/* -M name[,name...]: metrics, or metric groups, by name. */
+/* --metrics name[,name...]: metrics, or metric groups, by name. */
 static void parse_metrics(const char *arg)
 {
 	const char *model = pmc_pmu_model(), *id = pmc_pmu_cpuid();
@@ -1150,7 +1151,7 @@ static void parse_metrics(const char *arg)
 
 	mtable = metric_table(model);
 	if (mtable < 0)
-		usage("-M: no metrics for CPU %s (%s)", id ? id : "?",
+		usage("--metrics: no metrics for CPU %s (%s)", id ? id : "?",
 		      model ? "its pmu-events model has none" :
 		      "no pmu-events table; HWPMC_CPUID names another CPU");
 	for (;;) {
@@ -1207,7 +1208,7 @@ static void parse_metrics(const char *arg)
 	}
 }
 
-/* -M's events: a list of specifiers, while collecting one metric */
+/* --metrics events: a list of specifiers, while collecting one metric */
 struct speclist {
 	char	**v;
 	int	n;
@@ -1259,6 +1260,7 @@ int main(int argc, char **argv)
 		{ "annotate", required_argument, NULL, OPT_ANNOTATE },
 		{ "summary", no_argument, NULL, OPT_SUMMARY },
 		{ "list-metrics", no_argument, NULL, OPT_LIST_METRICS },
+		{ "metrics", required_argument, NULL, OPT_METRICS },
 		{ NULL, 0, NULL, 0 },
 	};
 	const struct pmc_cpuinfo *ci;
@@ -1282,7 +1284,7 @@ int main(int argc, char **argv)
 	} want[MAXSPEC];
 	int nwant = 0, nmarg = 0, mflags = 0, listm = 0;
 	const char *marg[MAXSPEC];
-	struct speclist owned = { 0 };	/* -M's specifiers in want[] */
+	struct speclist owned = { 0 };	/* --metrics specifiers in want[] */
 	struct reports rep;
 	struct pmc_driverstats ds0, ds1;
 	struct logbuf lb = { 0 };
@@ -1297,7 +1299,7 @@ int main(int argc, char **argv)
 	memset(&ds0, 0, sizeof(ds0));
 	memset(&ds1, 0, sizeof(ds1));
 	memset(&sum, 0, sizeof(sum));
-	while ((opt = getopt_long(argc, argv, "+Cc:DdEF:G:hl:M:Nn:O:o:P:p:qR:S:s:Tt:u:vWw:",
+	while ((opt = getopt_long(argc, argv, "+Cc:DdEF:G:hl:Nn:O:o:P:p:qR:S:s:Tt:u:vWw:",
 				  longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'C':
@@ -1366,9 +1368,9 @@ int main(int argc, char **argv)
 			nsampling += opt == 'P' || opt == 'S';
 			nwant++;
 			break;
-		case 'M':
+		case OPT_METRICS:
 			if (nmarg == MAXSPEC)
-				usage("too many -M (at most %d)", MAXSPEC);
+				usage("too many --metrics (at most %d)", MAXSPEC);
 			marg[nmarg++] = optarg;
 			if (descendants)
 				mflags = PMC_F_DESCENDANTS;
@@ -1488,7 +1490,7 @@ int main(int argc, char **argv)
 	for (i = 0; i < nmarg; i++)
 		parse_metrics(marg[i]);
 	if (nmarg && target < 0 && !argc)
-		usage("-M needs a command or -t pid");
+		usage("--metrics needs a command or -t pid");
 	if (stdout_clash(&rep))
 		usage("%s", stdout_clash(&rep));
 	if (rep.pprof && !pprof_available())
@@ -1503,7 +1505,7 @@ int main(int argc, char **argv)
 		return rc;
 	}
 	if (!nwant && !nmarg)
-		usage("no event: give -p, -s, -P or -S (or -M)");
+		usage("no event: give -p, -s, -P or -S (or --metrics)");
 	if (target > 0 && argc)
 		usage("-t and a command exclude each other");
 	for (i = 0; i < nwant; i++)
@@ -1554,7 +1556,7 @@ int main(int argc, char **argv)
 		if (PMC_IS_SAMPLING_MODE(want[i].mode) && !want[i].rate)
 			want[i].rate = default_rate(want[i].spec);
 	}
-	/* -M: each metric's events, counted as -p's (once each) */
+	/* --metrics: each metric's events, counted as -p's (once each) */
 	metric_env_init(&menv);
 	menv.count = metric_count_cb;
 	for (i = 0; i < nmreq; i++) {
@@ -1592,7 +1594,7 @@ int main(int argc, char **argv)
 		speclist_free(&l);
 	}
 	if (!nwant) {
-		fprintf(stderr, "%s: nothing to count: no metric of -M is supported\n",
+		fprintf(stderr, "%s: nothing to count: no metric of --metrics is supported\n",
 			prog);
 		return 1;
 	}

@@ -130,7 +130,7 @@ run 0 fake "$STAT" --csv -c 3 -s cpu-clock -w 0.1 sleep 0.35 &&
 	grep -q '^0\.[0-9]*,cpu-clock,system,3,1000$' "$T/err" && grep -q '^total,cpu-clock,system,3,' "$T/err"
 ok $? "--csv -w: timed rows, then the totals"
 
-# -M: metrics of the pmu-events tables, their events counted as -p's.
+# --metrics: metrics of the pmu-events tables, their events counted as -p's.
 # The fake counts 1000 a read for every PMC: equal counts, so Skylake-X's
 # tma_retiring = UOPS_RETIRED.RETIRE_SLOTS / (4 * core_clks), core_clks
 # (SMT off, #core_wide 0) = THREAD / 2 * (1 + ONE_THREAD_ACTIVE /
@@ -138,43 +138,43 @@ ok $? "--csv -w: timed rows, then the totals"
 # CPU_CLK_UNHALTED.THREAD = 1.00
 mkdir -p "$T/sys/devices/system/cpu/smt" && echo 0 > "$T/sys/devices/system/cpu/smt/active"
 mfake() { env HWPMC_DEVICE=/dev/null LD_PRELOAD="$FAKE" FAKE_HWPMC_PMU=1 HWPMC_SYSFS="$T/sys" "$@"; }
-HWPMC_CPUID=GenuineIntel-6-55-4 run 0 mfake "$STAT" -M tma_retiring,tma_info_thread_ipc -w 0.1 sleep 0.35 &&
+HWPMC_CPUID=GenuineIntel-6-55-4 run 0 mfake "$STAT" --metrics tma_retiring,tma_info_thread_ipc -w 0.1 sleep 0.35 &&
 	has err "Performance counter stats for 'sleep 0.35':" &&
 	grep -q '^ *[1-9][0-9]*  *uops_retired.retire_slots *$' "$T/err" &&
 	grep -q '^ *25\.00 %  *tma_retiring *$' "$T/err" &&
 	grep -q '^ *1\.00  *tma_info_thread_ipc *$' "$T/err" && has err "seconds time elapsed"
-ok $? "-M: Skylake-X tma_retiring 25.00 %, tma_info_thread_ipc 1.00 from the fake's counts"
-HWPMC_CPUID=GenuineIntel-6-55-4 run 0 mfake "$STAT" --csv -M tma_retiring -w 0.1 sleep 0.25 &&
+ok $? "--metrics: Skylake-X tma_retiring 25.00 %, tma_info_thread_ipc 1.00 from the fake's counts"
+HWPMC_CPUID=GenuineIntel-6-55-4 run 0 mfake "$STAT" --csv --metrics tma_retiring -w 0.1 sleep 0.25 &&
 	has err 'time,event,scope,cpu,value,unit' && has err 'total,cpu_clk_unhalted.thread,process,,' &&
 	has err 'total,tma_retiring,metric,,25,%' && grep -q '^0\.[0-9]*,tma_retiring,metric,,25,%$' "$T/err"
-ok $? "-M --csv: metric rows (value, unit) per interval and total"
-HWPMC_CPUID=GenuineIntel-6-55-4 run 0 mfake "$STAT" --json -M tma_retiring -w 0.1 sleep 0.25 &&
+ok $? "--metrics --csv: metric rows (value, unit) per interval and total"
+HWPMC_CPUID=GenuineIntel-6-55-4 run 0 mfake "$STAT" --json --metrics tma_retiring -w 0.1 sleep 0.25 &&
 	has err '"final":true' && has err '"metrics":[{"metric":"tma_retiring","value":25,"unit":"%"}]'
-ok $? "-M --json: the metrics' values and units"
-HWPMC_CPUID=GenuineIntel-6-55-4 run 0 mfake "$STAT" -q -M tma_info_thread_ipc -w 0.1 sleep 0.25 &&
+ok $? "--metrics --json: the metrics' values and units"
+HWPMC_CPUID=GenuineIntel-6-55-4 run 0 mfake "$STAT" -q --metrics tma_info_thread_ipc -w 0.1 sleep 0.25 &&
 	hasnt err "Performance counter stats" && grep -q '^# *1\.00  tma_info_thread_ipc$' "$T/err"
-ok $? "-M -q: pmcstat's rows, then the metric"
-HWPMC_CPUID=GenuineIntel-6-55-4 run 0 mfake "$STAT" -M tma_retiring sleep 0.1 &&
+ok $? "--metrics -q: pmcstat's rows, then the metric"
+HWPMC_CPUID=GenuineIntel-6-55-4 run 0 mfake "$STAT" --metrics tma_retiring sleep 0.1 &&
 	grep -q '^ *n/a  *tma_retiring *# division by zero$' "$T/err"
-ok $? "-M: counts of 0 (no -w: the fake's stopped PMCs read 0): n/a, division by zero"
-HWPMC_CPUID=GenuineIntel-6-55-4 run 0 mfake "$STAT" -M llc_data_read_demand_plus_prefetch_miss_latency,tma_retiring -w 0.1 sleep 0.25 &&
+ok $? "--metrics: counts of 0 (no -w: the fake's stopped PMCs read 0): n/a, division by zero"
+HWPMC_CPUID=GenuineIntel-6-55-4 run 0 mfake "$STAT" --metrics llc_data_read_demand_plus_prefetch_miss_latency,tma_retiring -w 0.1 sleep 0.25 &&
 	has err "metric llc_data_read_demand_plus_prefetch_miss_latency is not supported: event 'cha@" &&
 	grep -q "^ *n/a  *llc_data_read_demand_plus_prefetch_miss_latency *# not supported: .*PMU 'cha'" "$T/err" &&
 	grep -q '^ *25\.00 %  *tma_retiring *$' "$T/err"
-ok $? "-M: an uncore metric is reported not supported, with the reason; the others counted"
-HWPMC_CPUID=GenuineIntel-6-55-4 run 1 mfake "$STAT" -M llc_data_read_demand_plus_prefetch_miss_latency true &&
-	has err "nothing to count: no metric of -M is supported"
-ok $? "-M: no supported metric, nothing else: status 1"
+ok $? "--metrics: an uncore metric is reported not supported, with the reason; the others counted"
+HWPMC_CPUID=GenuineIntel-6-55-4 run 1 mfake "$STAT" --metrics llc_data_read_demand_plus_prefetch_miss_latency true &&
+	has err "nothing to count: no metric of --metrics is supported"
+ok $? "--metrics: no supported metric, nothing else: status 1"
 # arm64: Neoverse N1's ipc = INST_RETIRED / CPU_CYCLES, branch_mpki =
 # BR_MIS_PRED_RETIRED / INST_RETIRED * 1000 (ScaleUnit 1MPKI)
-HWPMC_CPUID=0x00000000410fd0c0 run 0 mfake "$STAT" -M ipc,branch_mpki -w 0.1 sleep 0.25 &&
+HWPMC_CPUID=0x00000000410fd0c0 run 0 mfake "$STAT" --metrics ipc,branch_mpki -w 0.1 sleep 0.25 &&
 	grep -q '^ *1\.00 per cycle  *ipc *$' "$T/err" && grep -q '^ *1000\.00 MPKI  *branch_mpki *$' "$T/err" &&
 	grep -q '^ *[1-9][0-9]*  *cpu_cycles *$' "$T/err"
-ok $? "-M: Neoverse N1 ipc 1.00 per cycle, branch_mpki 1000.00 MPKI"
-HWPMC_CPUID=GenuineIntel-6-55-4 usage_case "unknown metric or metric group 'no_such_metric' for skylakex" -M no_such_metric true
-HWPMC_CPUID=GenuineIntel-6-55-4 usage_case "unknown metric or metric group 'IPC' for skylakex (hwpmc-stat --list-metrics; did you mean tma_info_thread_ipc, " -M IPC true
-HWPMC_CPUID=0x00000000410fd070 usage_case "-M: no metrics for CPU 0x00000000410fd070 (its pmu-events model has none)" -M ipc true
-HWPMC_CPUID=GenuineIntel-6-55-4 usage_case "-M needs a command or -t pid" -M tma_retiring
+ok $? "--metrics: Neoverse N1 ipc 1.00 per cycle, branch_mpki 1000.00 MPKI"
+HWPMC_CPUID=GenuineIntel-6-55-4 usage_case "unknown metric or metric group 'no_such_metric' for skylakex" --metrics no_such_metric true
+HWPMC_CPUID=GenuineIntel-6-55-4 usage_case "unknown metric or metric group 'IPC' for skylakex (hwpmc-stat --list-metrics; did you mean tma_info_thread_ipc, " --metrics IPC true
+HWPMC_CPUID=0x00000000410fd070 usage_case "--metrics: no metrics for CPU 0x00000000410fd070 (its pmu-events model has none)" --metrics ipc true
+HWPMC_CPUID=GenuineIntel-6-55-4 usage_case "--metrics needs a command or -t pid" --metrics tma_retiring
 HWPMC_CPUID=0x00000000410fd0c0 run 0 env HWPMC_DEVICE=/nonexistent "$STAT" --list-metrics General &&
 	has out "ipc [General] per cycle" && hasnt out "branch_mpki"
 ok $? "--list-metrics group: the group's metrics, no module needed"
@@ -188,10 +188,10 @@ FAKE_HWPMC_TICK=100000000 FAKE_HWPMC_PMU=2 run 0 fake "$STAT" --summary -p task-
 	awk '/msec task-clock/ { ms = $1; cpus = $(NF - 2) } /seconds time elapsed/ { el = $1 }
 	     END { want = ms / 1000 / el; exit !(el > 0 && cpus > 0 && (cpus - want) ^ 2 < 1e-6) }' "$T/err"
 ok $? "--summary: msec and CPUs utilized, insn per cycle, seconds elapsed"
-HWPMC_CPUID=GenuineIntel-6-55-4 run 0 mfake "$STAT" -p cpu_clk_unhalted.thread -M tma_info_thread_ipc -w 0.1 sleep 0.25 &&
+HWPMC_CPUID=GenuineIntel-6-55-4 run 0 mfake "$STAT" -p cpu_clk_unhalted.thread --metrics tma_info_thread_ipc -w 0.1 sleep 0.25 &&
 	[ "$(grep -c 'cpu_clk_unhalted.thread' "$T/err")" = 2 ] &&
 	grep -q '^ *1\.00  *tma_info_thread_ipc *$' "$T/err"
-ok $? "-M: an event also given to -p is counted once (header and summary name it)"
+ok $? "--metrics: an event also given to -p is counted once (header and summary name it)"
 
 # system scope: one PMC per CPU of -c, offline CPUs skipped for '*'
 run 0 fake "$STAT" -s cpu-clock -w 0.1 sleep 0.35 &&

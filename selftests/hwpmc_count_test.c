@@ -1112,12 +1112,19 @@ TEST_F(count, agrees_with_perf)
 	TH_LOG("page faults: hwpmc %llu perf %llu; task-clock: hwpmc %llu perf %llu",
 	       (unsigned long long)hpf, (unsigned long long)qpf,
 	       (unsigned long long)htc, (unsigned long long)qtc);
-	/* tolerance 2% (the counters were created a few us apart) */
+	/*
+	 * tolerance 2% (the counters were created a few us apart).  hwpmc's
+	 * slices of task-clock lie inside perf's (its notifiers run after
+	 * perf's switch-in and before perf's switch-out), so it may count
+	 * less by what the switches take: on the debug kernel, with the
+	 * host busy, up to 3% was seen; 5% there.
+	 */
 	EXPECT_LE(n, hpf);
 	EXPECT_GT(qpf * 1.02, (double)hpf);
 	EXPECT_LT(qpf * 0.98, (double)hpf);
 	EXPECT_GT(qtc * 1.02, (double)htc);
-	EXPECT_LT(qtc * 0.98, (double)htc);
+	EXPECT_LT(qtc * (getenv("HWPMC_SLOW_GUEST") ? 0.95 : 0.98),
+		  (double)htc);
 	close(ppf);
 	close(ptc);
 	EXPECT_EQ(0, simple(self->fd, HWPMC_IOC_PMCRELEASE, pf));

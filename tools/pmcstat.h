@@ -63,6 +63,12 @@ extern size_t sym_nfunc;
  * file:line"; written into buf.  NULL: not known (no DWARF, the kernel).
  */
 const char *sym_srcline(struct proc *p, uint64_t pc, char *buf, size_t len);
+/*
+ * The symbol that holds pc in process p (resolved before: sym_resolve_proc):
+ * its link-time address range [start, end) in its file, as objdump shows
+ * it (kernel, JIT code: run-time addresses); 0, or -1 when none.
+ */
+int	sym_range(struct proc *p, uint64_t pc, uint64_t *start, uint64_t *end);
 struct proc *sym_proc(pid_t pid, int create);
 void	sym_map_in(pid_t pid, uint64_t start, uint64_t end, uint64_t pgoff,
 		   const char *path);
@@ -79,9 +85,15 @@ int	sym_kernel_used(void);		/* a kernel address was resolved */
 int	sym_is_kernel(uint64_t pc);
 /* Prefix prepended to paths of MAP_IN records (for logs of another root). */
 extern const char *sym_root;
+/*
+ * Kernel symbols from this file, or from kallsyms or System.map in this
+ * directory (pmcstat's -k); NULL: /proc/kallsyms.
+ */
+extern const char *sym_kernel_path;
 /* Set before the first address is resolved: */
 extern int sym_demangle;		/* C++, Rust names demangled (default 1) */
 extern int sym_lines;			/* functions named "name (file:line)" */
+extern int sym_addrlines;		/* sym_srcline() without sym_lines */
 /* separate debug files looked for there first (NULL: $HWPMC_DEBUG_DIR) */
 extern const char *sym_debug_dir;
 
@@ -101,6 +113,10 @@ struct report_opts {
 	int		 quiet;
 	int		 progress;	/* a progress line on stderr (a terminal) */
 	int		 icicle;	/* flame graph: root at the top */
+	int		 graphdepth;	/* -z: chains cut to this many frames
+					   (0: whole) */
+	pid_t		*tids;		/* -i: only samples of these threads */
+	int		 ntid;
 };
 
 /* Where each report goes; NULL: not wanted. */
@@ -110,6 +126,10 @@ struct report_outs {
 	FILE		*flame;		/* SVG flame graph */
 	FILE		*perfscript;	/* perf script's text */
 	FILE		*pprof;		/* pprof's profile.proto, gzipped */
+	FILE		*pcs;		/* -m: each sample's PC, its function
+					   and the function's range */
+	FILE		*addrs;		/* -a: each sample's frames, with
+					   file:line */
 };
 
 /* A log in memory (live top). */

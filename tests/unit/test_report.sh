@@ -141,6 +141,95 @@ head -c 2000 "$T/log" > "$T/short"
 run 0 -R "$T/short" && has err 'no CLOSELOG record'
 ok $? "a log cut short: what it holds, and a note"
 
+# pmcstat's options
+# -z: chains cut to that many frames, in the call graph and the stacks
+run 0 -R "$T/log" -z 2 -G - && cp "$T/out" "$T/z" &&
+	has z '<- +90 100\.00%  ut_lib_caller  libut_symlib\.so$' &&
+	hasnt z 'ut_main_caller' && has z '^ *0\.00% +3\.00% +0 +3  main  mklog$'
+ok $? "-z 2 -G: the leaf and its caller only"
+run 0 -R "$T/log" -z 2 -F - && cp "$T/out" "$T/z" &&
+	has z '^mklog;ut_lib_caller;ut_hot_leaf 90$' && has z '^mklog;main;ut_main_leaf 3$'
+ok $? "-z 2 -F: folded stacks of two frames"
+run 0 -R "$T/log" -z 64 -F - && cmp -s "$T/out" "$T/folded"
+ok $? "-z deeper than the chains: as without"
+run 64 -R "$T/log" -z 0 && has err "bad call graph depth '0'" &&
+	run 64 -R "$T/log" -z x && has err "bad call graph depth 'x'"
+ok $? "-z 0, -z x: usage errors"
+# -i: samples of these threads
+run 0 -R "$T/log" -i "$pid" && has out ', 100 samples'
+ok $? "-i TID: the thread's samples"
+run 0 -R "$T/log" -i 1 -i 2,3 && has out ', 0 samples' && hasnt out ut_hot_leaf
+ok $? "-i other thread ids: no samples"
+run 64 -R "$T/log" -i x && has err "bad thread id list 'x'"
+ok $? "-i x: usage error"
+# -m: each sampled PC, its function, the function's link-time range
+lib=$(dirname "$MKLOG")/libut_symlib.so
+run 0 -R "$T/log" -m "$T/pcs" && cp "$T/pcs" "$T/m" &&
+	[ "$(wc -l < "$T/m")" = 99 ] && [ "$(grep -c ' ut_hot_leaf ' "$T/m")" = 90 ] &&
+	has m '^0x[0-9a-f]+ ut_main_leaf 0x[0-9a-f]+ 0x[0-9a-f]+$' &&
+	has out 'ut_hot_leaf'
+ok $? "-m file: a line per resolved sample, and the flat profile"
+range=$(awk '$2 == "ut_hot_leaf" { print $3, $4; exit }' "$T/pcs")
+if command -v nm > /dev/null 2>&1; then
+	set -- $(nm -S "$lib" | awk '$4 == "ut_hot_leaf" { print $1, $2 }')
+	want=$(printf '0x%x 0x%x' $((0x$1)) $((0x$1 + 0x$2)))
+	[ "$range" = "$want" ]
+	ok $? "-m: the range is the symbol's, as nm shows it ($range; nm: ${want:-?})"
+else
+	echo "ok $((n = n + 1)) - -m range against nm # SKIP no nm(1)"
+fi
+run 0 -R "$T/log" -m - && hasnt out 'flat profile' && has out ' ut_static_helper 0x'
+ok $? "-m -: to standard output, instead of the flat profile"
+# -a: every frame of every sample with its source line, then --
+run 0 -R "$T/log" -a "$T/addrs" && cp "$T/addrs" "$T/a" &&
+	[ "$(grep -c '^--$' "$T/a")" = 100 ] &&
+	has a '^0x[0-9a-f]+ ut_hot_leaf ut_symlib\.c:[0-9]+$' &&
+	has a '^0x[0-9a-f]+ ut_lib_caller ut_symlib\.c:[0-9]+$' &&
+	has a '^0x[0-9a-f]+ main mklog\.c:[0-9]+$' && has a '^0x1000 <unknown> \?\?:0$'
+ok $? "-a file: each frame, function and file:line; unknown ones ??:0"
+[ "$(sed -n '1,5p' "$T/addrs" | cut -d' ' -f2 | tr '\n' ' ')" = "ut_hot_leaf ut_lib_caller ut_main_caller main -- " ]
+ok $? "-a: a sample's frames leaf first, then --"
+# -r: the log's paths under another root
+mkdir -p "$T/root/opt/ut"
+cp "$lib" "$T/root/opt/ut/libut_moved.so"
+"$MKLOG" "$T/logr" /opt/ut/libut_moved.so > /dev/null
+run 0 -R "$T/logr" && has out '^ +96\.00 +96\.00 +96 +\[unknown\] +libut_moved\.so$'
+ok $? "a library not found: its samples unknown"
+run 0 -R "$T/logr" -r "$T/root" && has out '^ +90\.00 +90\.00 +90 +ut_hot_leaf +libut_moved\.so$'
+ok $? "-r fsroot: the library found under it"
+run 0 -R "$T/logr" -r "$T/root/" && has out ' ut_hot_leaf +libut_moved\.so$'
+ok $? "-r fsroot/: the same"
+# -k: kernel symbols from a copy of kallsyms, or a System.map
+"$MKLOG" -x "$T/logk" > /dev/null
+printf 'ffffffff81000000 T ut_kfunc\nffffffff81000100 t ut_knext\n' > "$T/ksyms"
+run 0 -R "$T/logk" -k "$T/ksyms" && has out ' 2 +ut_kfunc +\[kernel\]$'
+ok $? "-k file: kernel symbols from it"
+mkdir "$T/kdir" "$T/kmap" && cp "$T/ksyms" "$T/kdir/kallsyms" && cp "$T/ksyms" "$T/kmap/System.map"
+run 0 -R "$T/logk" -k "$T/kdir" && has out ' ut_kfunc +\[kernel\]$' &&
+	run 0 -R "$T/logk" -k "$T/kmap" && has out ' ut_kfunc +\[kernel\]$'
+ok $? "-k dir: its kallsyms, else its System.map"
+run 0 -R "$T/logk" -k "$T/kdir" -m - && has out '^0xffffffff81000010 ut_kfunc 0xffffffff81000000 0xffffffff81000100$'
+ok $? "-k with -m: a kernel function's range"
+run 0 -R "$T/logk" -k "$T/nosuch" && has err "note: no kernel symbols \(.*nosuch: No such file or directory\)" &&
+	has out ' \[unknown\] +\[kernel\]$'
+ok $? "-k of a missing file: a note naming it; kernel samples unknown"
+# -U: always so (user frames under kernel samples): accepted
+run 0 -R "$T/log" -U && has out ut_hot_leaf
+ok $? "-U: accepted"
+# pmcstat's options not here: named, with what to use instead
+for o in "A:-m file and -a file" "I:-m file" "M:gprof" "e:gprof" "f:plugin" "g:-G file"; do
+	l=${o%%:*}; m=${o#*:}
+	run 64 -R "$T/log" "-$l" x && has err "^hwpmc-stat: -$l: pmcstat's option: .*$m" &&
+		has err '^usage:' || break
+done
+ok $? "pmcstat's -A -I -M -e -f -g: usage errors naming them and the alternative${l:+ (at -$l)}"
+run 64 -R "$T/log" -Y && has err 'unknown option -Y'
+ok $? "an option pmcstat lacks too: unknown option, named"
+run 64 -R "$T/log" --nosuch && has err 'unknown option --nosuch'
+ok $? "an unknown long option: named"
+run 64 -R "$T/log" -G && has err 'option -G needs an argument'
+ok $? "a missing argument: named"
+
 # errors
 run 1 -R "$T/nosuch" && has err "nosuch: No such file"
 ok $? "-R of a missing file: exit 1, named"

@@ -23,6 +23,7 @@
 #include <getopt.h>
 #include <limits.h>
 #include <math.h>
+#include <netdb.h>
 #include <poll.h>
 #include <regex.h>
 #include <signal.h>
@@ -30,6 +31,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -141,7 +143,7 @@ static void usage(const char *fmt, ...)
 		"  -N         toggle: call chains for the following -P/-S (default on)\n"
 		"  -U         (pmcstat's) user call chains under kernel samples: always\n"
 		"  -E, -W     toggle: LOG_PROCEXIT, LOG_PROCCSW for the following -P\n"
-		"  -O file    write the log to file, no report\n"
+		"  -O file    write the log to file, no report (host:port: over TCP)\n"
 		"  -T         live top display (ncurses), refreshed every second (-w)\n"
 		"Reports, of a sampling run or of a log (-R file):\n"
 		"  -D         dump the log's records as text\n"
@@ -997,6 +999,78 @@ static void pmcstat_option(int opt)
 			usage("-%c: pmcstat's option: %s", opt, pmcstat_only[i].why);
 }
 
+/*
+ * pmcstat's -O host:port: a name of that form whose host does not start
+ * with '.' or '/' ("[addr]" for IPv6) is a TCP destination, not a file.
+ * Splits it into host and port.
+ */
+static int host_port(const char *name, char *host, size_t len,
+		     const char **port)
+{
+	const char *colon = strrchr(name, ':');
+	size_t n;
+
+	if (!colon || colon == name || !colon[1] || name[0] == '.' ||
+	    name[0] == '/' || strchr(colon, '/'))
+		return 0;
+	n = (size_t)(colon - name);
+	if (name[0] == '[' && n > 2 && name[n - 1] == ']') {
+		name++;
+		n -= 2;
+	} else if (memchr(name, ':', n)) {
+		return 0;	/* an IPv6 address needs its brackets */
+	}
+	if (n >= len)
+		return 0;
+	memcpy(host, name, n);
+	host[n] = '\0';
+	*port = colon + 1;
+	return 1;
+}
+
+static int is_host_port(const char *name)
+{
+	const char *port;
+	char host[256];
+
+	return host_port(name, host, sizeof(host), &port);
+}
+
+/* A TCP connection to host:port for the log, or -1 (the reason told). */
+static int log_connect(const char *name)
+{
+	struct addrinfo hints = { .ai_socktype = SOCK_STREAM }, *res, *ai;
+	const char *port;
+	char host[256];
+	int fd = -1, rc, err = 0;
+
+	if (!host_port(name, host, sizeof(host), &port))
+		return -1;
+	rc = getaddrinfo(host, port, &hints, &res);
+	if (rc) {
+		fprintf(stderr, "%s: -O %s: %s\n", prog, name, gai_strerror(rc));
+		return -1;
+	}
+	for (ai = res; ai; ai = ai->ai_next) {
+		fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC,
+			    ai->ai_protocol);
+		if (fd < 0) {
+			err = errno;
+			continue;
+		}
+		if (!connect(fd, ai->ai_addr, ai->ai_addrlen))
+			break;
+		err = errno;
+		close(fd);
+		fd = -1;
+	}
+	freeaddrinfo(res);
+	if (fd < 0)
+		fprintf(stderr, "%s: -O %s: cannot connect: %s\n", prog, name,
+			strerror(err));
+	return fd;
+}
+
 /* pmcstat's -L: every event name hwpmc knows, then the CPU's vendor events */
 static int list_events(void)
 {
@@ -1311,6 +1385,8 @@ int main(int argc, char **argv)
 	if (logfile && (rep.dump || rep.graph || rep.pcs || rep.addrs ||
 			want_stacks(&rep)))
 		usage("-O writes the log, no report: use -R on it afterwards");
+	if (top && logfile && is_host_port(logfile))
+		usage("-T reads the log back: -O host:port cannot be read");
 	if (top && !isatty(STDOUT_FILENO))
 		usage("-T needs a terminal on standard output");
 #ifndef HWPMC_WITH_CURSES
@@ -1386,7 +1462,11 @@ int main(int argc, char **argv)
 
 	/* the log, before the PMCs: their PMCALLOCATE records follow */
 	if (nsampling) {
-		if (logfile) {
+		if (logfile && is_host_port(logfile)) {
+			logw = log_connect(logfile);
+			if (logw < 0)
+				return 1;
+		} else if (logfile) {
 			logw = open(logfile, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
 				    0644);
 			if (logw < 0) {

@@ -246,6 +246,22 @@ ok $? "-T without a terminal: usage error"
 run 64 -P cpu-clock && has err '-P needs a command or -t pid'
 ok $? "-P without a target: usage error"
 
+# -O host:port: a TCP connection (as pmcstat's); a name starting with
+# '.' or '/' stays a file
+FAKEENV="HWPMC_DEVICE=/dev/null LD_PRELOAD=$FAKE ASAN_OPTIONS=verify_asan_link_order=0:${ASAN_OPTIONS:-}"
+(cd "$T" && env $FAKEENV "$STAT" -O 127.0.0.1:1 -P cpu-clock true > "$T/out" 2> "$T/err")
+[ $? = 1 ] && has err '^hwpmc-stat: -O 127\.0\.0\.1:1: cannot connect: Connection refused$' &&
+	[ ! -e "$T/127.0.0.1:1" ]
+ok $? "-O host:port: connects (refused: exit 1, said)"
+(cd "$T" && env $FAKEENV "$STAT" -O '[::1]:1' -P cpu-clock true > "$T/out" 2> "$T/err")
+[ $? = 1 ] && has err '^hwpmc-stat: -O \[::1\]:1: ' && [ ! -e "$T/[::1]:1" ]
+ok $? "-O [ipv6]:port: a host, not a file"
+env $FAKEENV "$STAT" -O "$T/a:1" -P cpu-clock true > "$T/out" 2> "$T/err"
+[ $? = 1 ] && [ -f "$T/a:1" ] && hasnt err 'connect'
+ok $? "-O /path/a:1: a file"
+run 64 -T -O host:1 -P cpu-clock true && has err '-O host:port cannot be read'
+ok $? "-T with -O host:port: usage error"
+
 # a sampling run against the fake module, which refuses sampling PMCs:
 # the module's reason, exit 1, no temporary log left behind
 mkdir "$T/tmp"

@@ -14,8 +14,8 @@
  *              [-r fsroot] [-k kerneldir]
  *   hwpmc-stat -u spec | -L
  *
- * pmcstat's options that have no meaning here (-g and its -e, -M; -A,
- * -I, -f) are refused by name, with what to use instead.
+ * pmcstat's options that have no meaning here (-g and its -e, -M; -f)
+ * are refused by name, with what to use instead.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -63,7 +63,7 @@ enum {
 	OPT_PID,
 };
 
-#define OPTSTRING	"+:Cc:DdEF:G:hi:k:Ll:m:Nn:O:o:P:p:qR:r:S:s:Tt:Uu:vWw:a:z:"
+#define OPTSTRING	"+:ACc:DdEF:G:hIi:k:Ll:m:Nn:O:o:P:p:qR:r:S:s:Tt:Uu:vWw:a:z:"
 #define RATE_PMU	65536		/* pmcstat's default sampling rate */
 #define RATE_CLOCK	1000000		/* cpu-clock, task-clock: 1 ms in ns */
 #define RATE_SOFT	1000		/* other soft events: hwpmc's mincount */
@@ -111,7 +111,7 @@ static void usage(const char *fmt, ...)
 		"       %s [-E] [-N] [-U] [-W] [-c cpus] [-d] [-l secs] [-n rate] [-O logfile] [-T]\n"
 		"           [report options] {-P spec | -S spec} ... [-t process-spec ... | command]\n"
 		"       %s -R logfile [report options]\n"
-		"  report options: [-D] [-F file] [-G file] [-a file] [-m file] [-o file] [-z depth]\n"
+		"  report options: [-ADI] [-F file] [-G file] [-a file] [-m file] [-o file] [-z depth]\n"
 		"           [-i tid] [--comm name] [--pid pid] [-k kerneldir] [-r fsroot]\n"
 		"           [--flamegraph file.svg [--icicle]] [--perf-script file] [--pprof file]\n"
 		"           [--no-demangle] [--lines] [--debug-dir dir]\n"
@@ -156,6 +156,8 @@ static void usage(const char *fmt, ...)
 		"             Firefox Profiler, stackcollapse-perf.pl)\n"
 		"  --pprof file   the stacks as pprof's profile.proto, gzipped\n"
 		"  -z depth   -G, -F and the stacks: chains cut to depth frames\n"
+		"  -A, -I     functions named by their addresses (link-time), or by\n"
+		"             offsets into them ('name+0x4')\n"
 		"  -m file    each sampled PC, its function and the function's address range\n"
 		"  -a file    each sample's frames: address, function, file:line; then --\n"
 		"  --comm name, --pid pid   only samples of these processes\n"
@@ -982,8 +984,6 @@ static const struct {
 	int		opt;
 	const char	*why;
 } pmcstat_only[] = {
-	{ 'A', "addresses instead of symbols is not supported; -m file and -a file give each sample's addresses with its functions, -D the records' raw addresses" },
-	{ 'I', "offsets into symbols are not supported; -m file gives each sampled PC with its function's address range, --lines the source line" },
 	{ 'M', "the map file of gprof profiles (-g) is not supported, as -g is not" },
 	{ 'e', "gprof's wide history counters go with -g, which is not supported" },
 	{ 'f', "pmcstat's plugin options (-T's threshold, skiplink) are not supported" },
@@ -1317,6 +1317,12 @@ int main(int argc, char **argv)
 			break;
 		case 'L':
 			listev = 1;
+			break;
+		case 'A':
+			rep.ro.addresses = 1;
+			break;
+		case 'I':
+			rep.ro.addresses = 2;
 			break;
 		case 'U':
 			/* user call chains under kernel samples: always taken */

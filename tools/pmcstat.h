@@ -69,6 +69,16 @@ const char *sym_srcline(struct proc *p, uint64_t pc, char *buf, size_t len);
  * it (kernel, JIT code: run-time addresses); 0, or -1 when none.
  */
 int	sym_range(struct proc *p, uint64_t pc, uint64_t *start, uint64_t *end);
+/*
+ * pmcstat's -A and -I: for the address pc of process p, looked up at
+ * lookup (pc - 1 for return addresses) and found in function fid, a
+ * function named by the address ("0x1149": link-time in its file;
+ * run-time for the kernel, JIT code and addresses in no file) or, with
+ * offsets, by its offset into the symbol ("ut_hot_leaf+0x4"); one per
+ * distinct address of an object.
+ */
+int	sym_addr_func(struct proc *p, uint64_t pc, uint64_t lookup, int fid,
+		      int offsets);
 struct proc *sym_proc(pid_t pid, int create);
 void	sym_map_in(pid_t pid, uint64_t start, uint64_t end, uint64_t pgoff,
 		   const char *path);
@@ -117,6 +127,8 @@ struct report_opts {
 					   (0: whole) */
 	pid_t		*tids;		/* -i: only samples of these threads */
 	int		 ntid;
+	int		 addresses;	/* functions as addresses: 1 (-A),
+					   2 offsets into symbols (-I) */
 };
 
 /* Where each report goes; NULL: not wanted. */

@@ -403,7 +403,7 @@ static void sample(struct ctx *c, struct evrep *e,
 	pid_t pid = (pid_t)cc->pl_pid;
 	size_t i, n = cc->pl_npc;
 	struct proc *p;
-	int fid;
+	int fid, unknown;
 
 	if (!n)
 		return;
@@ -423,11 +423,17 @@ static void sample(struct ctx *c, struct evrep *e,
 		write_addrs(c->addrs, p, cc->pl_pc, fids, n);
 	if (c->o->graphdepth > 0 && n > (size_t)c->o->graphdepth)
 		n = (size_t)c->o->graphdepth;	/* -z */
+	unknown = sym_funcs[fids[0]].unknown;
+	if (c->o->addresses)			/* -A, -I */
+		for (i = 0; i < n; i++)
+			fids[i] = sym_addr_func(p, cc->pl_pc[i], i ? cc->pl_pc[i] - 1 :
+						cc->pl_pc[i], fids[i],
+						c->o->addresses == 2);
 	ev_grow(e);
 	e->samples++;
 	e->cur++;
 	e->self[fids[0]]++;
-	if (sym_funcs[fids[0]].unknown)
+	if (unknown)
 		e->unresolved++;
 	for (i = 0; i < n; i++) {
 		fid = fids[i];

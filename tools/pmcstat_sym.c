@@ -39,6 +39,7 @@
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1149,6 +1150,72 @@ int sym_range(struct proc *p, uint64_t pc, uint64_t *start, uint64_t *end)
 	return -1;
 }
 
+/* -A, -I: the functions made of addresses, by object and address */
+struct addrfunc {
+	const char	*obj;		/* NULL: a free slot */
+	uint64_t	addr;
+	int		fid;
+};
+
+static struct addrfunc *afuncs;
+static size_t nafunc, afunc_room;
+
+static size_t afunc_slot(const struct addrfunc *v, size_t room,
+			 const char *obj, uint64_t addr)
+{
+	uint64_t h = (addr ^ (uint64_t)(uintptr_t)obj) * 0x9e3779b97f4a7c15ULL;
+	size_t i = (size_t)(h >> 32) & (room - 1);
+
+	while (v[i].obj && (v[i].obj != obj || v[i].addr != addr))
+		i = (i + 1) & (room - 1);
+	return i;
+}
+
+int sym_addr_func(struct proc *p, uint64_t pc, uint64_t lookup, int fid,
+		  int offsets)
+{
+	const struct func *f = &sym_funcs[fid];
+	uint64_t addr = pc, start, end, va;
+	char name[600];
+	size_t i, j;
+
+	/* a user address: the link-time one, as in its file */
+	if (p && !f->kernel) {
+		for (i = 0; i < p->nmap; i++)
+			if (lookup >= p->maps[i].start && lookup < p->maps[i].end) {
+				if (image_va(p->maps[i].img, &p->maps[i], lookup, &va))
+					addr = va + (pc - lookup);
+				break;
+			}
+	}
+	if (nafunc * 2 >= afunc_room) {
+		struct addrfunc *old = afuncs;
+		size_t room = afunc_room;
+
+		afunc_room = room ? room * 2 : 1024;
+		afuncs = xrealloc(NULL, afunc_room * sizeof(*afuncs));
+		memset(afuncs, 0, afunc_room * sizeof(*afuncs));
+		for (j = 0; j < room; j++)
+			if (old[j].obj)
+				afuncs[afunc_slot(afuncs, afunc_room, old[j].obj,
+						  old[j].addr)] = old[j];
+		free(old);
+	}
+	i = afunc_slot(afuncs, afunc_room, f->obj, addr);
+	if (afuncs[i].obj)
+		return afuncs[i].fid;
+	if (offsets && !f->unknown && sym_range(p, lookup, &start, &end) == 0)
+		snprintf(name, sizeof(name), "%.500s+%#" PRIx64, f->name,
+			 (f->kernel ? pc : addr) - start);
+	else
+		snprintf(name, sizeof(name), "%#" PRIx64, addr);
+	afuncs[i].obj = f->obj;
+	afuncs[i].addr = addr;
+	afuncs[i].fid = new_func(own(sym_strdup(name)), f->obj, f->kernel, NULL);
+	nafunc++;
+	return afuncs[i].fid;
+}
+
 int sym_resolve(pid_t pid, uint64_t pc)
 {
 	return sym_resolve_proc(sym_proc(pid, 0), pc);
@@ -1202,6 +1269,9 @@ void sym_free(void)
 	free(sym_funcs);
 	sym_funcs = NULL;
 	sym_nfunc = 0;
+	free(afuncs);
+	afuncs = NULL;
+	nafunc = afunc_room = 0;
 	kernel_unknown = unknown = -1;
 	for (i = 0; i < nowned; i++)
 		free(owned[i]);

@@ -213,18 +213,39 @@ ok $? "-k with -m: a kernel function's range"
 run 0 -R "$T/logk" -k "$T/nosuch" && has err "note: no kernel symbols \(.*nosuch: No such file or directory\)" &&
 	has out ' \[unknown\] +\[kernel\]$'
 ok $? "-k of a missing file: a note naming it; kernel samples unknown"
+# -A: functions as addresses (link-time, in their file); -I: as offsets
+if command -v nm > /dev/null 2>&1; then
+	set -- $(nm "$lib" | awk '$3 == "ut_hot_leaf" { print $1 }')
+	hot4=$(printf '0x%x' $((0x$1 + 4)))
+	run 0 -R "$T/log" -A && has out "^ +12\.00 +12\.00 +12 +$hot4 +libut_symlib\.so$" &&
+		hasnt out ut_hot_leaf && has out '^ +1\.00 +100\.00 +1 +0x1000 +\[unknown\]$' &&
+		has out ', 100 samples \(1 unresolved\)'
+	ok $? "-A: the sampled addresses, as nm's + offset ($hot4)"
+else
+	echo "ok $((n = n + 1)) - -A against nm # SKIP no nm(1)"
+fi
+run 0 -R "$T/log" -I && [ "$(grep -c ' ut_hot_leaf+0x[4-9a-b] ' "$T/out")" = 8 ] &&
+	has out '^ +12\.00 +12\.00 +12 +ut_hot_leaf\+0x4 +libut_symlib\.so$'
+ok $? "-I: offsets into the functions, one line each"
+run 0 -R "$T/log" -I -G - && has out '<- +12 100\.00%  ut_lib_caller\+0xc  libut_symlib\.so$'
+ok $? "-I -G: callers at their return addresses"
+run 0 -R "$T/log" -A -F - && has out '^mklog;0x[0-9a-f]+;0x[0-9a-f]+;0x[0-9a-f]+;0x[0-9a-f]+ 12$'
+ok $? "-A -F: stacks of addresses"
+run 0 -R "$T/logk" -k "$T/ksyms" -I && has out ' ut_kfunc\+0x10 +\[kernel\]$' &&
+	run 0 -R "$T/logk" -k "$T/ksyms" -A && has out ' 0xffffffff81000010 +\[kernel\]$'
+ok $? "-I, -A: kernel addresses, run-time"
 # -U: always so (user frames under kernel samples): accepted
 run 0 -R "$T/log" -U && has out ut_hot_leaf
 ok $? "-U: accepted"
 # pmcstat's options not here: named, with what to use instead
 bad=
-for o in "A:-m file and -a file" "I:-m file" "M:gprof" "e:gprof" "f:plugin" "g:-G file"; do
+for o in "M:gprof" "e:gprof" "f:plugin" "g:-G file"; do
 	l=${o%%:*}; m=${o#*:}
 	run 64 -R "$T/log" "-$l" x && has err "^hwpmc-stat: -$l: pmcstat's option: .*$m" &&
 		has err '^usage:' || bad="$bad -$l"
 done
 [ -z "$bad" ]
-ok $? "pmcstat's -A -I -M -e -f -g: usage errors naming them and the alternative${bad:+ (not:$bad)}"
+ok $? "pmcstat's -M -e -f -g: usage errors naming them and the alternative${bad:+ (not:$bad)}"
 run 64 -R "$T/log" -Y && has err 'unknown option -Y'
 ok $? "an option pmcstat lacks too: unknown option, named"
 run 64 -R "$T/log" --nosuch && has err 'unknown option --nosuch'

@@ -118,7 +118,7 @@ PROTO_C		:= $(B)/gen/profile.pb-c.c
 PROTO_H		:= $(B)/gen/profile.pb-c.h
 
 STAT_SRCS	:= tools/pmcstat_sym.c tools/pmcstat_report.c tools/pmcstat_export.c \
-		   tools/pmcstat_flame.c
+		   tools/pmcstat_flame.c tools/pmcstat_gmon.c
 
 LIB_SRCS	:= libhwpmc/pmc_init.c libhwpmc/pmc_ops.c libhwpmc/pmc_names.c \
 		   libhwpmc/pmc_modcheck.c libhwpmc/pmc_counting.c \

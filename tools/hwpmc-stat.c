@@ -14,8 +14,8 @@
  *              [-r fsroot] [-k kerneldir]
  *   hwpmc-stat -u spec | -L
  *
- * pmcstat's options that have no meaning here (-g and its -e, -M; -f)
- * are refused by name, with what to use instead.
+ * pmcstat's options that have no meaning here (-e, -M, -f) are refused
+ * by name, with what to use instead.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -63,7 +63,7 @@ enum {
 	OPT_PID,
 };
 
-#define OPTSTRING	"+:ACc:DdEF:G:hIi:k:Ll:m:Nn:O:o:P:p:qR:r:S:s:Tt:Uu:vWw:a:z:"
+#define OPTSTRING	"+:ACc:DdEF:G:ghIi:k:Ll:m:Nn:O:o:P:p:qR:r:S:s:Tt:Uu:vWw:a:z:"
 #define RATE_PMU	65536		/* pmcstat's default sampling rate */
 #define RATE_CLOCK	1000000		/* cpu-clock, task-clock: 1 ms in ns */
 #define RATE_SOFT	1000		/* other soft events: hwpmc's mincount */
@@ -111,7 +111,7 @@ static void usage(const char *fmt, ...)
 		"       %s [-E] [-N] [-U] [-W] [-c cpus] [-d] [-l secs] [-n rate] [-O logfile] [-T]\n"
 		"           [report options] {-P spec | -S spec} ... [-t process-spec ... | command]\n"
 		"       %s -R logfile [report options]\n"
-		"  report options: [-ADI] [-F file] [-G file] [-a file] [-m file] [-o file] [-z depth]\n"
+		"  report options: [-ADgI] [-F file] [-G file] [-a file] [-m file] [-o file] [-z depth]\n"
 		"           [-i tid] [--comm name] [--pid pid] [-k kerneldir] [-r fsroot]\n"
 		"           [--flamegraph file.svg [--icicle]] [--perf-script file] [--pprof file]\n"
 		"           [--no-demangle] [--lines] [--debug-dir dir]\n"
@@ -160,6 +160,7 @@ static void usage(const char *fmt, ...)
 		"             offsets into them ('name+0x4')\n"
 		"  -m file    each sampled PC, its function and the function's address range\n"
 		"  -a file    each sample's frames: address, function, file:line; then --\n"
+		"  -g         gprof profiles: EVENT/OBJECT.gmon here, for 'gprof OBJECT FILE'\n"
 		"  --comm name, --pid pid   only samples of these processes\n"
 		"  -i tid     only samples of these threads (a list, or -i again)\n"
 		"  -r fsroot  the log's files under fsroot (another machine's, a container's)\n"
@@ -636,6 +637,7 @@ struct reports {
 	const char	*graph, *folded, *out;
 	const char	*flame, *perfscript, *pprof;
 	const char	*pcs, *addrs;		/* -m, -a */
+	int		gmon;			/* -g */
 	struct report_opts ro;
 };
 
@@ -690,6 +692,8 @@ static int write_reports(int fd, const char *name, const struct reports *r,
 		ro.pcs = open_out(r->pcs);
 	if (r->addrs)
 		ro.addrs = open_out(r->addrs);
+	if (r->gmon)
+		ro.gmon = gmon_new();
 	/* the flat profile, unless another report takes standard output */
 	if (!r->dump && !(r->graph && !strcmp(r->graph, "-")) &&
 	    !(r->pcs && !strcmp(r->pcs, "-")) &&
@@ -719,6 +723,9 @@ static int write_reports(int fd, const char *name, const struct reports *r,
 		rc |= close_out(ro.pcs, r->pcs);
 	if (ro.addrs)
 		rc |= close_out(ro.addrs, r->addrs);
+	if (ro.gmon && rc == 0 && gmon_write(ro.gmon, ".", r->ro.quiet) < 0)
+		rc = -1;
+	gmon_free(ro.gmon);
 	if (!sum->stacked && !r->ro.quiet) {
 		const char *v[] = { r->flame, r->perfscript, r->pprof };
 		const char *what[] = { "a flame graph that says so",
@@ -984,10 +991,9 @@ static const struct {
 	int		opt;
 	const char	*why;
 } pmcstat_only[] = {
-	{ 'M', "the map file of gprof profiles (-g) is not supported, as -g is not" },
-	{ 'e', "gprof's wide history counters go with -g, which is not supported" },
-	{ 'f', "pmcstat's plugin options (-T's threshold, skiplink) are not supported" },
-	{ 'g', "gprof profiles (gmon.out) are not supported; use -G file (call graph), -F file (folded stacks), --pprof file (go tool pprof) or --perf-script file" },
+	{ 'M', "the map of objects to gprof profiles is not written; -g names its files EVENT/OBJECT.gmon and, unless -q, tells each object's" },
+	{ 'e', "gprof's wide histogram counters are not supported (GNU gprof reads 16-bit bins); -g's bins stop at 65535 and say so, --pprof file has exact counts" },
+	{ 'f', "pmcstat's plugin options (-T's threshold, skiplink) are not supported; -T shows the top functions, -G file every caller and callee" },
 };
 
 static void pmcstat_option(int opt)
@@ -1321,6 +1327,9 @@ int main(int argc, char **argv)
 		case 'A':
 			rep.ro.addresses = 1;
 			break;
+		case 'g':
+			rep.gmon = 1;
+			break;
 		case 'I':
 			rep.ro.addresses = 2;
 			break;
@@ -1385,10 +1394,10 @@ int main(int argc, char **argv)
 			usage("-%c needs a command or -t pid",
 			      want[i].mode == PMC_MODE_TC ? 'p' : 'P');
 	if (!nsampling && (logfile || top || rep.dump || rep.graph || rep.pcs ||
-			   rep.addrs || want_stacks(&rep)))
-		usage("-O, -T, -D, -G, -F, -m, -a, --flamegraph, --perf-script and --pprof "
+			   rep.addrs || rep.gmon || want_stacks(&rep)))
+		usage("-O, -T, -D, -G, -F, -m, -a, -g, --flamegraph, --perf-script and --pprof "
 		      "need a sampling event (-P or -S)");
-	if (logfile && (rep.dump || rep.graph || rep.pcs || rep.addrs ||
+	if (logfile && (rep.dump || rep.graph || rep.pcs || rep.addrs || rep.gmon ||
 			want_stacks(&rep)))
 		usage("-O writes the log, no report: use -R on it afterwards");
 	if (top && logfile && is_host_port(logfile))

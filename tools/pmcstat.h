@@ -79,6 +79,13 @@ int	sym_range(struct proc *p, uint64_t pc, uint64_t *start, uint64_t *end);
  */
 int	sym_addr_func(struct proc *p, uint64_t pc, uint64_t lookup, int fid,
 		      int offsets);
+/*
+ * The file of the mapping of process p that holds user address pc, and
+ * pc's link-time address in it (*va); NULL: none (the kernel, no
+ * mapping, a file that could not be read).  The path lives until
+ * sym_free().
+ */
+const char *sym_image_va(struct proc *p, uint64_t pc, uint64_t *va);
 struct proc *sym_proc(pid_t pid, int create);
 void	sym_map_in(pid_t pid, uint64_t start, uint64_t end, uint64_t pgoff,
 		   const char *path);
@@ -142,6 +149,7 @@ struct report_outs {
 					   and the function's range */
 	FILE		*addrs;		/* -a: each sample's frames, with
 					   file:line */
+	struct gmon	*gmon;		/* -g: gprof profiles, filled */
 };
 
 /* A log in memory (live top). */
@@ -226,6 +234,17 @@ int	flame_write(const struct stacks *s, FILE *out, int icicle);
 int	perfscript_write(const struct stacks *s, FILE *out);
 int	pprof_write(const struct stacks *s, FILE *out);
 int	pprof_available(void);		/* built with protobuf-c and zlib */
+
+/* -- gprof profiles: pmcstat_gmon.c (pmcstat's -g) ------------------------------ */
+
+struct gmon;
+struct gmon *gmon_new(void);
+/* One sample of event ev: the frames pcs[0..n) of process p, leaf first. */
+void	gmon_sample(struct gmon *g, const char *ev, struct proc *p,
+		    const uint64_t *pcs, size_t n);
+/* DIR/EVENT/OBJECT.gmon for each object with samples: 0, or -1 (told). */
+int	gmon_write(struct gmon *g, const char *dir, int quiet);
+void	gmon_free(struct gmon *g);
 
 /* realloc() that exits with a message when memory runs out */
 void *xrealloc(void *p, size_t n);

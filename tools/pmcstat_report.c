@@ -128,6 +128,7 @@ struct ctx {
 	int		want_edges, want_folded;
 	FILE		*dump;		/* -D: the records as text */
 	FILE		*pcs, *addrs;	/* -m, -a: per sample, as read */
+	struct gmon	*gmon;		/* -g */
 	uint64_t	t0;		/* dump: first record's time */
 	struct pmcdesc	*pmcs;
 	size_t		npmc;
@@ -421,6 +422,8 @@ static void sample(struct ctx *c, struct evrep *e,
 		write_pc(c->pcs, p, cc->pl_pc[0], fids[0]);
 	if (c->addrs)
 		write_addrs(c->addrs, p, cc->pl_pc, fids, n);
+	if (c->gmon)
+		gmon_sample(c->gmon, e->name, p, cc->pl_pc, n);
 	if (c->o->graphdepth > 0 && n > (size_t)c->o->graphdepth)
 		n = (size_t)c->o->graphdepth;	/* -z */
 	unknown = sym_funcs[fids[0]].unknown;
@@ -1155,11 +1158,13 @@ int report_log(int fd, const struct report_outs *ro, const struct report_opts *o
 	c.dump = ro->dump;
 	c.pcs = ro->pcs;
 	c.addrs = ro->addrs;
+	c.gmon = ro->gmon;
 	c.aggregate = ro->flat || ro->graph || ro->folded || ro->flame ||
-		      ro->perfscript || ro->pprof || ro->pcs || ro->addrs;
+		      ro->perfscript || ro->pprof || ro->pcs || ro->addrs ||
+		      ro->gmon;
 	c.want_edges = ro->graph != NULL;
 	c.want_folded = ro->folded || ro->flame || ro->perfscript || ro->pprof;
-	c.want_chain = c.want_edges || c.want_folded || ro->addrs;
+	c.want_chain = c.want_edges || c.want_folded || ro->addrs || ro->gmon;
 	pg.on = o->progress;
 	pg.start = pg.last = mono();
 	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {

@@ -1150,6 +1150,20 @@ int sym_range(struct proc *p, uint64_t pc, uint64_t *start, uint64_t *end)
 	return -1;
 }
 
+const char *sym_image_va(struct proc *p, uint64_t pc, uint64_t *va)
+{
+	size_t i;
+
+	if (!p || sym_is_kernel(pc))
+		return NULL;
+	for (i = 0; i < p->nmap; i++)
+		if (pc >= p->maps[i].start && pc < p->maps[i].end)
+			return p->maps[i].img->ok &&
+			       image_va(p->maps[i].img, &p->maps[i], pc, va) ?
+			       p->maps[i].img->path : NULL;
+	return NULL;
+}
+
 /* -A, -I: the functions made of addresses, by object and address */
 struct addrfunc {
 	const char	*obj;		/* NULL: a free slot */

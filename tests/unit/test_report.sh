@@ -234,18 +234,42 @@ ok $? "-A -F: stacks of addresses"
 run 0 -R "$T/logk" -k "$T/ksyms" -I && has out ' ut_kfunc\+0x10 +\[kernel\]$' &&
 	run 0 -R "$T/logk" -k "$T/ksyms" -A && has out ' 0xffffffff81000010 +\[kernel\]$'
 ok $? "-I, -A: kernel addresses, run-time"
+# -g: gprof profiles, EVENT/OBJECT.gmon, that GNU gprof reads
+mkdir "$T/g"
+(cd "$T/g" && "$STAT" -R "$T/log" -g > "$T/out" 2> "$T/err")
+[ $? = 0 ] && [ "$(head -c 4 "$T/g/cpu-clock/libut_symlib.so.gmon")" = gmon ] &&
+	[ "$(head -c 4 "$T/g/cpu-clock/mklog.gmon")" = gmon ] &&
+	has err "gprof profile of .*/libut_symlib\.so: \./cpu-clock/libut_symlib\.so\.gmon$" &&
+	[ "$(ls "$T/g/cpu-clock" | wc -l)" = 2 ] && has out ut_hot_leaf
+ok $? "-g: a gmon file per object with samples, under the event's name"
+if command -v gprof > /dev/null 2>&1; then
+	gprof -b -p "$lib" "$T/g/cpu-clock/libut_symlib.so.gmon" > "$T/gp" 2>&1 &&
+		has gp '^ *93\.75 +90\.00 +90\.00 .* ut_hot_leaf$' &&
+		has gp '^ *6\.25 +96\.00 +6\.00 .* ut_static_helper$'
+	ok $? "-g: gprof's flat profile of the library: its samples"
+	gprof -b -q "$lib" "$T/g/cpu-clock/libut_symlib.so.gmon" > "$T/gq" 2>&1 &&
+		has gq '^ +90\.00 +0\.00 +90/90 +ut_hot_leaf \[' &&
+		gprof -b -q "$(dirname "$MKLOG")/mklog" "$T/g/cpu-clock/mklog.gmon" > "$T/gm" 2>&1 &&
+		has gm 'ut_main_leaf'
+	ok $? "-g: gprof's call graph: callers and callees within an object"
+else
+	echo "ok $((n = n + 1)) - -g read by gprof # SKIP no gprof(1)"
+	echo "ok $((n = n + 1)) - -g call graph read by gprof # SKIP no gprof(1)"
+fi
+run 64 -O "$T/x.log" -g -P cpu-clock true && has err '-O writes the log, no report'
+ok $? "-g with -O: usage error"
 # -U: always so (user frames under kernel samples): accepted
 run 0 -R "$T/log" -U && has out ut_hot_leaf
 ok $? "-U: accepted"
 # pmcstat's options not here: named, with what to use instead
 bad=
-for o in "M:gprof" "e:gprof" "f:plugin" "g:-G file"; do
+for o in "M:-g names its files" "e:--pprof" "f:-G file"; do
 	l=${o%%:*}; m=${o#*:}
 	run 64 -R "$T/log" "-$l" x && has err "^hwpmc-stat: -$l: pmcstat's option: .*$m" &&
 		has err '^usage:' || bad="$bad -$l"
 done
 [ -z "$bad" ]
-ok $? "pmcstat's -M -e -f -g: usage errors naming them and the alternative${bad:+ (not:$bad)}"
+ok $? "pmcstat's -M -e -f: usage errors naming them and the alternative${bad:+ (not:$bad)}"
 run 64 -R "$T/log" -Y && has err 'unknown option -Y'
 ok $? "an option pmcstat lacks too: unknown option, named"
 run 64 -R "$T/log" --nosuch && has err 'unknown option --nosuch'

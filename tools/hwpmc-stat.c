@@ -31,6 +31,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <arpa/inet.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -42,6 +43,10 @@
 #include <linux/perf_event.h>
 
 #include "pmcstat.h"
+
+#ifndef HWPMC_STATIC
+#define HWPMC_STATIC	0
+#endif
 
 #define EX_USAGE	64
 #define MAXSPEC		256	/* -p and -s options */
@@ -1042,6 +1047,55 @@ static int is_host_port(const char *name)
 	return host_port(name, host, sizeof(host), &port);
 }
 
+#if HWPMC_STATIC
+/*
+ * A static program has no NSS: getaddrinfo() would need the shared
+ * libraries of its glibc at run time.  Numeric addresses and ports only.
+ */
+static int log_connect(const char *name)
+{
+	struct sockaddr_in6 a6 = { .sin6_family = AF_INET6 };
+	struct sockaddr_in a4 = { .sin_family = AF_INET };
+	struct sockaddr *sa;
+	const char *port;
+	char host[256], *end;
+	socklen_t len;
+	long v;
+	int fd;
+
+	if (!host_port(name, host, sizeof(host), &port))
+		return -1;
+	errno = 0;
+	v = strtol(port, &end, 10);
+	if (errno || *end || v <= 0 || v > 65535) {
+		fprintf(stderr, "%s: -O %s: the port must be a number (a static build)\n",
+			prog, name);
+		return -1;
+	}
+	if (inet_pton(AF_INET, host, &a4.sin_addr) == 1) {
+		a4.sin_port = htons((uint16_t)v);
+		sa = (struct sockaddr *)&a4;
+		len = sizeof(a4);
+	} else if (inet_pton(AF_INET6, host, &a6.sin6_addr) == 1) {
+		a6.sin6_port = htons((uint16_t)v);
+		sa = (struct sockaddr *)&a6;
+		len = sizeof(a6);
+	} else {
+		fprintf(stderr, "%s: -O %s: give an address, not a host name (a static build)\n",
+			prog, name);
+		return -1;
+	}
+	fd = socket(sa->sa_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0 || connect(fd, sa, len) < 0) {
+		fprintf(stderr, "%s: -O %s: cannot connect: %s\n", prog, name,
+			strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	return fd;
+}
+#else
 /* A TCP connection to host:port for the log, or -1 (the reason told). */
 static int log_connect(const char *name)
 {
@@ -1076,6 +1130,7 @@ static int log_connect(const char *name)
 			strerror(err));
 	return fd;
 }
+#endif
 
 /* pmcstat's -L: every event name hwpmc knows, then the CPU's vendor events */
 static int list_events(void)

@@ -1654,7 +1654,7 @@ int main(int argc, char **argv)
 		give_up(child);
 	if (tg.n && !alive) {
 		fprintf(stderr, "%s: no process of -t is left\n", prog);
-		return 1;
+		give_up(child);
 	}
 	pfds = calloc((size_t)(tg.n ? tg.n : 1), sizeof(*pfds));
 	if (!pfds)

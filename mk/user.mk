@@ -42,6 +42,10 @@ U_CPPFLAGS	:= -I$(U_SRC)/include/uapi -I$(U_SRC)/include -I$(U_SRC)/libhwpmc \
 U_CFLAGS	:= -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O2 -g \
 		   -fvisibility=hidden -MMD -MP $(EXTRA_CFLAGS)
 U_LDFLAGS	:= $(EXTRA_LDFLAGS)
+ifeq ($(STATIC),1)
+  # no NSS (getaddrinfo) in static programs: hwpmc-stat -O takes addresses
+  U_CPPFLAGS	+= -DHWPMC_STATIC=1
+endif
 
 ifeq ($(WITH_KMOD),1)
   KMOD_CFLAGS	:= $(shell $(PKG_CONFIG) --cflags libkmod 2>/dev/null)
@@ -131,7 +135,8 @@ PROTO_C		:= $(B)/gen/profile.pb-c.c
 PROTO_H		:= $(B)/gen/profile.pb-c.h
 
 STAT_SRCS	:= tools/pmcstat_sym.c tools/pmcstat_report.c tools/pmcstat_export.c \
-		   tools/pmcstat_flame.c tools/pmcstat_annotate.c tools/pmcstat_metric.c
+		   tools/pmcstat_flame.c tools/pmcstat_annotate.c tools/pmcstat_metric.c \
+		   tools/pmcstat_gmon.c
 
 LIB_SRCS	:= libhwpmc/pmc_init.c libhwpmc/pmc_ops.c libhwpmc/pmc_names.c \
 		   libhwpmc/pmc_modcheck.c libhwpmc/pmc_counting.c \

@@ -517,7 +517,9 @@ static void op_fd(void)
 		count(OP_CLOSE, r, errno);
 		break;
 	case 1:
-		r = dup3(slot(), s, chance(50) ? O_CLOEXEC : 0);
+		/* another slot: dup3() of a descriptor onto itself is EINVAL */
+		fd = SLOT0 + (s - SLOT0 + 1 + (int)rn(NSLOTS - 1)) % NSLOTS;
+		r = dup3(fd, s, chance(50) ? O_CLOEXEC : 0);
 		count(OP_DUP, r, errno);
 		break;
 	default:

@@ -5,24 +5,34 @@
  *
  *   hwpmc-stat [-C] [-c cpus] [-d] [-o file] [-q] [-v] [-w secs]
  *              [--csv | --json] [--summary] {-p spec | -s spec | --metrics m} ...
- *              [-t pid | command]
+ *              [-t process-spec ... | command]
  *   hwpmc-stat [-E] [-N] [-W] [-d] [-c cpus] [-n rate] [-O logfile] [-T]
  *              [-G file] [-F file] [--annotate symbol[@object]]
- *              {-P spec | -S spec} ... [-t pid | command]
- *   hwpmc-stat -R logfile [-D] [-G file] [-F file] [-o file] [--comm name]
- *              [--pid pid] [--annotate symbol[@object]]
+ *              {-P spec | -S spec} ... [-t process-spec ... | command]
+ *   hwpmc-stat -R logfile [-D] [-G file] [-F file] [-m file] [-a file]
+ *              [-o file] [-z depth] [--comm name] [--pid pid] [-i tid]
+ *              [-r fsroot] [-k kerneldir] [--annotate symbol[@object]]
+ *   hwpmc-stat -u spec | -L | --list-metrics [group]
+ *
+ * pmcstat's options that have no meaning here (-e, -M, -f) are refused
+ * by name, with what to use instead.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
 #include <math.h>
+#include <netdb.h>
 #include <poll.h>
+#include <regex.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <arpa/inet.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -34,6 +44,10 @@
 
 #include "pmcstat.h"
 #include "pmcstat_metric.h"
+
+#ifndef HWPMC_STATIC
+#define HWPMC_STATIC	0
+#endif
 
 #define EX_USAGE	64
 #define MAXSPEC		256	/* -p and -s options */
@@ -56,7 +70,10 @@ enum {
 	OPT_SUMMARY,
 	OPT_LIST_METRICS,
 	OPT_METRICS,
+	OPT_PID,
 };
+
+#define OPTSTRING	"+:ACc:DdEF:G:ghIi:k:Ll:m:Nn:O:o:P:p:qR:r:S:s:Tt:Uu:vWw:a:z:"
 #define RATE_PMU	65536		/* pmcstat's default sampling rate */
 #define RATE_CLOCK	1000000		/* cpu-clock, task-clock: 1 ms in ns */
 #define RATE_SOFT	1000		/* other soft events: hwpmc's mincount */
@@ -116,15 +133,15 @@ static void usage(const char *fmt, ...)
 	}
 	fprintf(f,
 		"usage: %s [-C] [-c cpus] [-d] [-l secs] [-o file] [-q] [-v] [-w secs] [--csv|--json]\n"
-		"           [--summary] {-p spec | -s spec | --metrics m} ... [-t pid | command [args]]\n"
-		"       %s [-E] [-N] [-W] [-c cpus] [-d] [-l secs] [-n rate] [-O logfile] [-T]\n"
-		"           [-F file] [-G file] [-o file] [--flamegraph file.svg] [--perf-script file]\n"
-		"           [--pprof file] [--annotate symbol[@object]] {-P spec | -S spec} ...\n"
-		"           [-t pid | command]\n"
-		"       %s -R logfile [-D] [-F file] [-G file] [-o file] [--comm name] [--pid pid]\n"
+		"           [--summary] {-p spec | -s spec | --metrics m} ... [-t process-spec ... | command [args]]\n"
+		"       %s [-E] [-N] [-U] [-W] [-c cpus] [-d] [-l secs] [-n rate] [-O logfile] [-T]\n"
+		"           [report options] {-P spec | -S spec} ... [-t process-spec ... | command]\n"
+		"       %s -R logfile [report options]\n"
+		"  report options: [-ADgI] [-F file] [-G file] [-a file] [-m file] [-o file] [-z depth]\n"
+		"           [-i tid] [--comm name] [--pid pid] [-k kerneldir] [-r fsroot]\n"
 		"           [--flamegraph file.svg [--icicle]] [--perf-script file] [--pprof file]\n"
 		"           [--no-demangle] [--lines] [--debug-dir dir] [--annotate symbol[@object]]\n"
-		"       %s -u spec\n"
+		"       %s -u spec | -L\n"
 		"       %s --list-metrics [group]\n",
 		prog, prog, prog, prog, prog);
 	if (fmt)
@@ -139,7 +156,8 @@ static void usage(const char *fmt, ...)
 		"             msec and CPUs utilized, insn per cycle, metrics, elapsed\n"
 		"  -c cpus    CPUs for the following -s: list '0,2-3' or '*' (default *)\n"
 		"  -d         toggle: the following -p count descendants too\n"
-		"  -t pid     count a running process instead of a command\n"
+		"  -t process-spec   count running processes instead of a command: a pid,\n"
+		"             or a regular expression of command names; -t again: more\n"
 		"  -l secs    end the run after secs seconds (the command gets SIGINT)\n"
 		"  -w secs    print every secs seconds (at least %.1f, text on a terminal\n"
 		"             at least %.0f; default %.0f without a command or -t, else\n"
@@ -155,8 +173,9 @@ static void usage(const char *fmt, ...)
 		"             table's for vendor events, else 65536,\n"
 		"             cpu-clock and task-clock 1000000 ns, other soft events 1000)\n"
 		"  -N         toggle: call chains for the following -P/-S (default on)\n"
+		"  -U         (pmcstat's) user call chains under kernel samples: always\n"
 		"  -E, -W     toggle: LOG_PROCEXIT, LOG_PROCCSW for the following -P\n"
-		"  -O file    write the log to file, no report\n"
+		"  -O file    write the log to file, no report (host:port: over TCP)\n"
 		"  -T         live top display (ncurses), refreshed every second (-w)\n"
 		"Reports, of a sampling run or of a log (-R file):\n"
 		"  -D         dump the log's records as text\n"
@@ -168,7 +187,17 @@ static void usage(const char *fmt, ...)
 		"  --perf-script file   the stacks as perf script's text (speedscope, the\n"
 		"             Firefox Profiler, stackcollapse-perf.pl)\n"
 		"  --pprof file   the stacks as pprof's profile.proto, gzipped\n"
+		"  -z depth   -G, -F and the stacks: chains cut to depth frames\n"
+		"  -A, -I     functions named by their addresses (link-time), or by\n"
+		"             offsets into them ('name+0x4')\n"
+		"  -m file    each sampled PC, its function and the function's address range\n"
+		"  -a file    each sample's frames: address, function, file:line; then --\n"
+		"  -g         gprof profiles: EVENT/OBJECT.gmon here, for 'gprof OBJECT FILE'\n"
 		"  --comm name, --pid pid   only samples of these processes\n"
+		"  -i tid     only samples of these threads (a list, or -i again)\n"
+		"  -r fsroot  the log's files under fsroot (another machine's, a container's)\n"
+		"  -k kerneldir   kernel symbols from kerneldir/kallsyms or System.map,\n"
+		"             or a file (default /proc/kallsyms)\n"
 		"  --no-demangle   C++ and Rust functions by their symbols' raw names\n"
 		"  --lines    functions as 'name (file:line)', where DWARF tells;\n"
 		"             with -D, each frame's line and inlined functions\n"
@@ -177,6 +206,7 @@ static void usage(const char *fmt, ...)
 		"  --annotate symbol[@object]   the function's instructions with their\n"
 		"             samples, among its source lines (instead of the flat profile)\n"
 		"  -u spec    describe the event of spec: PMU, encoding, description\n"
+		"  -L         list the events (the CPU's vendor events last)\n"
 		"Events: hwpmc-control -L; spec is 'event[:u|:k][,usr|,os][,qualifier...]'\n"
 		"or perf's 'cpu/term,.../' (pmc(3)).\n",
 		MINWAIT, TTYWAIT, DEFWAIT);
@@ -857,6 +887,8 @@ struct reports {
 	int		dump;
 	const char	*graph, *folded, *out;
 	const char	*flame, *perfscript, *pprof;
+	const char	*pcs, *addrs;		/* -m, -a */
+	int		gmon;			/* -g */
 	struct report_opts ro;
 };
 
@@ -869,14 +901,15 @@ static int want_stacks(const struct reports *r)
 /* more than one report to standard output */
 static const char *stdout_clash(const struct reports *r)
 {
-	const char *v[] = { r->graph, r->folded, r->flame, r->perfscript, r->pprof };
+	const char *v[] = { r->graph, r->folded, r->pcs, r->addrs, r->flame,
+			    r->perfscript, r->pprof };
 	size_t i;
 	int n = r->dump, added = 0;
 
 	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++)
 		if (v[i] && !strcmp(v[i], "-")) {
 			n++;
-			added |= i >= 2;	/* -D, -G and -F mix, as before */
+			added |= i >= 4;	/* -D, -G, -F, -m, -a mix, as before */
 		}
 	return n > 1 && added ? "--flamegraph, --perf-script and --pprof to "
 				"standard output ('-'): no other report there" : NULL;
@@ -908,11 +941,19 @@ static int write_reports(int fd, const char *name, const struct reports *r,
 		ro.pprof = open_out(r->pprof);
 	if (r->ro.annotate)
 		ro.annotate = out;
+	if (r->pcs)
+		ro.pcs = open_out(r->pcs);
+	if (r->addrs)
+		ro.addrs = open_out(r->addrs);
+	if (r->gmon)
+		ro.gmon = gmon_new();
 	/*
 	 * the flat profile, unless --annotate replaces it or another report
 	 * takes standard output
 	 */
 	if (!r->dump && !r->ro.annotate && !(r->graph && !strcmp(r->graph, "-")) &&
+	    !(r->pcs && !strcmp(r->pcs, "-")) &&
+	    !(r->addrs && !strcmp(r->addrs, "-")) &&
 	    !(r->folded && !strcmp(r->folded, "-")) &&
 	    !(r->flame && !strcmp(r->flame, "-")) &&
 	    !(r->perfscript && !strcmp(r->perfscript, "-")) &&
@@ -936,6 +977,13 @@ static int write_reports(int fd, const char *name, const struct reports *r,
 		rc |= close_out(ro.perfscript, r->perfscript);
 	if (ro.pprof)
 		rc |= close_out(ro.pprof, r->pprof);
+	if (ro.pcs)
+		rc |= close_out(ro.pcs, r->pcs);
+	if (ro.addrs)
+		rc |= close_out(ro.addrs, r->addrs);
+	if (ro.gmon && rc == 0 && gmon_write(ro.gmon, ".", r->ro.quiet) < 0)
+		rc = -1;
+	gmon_free(ro.gmon);
 	if (!sum->stacked && !r->ro.quiet) {
 		const char *v[] = { r->flame, r->perfscript, r->pprof };
 		const char *what[] = { "a flame graph that says so",
@@ -1065,24 +1113,26 @@ static int temp_log(int *rfd)
 	return wfd;
 }
 
-static void parse_pids(const char *s, struct report_opts *ro)
+/* --pid, -i: a list "1,2,3" added to v[0..*n) */
+static void parse_pids(const char *s, pid_t **v, int *n, const char *what)
 {
+	const char *arg = s;
 	char *end;
-	long v;
+	long x;
 
 	for (;;) {
 		errno = 0;
-		v = strtol(s, &end, 10);
-		if (errno || end == s || v < 0 || v > INT32_MAX)
-			usage("bad pid list '%s'", s);
-		ro->pids = realloc(ro->pids, (size_t)(ro->npid + 1) * sizeof(pid_t));
-		if (!ro->pids)
+		x = strtol(s, &end, 10);
+		if (errno || end == s || x < 0 || x > INT32_MAX)
+			usage("bad %s list '%s'", what, arg);
+		*v = realloc(*v, (size_t)(*n + 1) * sizeof(pid_t));
+		if (!*v)
 			exit(1);
-		ro->pids[ro->npid++] = (pid_t)v;
+		(*v)[(*n)++] = (pid_t)x;
 		if (!*end)
 			return;
 		if (*end != ',')
-			usage("bad pid list '%s'", s);
+			usage("bad %s list '%s'", what, arg);
 		s = end + 1;
 	}
 }
@@ -1241,6 +1291,294 @@ static void speclist_free(struct speclist *l)
 	l->v = NULL;
 }
 
+/* -t: the processes to attach to */
+struct targets {
+	pid_t		*pid;
+	unsigned char	*matched;	/* found by a regular expression */
+	int		n;
+};
+
+static void target_add(struct targets *t, pid_t pid, int matched)
+{
+	int i;
+
+	for (i = 0; i < t->n; i++)
+		if (t->pid[i] == pid)
+			return;		/* named twice: attached once */
+	t->pid = realloc(t->pid, (size_t)(t->n + 1) * sizeof(*t->pid));
+	t->matched = realloc(t->matched, (size_t)(t->n + 1));
+	if (!t->pid || !t->matched) {
+		fprintf(stderr, "%s: out of memory\n", prog);
+		exit(1);
+	}
+	t->pid[t->n] = pid;
+	t->matched[t->n++] = (unsigned char)matched;
+}
+
+/*
+ * pmcstat's process-spec: a pid, or an extended regular expression
+ * matched against the command names (/proc/PID/comm) of the running
+ * processes, ours excepted.  A spec that matches nothing is an error,
+ * as for pmcstat.
+ */
+static void add_targets(struct targets *t, const char *spec)
+{
+	char path[64], comm[64], *end;
+	struct dirent *d;
+	regex_t re;
+	DIR *dir;
+	FILE *f;
+	long v;
+	int rc, found = 0;
+
+	if (!*spec)
+		usage("bad pid '' (-t: a pid, or a regular expression of command names)");
+	errno = 0;
+	v = strtol(spec, &end, 10);
+	if (!*end && end != spec) {
+		if (errno || v <= 0 || v > INT32_MAX)
+			usage("bad pid '%s'", spec);
+		target_add(t, (pid_t)v, 0);
+		return;
+	}
+	rc = regcomp(&re, spec, REG_EXTENDED | REG_NOSUB);
+	if (rc) {
+		regerror(rc, &re, comm, sizeof(comm));
+		usage("bad -t '%s': %s (a pid, or a regular expression of command names)",
+		      spec, comm);
+	}
+	dir = opendir("/proc");
+	if (!dir) {
+		fprintf(stderr, "%s: /proc: %s\n", prog, strerror(errno));
+		exit(1);
+	}
+	while ((d = readdir(dir))) {
+		v = strtol(d->d_name, &end, 10);
+		if (*end || v <= 0 || (pid_t)v == getpid())
+			continue;
+		snprintf(path, sizeof(path), "/proc/%ld/comm", v);
+		f = fopen(path, "re");
+		if (!f)
+			continue;	/* gone meanwhile */
+		if (fgets(comm, sizeof(comm), f)) {
+			comm[strcspn(comm, "\n")] = '\0';
+			if (!regexec(&re, comm, 0, NULL, 0)) {
+				if (verbose)
+					fprintf(stderr, "%s: -t '%s': pid %ld (%s)\n",
+						prog, spec, v, comm);
+				target_add(t, (pid_t)v, 1);
+				found++;
+			}
+		}
+		fclose(f);
+	}
+	closedir(dir);
+	regfree(&re);
+	if (!found) {
+		fprintf(stderr, "%s: -t '%s': no running process has a command name that matches\n",
+			prog, spec);
+		exit(1);
+	}
+}
+
+/*
+ * Attach the process-mode PMCs to the command, or to each process of -t:
+ * one that a regular expression found may have ended since (skipped).
+ * The number of processes attached to, or -1 (the reason told).
+ */
+static int attach_targets(struct targets *t)
+{
+	int i, j, n = 0;
+
+	for (j = 0; j < t->n; j++) {
+		for (i = 0; i < nctr; i++) {
+			if (PMC_IS_SYSTEM_MODE(ctrs[i].mode) ||
+			    !pmc_attach(ctrs[i].id, t->pid[j]))
+				continue;
+			if (t->matched[j] && errno == ESRCH) {
+				if (verbose)
+					fprintf(stderr, "%s: pid %d ended before it was attached to\n",
+						prog, (int)t->pid[j]);
+				t->pid[j] = 0;
+				break;
+			}
+			fprintf(stderr, "%s: cannot attach to pid %d: %s%s\n",
+				prog, (int)t->pid[j], strerror(errno),
+				errno == EPERM ?
+				" (need the same user, or CAP_SYS_PTRACE)" : "");
+			return -1;
+		}
+		n += t->pid[j] > 0;
+	}
+	return n;
+}
+
+/*
+ * pmcstat(8)'s options that hwpmc-stat does not have, with what to use
+ * instead: refused by name, never as an unknown option.  (-D and -F are
+ * pmcstat's letters too, with other meanings here: hwpmc-stat(8).)
+ */
+static const struct {
+	int		opt;
+	const char	*why;
+} pmcstat_only[] = {
+	{ 'M', "the map of objects to gprof profiles is not written; -g names its files EVENT/OBJECT.gmon and, unless -q, tells each object's" },
+	{ 'e', "gprof's wide histogram counters are not supported (GNU gprof reads 16-bit bins); -g's bins stop at 65535 and say so, --pprof file has exact counts" },
+	{ 'f', "pmcstat's plugin options (-T's threshold, skiplink) are not supported; -T shows the top functions, -G file every caller and callee" },
+};
+
+static void pmcstat_option(int opt)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(pmcstat_only) / sizeof(pmcstat_only[0]); i++)
+		if (pmcstat_only[i].opt == opt)
+			usage("-%c: pmcstat's option: %s", opt, pmcstat_only[i].why);
+}
+
+/*
+ * pmcstat's -O host:port: a name of that form whose host does not start
+ * with '.' or '/' ("[addr]" for IPv6) is a TCP destination, not a file.
+ * Splits it into host and port.
+ */
+static int host_port(const char *name, char *host, size_t len,
+		     const char **port)
+{
+	const char *colon = strrchr(name, ':');
+	size_t n;
+
+	if (!colon || colon == name || !colon[1] || name[0] == '.' ||
+	    name[0] == '/' || strchr(colon, '/'))
+		return 0;
+	n = (size_t)(colon - name);
+	if (name[0] == '[' && n > 2 && name[n - 1] == ']') {
+		name++;
+		n -= 2;
+	} else if (memchr(name, ':', n)) {
+		return 0;	/* an IPv6 address needs its brackets */
+	}
+	if (n >= len)
+		return 0;
+	memcpy(host, name, n);
+	host[n] = '\0';
+	*port = colon + 1;
+	return 1;
+}
+
+static int is_host_port(const char *name)
+{
+	const char *port;
+	char host[256];
+
+	return host_port(name, host, sizeof(host), &port);
+}
+
+#if HWPMC_STATIC
+/*
+ * A static program has no NSS: getaddrinfo() would need the shared
+ * libraries of its glibc at run time.  Numeric addresses and ports only.
+ */
+static int log_connect(const char *name)
+{
+	struct sockaddr_in6 a6 = { .sin6_family = AF_INET6 };
+	struct sockaddr_in a4 = { .sin_family = AF_INET };
+	struct sockaddr *sa;
+	const char *port;
+	char host[256], *end;
+	socklen_t len;
+	long v;
+	int fd;
+
+	if (!host_port(name, host, sizeof(host), &port))
+		return -1;
+	errno = 0;
+	v = strtol(port, &end, 10);
+	if (errno || *end || v <= 0 || v > 65535) {
+		fprintf(stderr, "%s: -O %s: the port must be a number (a static build)\n",
+			prog, name);
+		return -1;
+	}
+	if (inet_pton(AF_INET, host, &a4.sin_addr) == 1) {
+		a4.sin_port = htons((uint16_t)v);
+		sa = (struct sockaddr *)&a4;
+		len = sizeof(a4);
+	} else if (inet_pton(AF_INET6, host, &a6.sin6_addr) == 1) {
+		a6.sin6_port = htons((uint16_t)v);
+		sa = (struct sockaddr *)&a6;
+		len = sizeof(a6);
+	} else {
+		fprintf(stderr, "%s: -O %s: give an address, not a host name (a static build)\n",
+			prog, name);
+		return -1;
+	}
+	fd = socket(sa->sa_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0 || connect(fd, sa, len) < 0) {
+		fprintf(stderr, "%s: -O %s: cannot connect: %s\n", prog, name,
+			strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	return fd;
+}
+#else
+/* A TCP connection to host:port for the log, or -1 (the reason told). */
+static int log_connect(const char *name)
+{
+	struct addrinfo hints = { .ai_socktype = SOCK_STREAM }, *res, *ai;
+	const char *port;
+	char host[256];
+	int fd = -1, rc, err = 0;
+
+	if (!host_port(name, host, sizeof(host), &port))
+		return -1;
+	rc = getaddrinfo(host, port, &hints, &res);
+	if (rc) {
+		fprintf(stderr, "%s: -O %s: %s\n", prog, name, gai_strerror(rc));
+		return -1;
+	}
+	for (ai = res; ai; ai = ai->ai_next) {
+		fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC,
+			    ai->ai_protocol);
+		if (fd < 0) {
+			err = errno;
+			continue;
+		}
+		if (!connect(fd, ai->ai_addr, ai->ai_addrlen))
+			break;
+		err = errno;
+		close(fd);
+		fd = -1;
+	}
+	freeaddrinfo(res);
+	if (fd < 0)
+		fprintf(stderr, "%s: -O %s: cannot connect: %s\n", prog, name,
+			strerror(err));
+	return fd;
+}
+#endif
+
+/* pmcstat's -L: every event name hwpmc knows, then the CPU's vendor events */
+static int list_events(void)
+{
+	static const uint32_t ranges[][2] = {
+		{ PMC_EV_SOFT_FIRST, PMC_EV_SOFT_LAST },
+		{ PMC_EV_PMU_HW_FIRST, PMC_EV_PMU_HW_LAST },
+		{ PMC_EV_PMU_CACHE_FIRST, PMC_EV_PMU_CACHE_LAST },
+	};
+	const char *name;
+	uint32_t r, ev;
+
+	for (r = 0; r < sizeof(ranges) / sizeof(ranges[0]); r++)
+		for (ev = ranges[r][0]; ev <= ranges[r][1]; ev++) {
+			name = pmc_name_of_event((enum pmc_event)ev);
+			if (name)
+				printf("\t%s\n", name);
+		}
+	pmc_pmu_print_counters(NULL);
+	return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -1248,7 +1586,7 @@ int main(int argc, char **argv)
 		{ "json", no_argument, NULL, 'J' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "comm", required_argument, NULL, 'K' },
-		{ "pid", required_argument, NULL, 'I' },
+		{ "pid", required_argument, NULL, OPT_PID },
 		{ "flamegraph", required_argument, NULL, OPT_FLAME },
 		{ "flamegraph-order", required_argument, NULL, OPT_FLAME_ORDER },
 		{ "icicle", no_argument, NULL, OPT_ICICLE },
@@ -1267,12 +1605,16 @@ int main(int argc, char **argv)
 	const char *cpuarg = "*", *outfile = NULL, *logfile = NULL;
 	const char *rfile = NULL, *describe = NULL;
 	double interval = 0, next, left, duration = 0;
+	struct targets tg = { 0 };
+	struct pollfd *pfds = NULL;
+	const char *tspec[MAXSPEC];
+	int ntspec = 0, listev = 0, alive;
 	int opt, i, cpu, cumulative = 0, descendants = 0, status = 0;
-	int status_known = 0, go[2] = { -1, -1 }, ncpu, pidfd = -1;
+	int status_known = 0, go[2] = { -1, -1 }, ncpu, j, polling = 0;
 	int callchains = 1, procexit = 0, proccsw = 0, top = 0;
 	int nsampling = 0, logw = -1, logr = -1, rc = 0, expired = 0;
 	uint64_t rate = 0;
-	pid_t target = -1;
+	long depth;
 	FILE *out = stderr;
 	char *end;
 	struct {
@@ -1292,15 +1634,14 @@ int main(int argc, char **argv)
 	struct top *tp = NULL;
 	struct sigaction sa;
 	sigset_t block, orig;
-	struct pollfd pfd;
 	struct timespec ts;
 
 	memset(&rep, 0, sizeof(rep));
 	memset(&ds0, 0, sizeof(ds0));
 	memset(&ds1, 0, sizeof(ds1));
 	memset(&sum, 0, sizeof(sum));
-	while ((opt = getopt_long(argc, argv, "+Cc:DdEF:G:hl:Nn:O:o:P:p:qR:S:s:Tt:u:vWw:",
-				  longopts, NULL)) != -1) {
+	opterr = 0;		/* our messages: pmcstat's options named */
+	while ((opt = getopt_long(argc, argv, OPTSTRING, longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'C':
 			cumulative = 1;
@@ -1400,10 +1741,9 @@ int main(int argc, char **argv)
 				      optarg, MINWAIT);
 			break;
 		case 't':
-			errno = 0;
-			target = (pid_t)strtol(optarg, &end, 10);
-			if (errno || end == optarg || *end || target <= 0)
-				usage("bad pid '%s'", optarg);
+			if (ntspec == MAXSPEC)
+				usage("too many -t (at most %d)", MAXSPEC);
+			tspec[ntspec++] = optarg;
 			break;
 		case 'u':
 			describe = optarg;
@@ -1451,8 +1791,50 @@ int main(int argc, char **argv)
 		case OPT_PPROF:
 			rep.pprof = optarg;
 			break;
+		case OPT_PID:
+			parse_pids(optarg, &rep.ro.pids, &rep.ro.npid, "pid");
+			break;
+		case 'i':
+			parse_pids(optarg, &rep.ro.tids, &rep.ro.ntid, "thread id");
+			break;
+		case 'z':
+			errno = 0;
+			depth = strtol(optarg, &end, 10);
+			if (errno || end == optarg || *end || depth < 1 ||
+			    depth > PMC_CALLCHAIN_DEPTH_MAX)
+				usage("bad call graph depth '%s' (-z: 1 to %d frames)",
+				      optarg, PMC_CALLCHAIN_DEPTH_MAX);
+			rep.ro.graphdepth = (int)depth;
+			break;
+		case 'm':
+			rep.pcs = optarg;
+			break;
+		case 'a':
+			rep.addrs = optarg;
+			sym_addrlines = 1;
+			break;
+		case 'r':
+			if (!*optarg)
+				usage("bad -r '' (the directory the log's paths are under)");
+			sym_root = strcmp(optarg, "/") ? optarg : "";
+			break;
+		case 'k':
+			sym_kernel_path = optarg;
+			break;
+		case 'L':
+			listev = 1;
+			break;
+		case 'A':
+			rep.ro.addresses = 1;
+			break;
+		case 'g':
+			rep.gmon = 1;
+			break;
 		case 'I':
-			parse_pids(optarg, &rep.ro);
+			rep.ro.addresses = 2;
+			break;
+		case 'U':
+			/* user call chains under kernel samples: always taken */
 			break;
 		case OPT_NO_DEMANGLE:
 			sym_demangle = 0;
@@ -1470,26 +1852,39 @@ int main(int argc, char **argv)
 			break;
 		case 'h':
 			usage(NULL);
+		case ':':
+			if (optopt > ' ' && optopt < 127)
+				usage("option -%c needs an argument", optopt);
+			usage("option %s needs an argument", argv[optind - 1]);
 		default:
-			usage("unknown option or missing argument");
+			if (optopt)
+				pmcstat_option(optopt);
+			if (optopt > ' ' && optopt < 127)
+				usage("unknown option -%c", optopt);
+			usage("unknown option %s", argv[optind - 1]);
 		}
 	}
 	argc -= optind;
 	argv += optind;
 	rep.out = outfile;
+	if (listev) {
+		if (nwant || argc || ntspec || rfile || logfile || top || describe)
+			usage("-L lists the events: nothing else with it");
+		return list_events();
+	}
 	if (describe) {
-		if (nwant || argc || target > 0 || rfile || logfile || top)
+		if (nwant || argc || ntspec || rfile || logfile || top)
 			usage("-u describes an event: nothing else with it");
 		return describe_event(describe);
 	}
 	if (listm) {
-		if (nwant || nmarg || argc > 1 || target > 0 || rfile || logfile || top)
+		if (nwant || nmarg || argc > 1 || ntspec || rfile || logfile || top)
 			usage("--list-metrics lists metrics: a group at most with it");
 		return list_metrics(argc ? argv[0] : NULL);
 	}
 	for (i = 0; i < nmarg; i++)
 		parse_metrics(marg[i]);
-	if (nmarg && target < 0 && !argc)
+	if (nmarg && !ntspec && !argc)
 		usage("--metrics needs a command or -t pid");
 	if (stdout_clash(&rep))
 		usage("%s", stdout_clash(&rep));
@@ -1498,29 +1893,33 @@ int main(int argc, char **argv)
 	if (rep.ro.annotate && annot_available())
 		usage("--annotate is not available: %s", annot_available());
 	if (rfile) {
-		if (nwant || argc || target > 0 || logfile || top)
+		if (nwant || argc || ntspec || logfile || top)
 			usage("-R reads a log: no events, command, -t, -O or -T with it");
 		rc = report_file(rfile, &rep);
 		free(rep.ro.pids);
+		free(rep.ro.tids);
 		return rc;
 	}
 	if (!nwant && !nmarg)
 		usage("no event: give -p, -s, -P or -S (or --metrics)");
-	if (target > 0 && argc)
+	if (ntspec && argc)
 		usage("-t and a command exclude each other");
 	for (i = 0; i < nwant; i++)
 		if ((want[i].mode == PMC_MODE_TC || want[i].mode == PMC_MODE_TS) &&
-		    target < 0 && !argc)
+		    !ntspec && !argc)
 			usage("-%c needs a command or -t pid",
 			      want[i].mode == PMC_MODE_TC ? 'p' : 'P');
-	if (!nsampling && (logfile || top || rep.dump || rep.graph || want_stacks(&rep) ||
-			   rep.ro.annotate))
-		usage("-O, -T, -D, -G, -F, --flamegraph, --perf-script, --pprof and "
+	if (!nsampling && (logfile || top || rep.dump || rep.graph || rep.pcs ||
+			   rep.addrs || rep.gmon || want_stacks(&rep) || rep.ro.annotate))
+		usage("-O, -T, -D, -G, -F, -m, -a, -g, --flamegraph, --perf-script, --pprof and "
 		      "--annotate need a sampling event (-P or -S)");
 	if (top && rep.ro.annotate)
 		usage("-T and --annotate exclude each other");
-	if (logfile && (rep.dump || rep.graph || want_stacks(&rep) || rep.ro.annotate))
+	if (logfile && (rep.dump || rep.graph || rep.pcs || rep.addrs || rep.gmon ||
+			want_stacks(&rep) || rep.ro.annotate))
 		usage("-O writes the log, no report: use -R on it afterwards");
+	if (top && logfile && is_host_port(logfile))
+		usage("-T reads the log back: -O host:port cannot be read");
 	if (top && !isatty(STDOUT_FILENO))
 		usage("-T needs a terminal on standard output");
 #ifndef HWPMC_WITH_CURSES
@@ -1528,7 +1927,7 @@ int main(int argc, char **argv)
 		usage("-T is not available: built without ncurses");
 #endif
 	/* system counting with no end: print every 5 s, as pmcstat */
-	if (!argc && target < 0 && interval == 0 && nwant > nsampling)
+	if (!argc && !ntspec && interval == 0 && nwant > nsampling)
 		interval = DEFWAIT;
 	if (top && interval == 0)
 		interval = TOPWAIT;
@@ -1540,6 +1939,9 @@ int main(int argc, char **argv)
 		if (pmc_parse_spec(want[i].spec, &pa, err, sizeof(err)) < 0)
 			usage("%s", err);
 	}
+	/* -t: pids, and the processes whose names match, now */
+	for (i = 0; i < ntspec; i++)
+		add_targets(&tg, tspec[i]);
 
 	if (pmc_init() < 0) {
 		fprintf(stderr, "%s: %s\n", prog, pmc_init_message());
@@ -1606,8 +2008,10 @@ int main(int argc, char **argv)
 						"%s%s", i ? " " : "'", argv[i]);
 		if (off + 1 < sizeof(title))
 			strcat(title, "'");
-	} else if (target > 0) {
-		snprintf(title, sizeof(title), "process %d", (int)target);
+	} else if (tg.n == 1) {
+		snprintf(title, sizeof(title), "process %d", (int)tg.pid[0]);
+	} else if (tg.n > 1) {
+		snprintf(title, sizeof(title), "%d processes", tg.n);
 	} else {
 		snprintf(title, sizeof(title), "the CPUs");
 	}
@@ -1648,7 +2052,11 @@ int main(int argc, char **argv)
 
 	/* the log, before the PMCs: their PMCALLOCATE records follow */
 	if (nsampling) {
-		if (logfile) {
+		if (logfile && is_host_port(logfile)) {
+			logw = log_connect(logfile);
+			if (logw < 0)
+				return 1;
+		} else if (logfile) {
 			logw = open(logfile, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
 				    0644);
 			if (logw < 0) {
@@ -1759,23 +2167,27 @@ int main(int argc, char **argv)
 			_exit(127);
 		}
 		close(go[0]);
-		target = child;
+		target_add(&tg, child, 0);
 	}
-	for (i = 0; i < nctr; i++) {
-		if (!PMC_IS_SYSTEM_MODE(ctrs[i].mode) &&
-		    pmc_attach(ctrs[i].id, target) < 0) {
-			fprintf(stderr, "%s: cannot attach to pid %d: %s%s\n",
-				prog, (int)target, strerror(errno),
-				errno == EPERM ?
-				" (need the same user, or CAP_SYS_PTRACE)" : "");
-			give_up(child);
+	alive = attach_targets(&tg);
+	if (alive < 0)
+		give_up(child);
+	if (tg.n && !alive) {
+		fprintf(stderr, "%s: no process of -t is left\n", prog);
+		give_up(child);
+	}
+	pfds = calloc((size_t)(tg.n ? tg.n : 1), sizeof(*pfds));
+	if (!pfds)
+		give_up(child);
+	for (j = 0; j < tg.n; j++) {
+		pfds[j].fd = tg.pid[j] > 0 ? pid_fd(tg.pid[j]) : -1;
+		pfds[j].events = POLLIN;
+		if (pfds[j].fd < 0 && tg.pid[j] > 0) {
+			polling = 1;
+			if (verbose)
+				fprintf(stderr, "%s: no pidfd (%s): polling pid %d\n",
+					prog, strerror(errno), (int)tg.pid[j]);
 		}
-	}
-	if (target > 0) {
-		pidfd = pid_fd(target);
-		if (pidfd < 0 && verbose)
-			fprintf(stderr, "%s: no pidfd (%s): polling pid %d\n",
-				prog, strerror(errno), (int)target);
 	}
 	if (top) {
 		tp = top_open(&rep.ro, interval);
@@ -1813,17 +2225,15 @@ int main(int argc, char **argv)
 		if (duration > 0 && !expired &&
 		    (left < 0 || left > t0 + duration - now()))
 			left = t0 + duration > now() ? t0 + duration - now() : 0;
-		if (pidfd < 0 && target > 0 && (left < 0 || left > 0.1))
+		if (polling && (left < 0 || left > 0.1))
 			left = 0.1;		/* no pidfd: poll the pid */
 		if (top && (left < 0 || left > 0.1))
 			left = 0.1;		/* keys */
-		pfd.fd = pidfd;
-		pfd.events = POLLIN;
 		if (left >= 0) {
 			ts.tv_sec = (time_t)left;
 			ts.tv_nsec = (long)((left - (double)ts.tv_sec) * 1e9);
 		}
-		if (ppoll(&pfd, pidfd >= 0 ? 1 : 0, left >= 0 ? &ts : NULL,
+		if (ppoll(pfds, (nfds_t)tg.n, left >= 0 ? &ts : NULL,
 			  &orig) < 0 && errno != EINTR) {
 			fprintf(stderr, "%s: ppoll: %s\n", prog, strerror(errno));
 			break;
@@ -1837,8 +2247,19 @@ int main(int argc, char **argv)
 			}
 			if (r < 0 && errno != EINTR)
 				break;
-		} else if (target > 0 && gone(target)) {
-			break;
+		} else if (tg.n) {
+			/* -t: until every process has ended */
+			for (j = alive = 0; j < tg.n; j++) {
+				if (tg.pid[j] > 0 && gone(tg.pid[j])) {
+					tg.pid[j] = 0;
+					if (pfds[j].fd >= 0)
+						close(pfds[j].fd);
+					pfds[j].fd = -1;
+				}
+				alive += tg.pid[j] > 0;
+			}
+			if (!alive)
+				break;
 		}
 		if (interrupted && child <= 0)
 			break;
@@ -1917,6 +2338,13 @@ int main(int argc, char **argv)
 	log_free(&lb);
 	sym_free();
 	free(rep.ro.pids);
+	free(rep.ro.tids);
+	for (j = 0; j < tg.n; j++)
+		if (pfds[j].fd >= 0)
+			close(pfds[j].fd);
+	free(pfds);
+	free(tg.pid);
+	free(tg.matched);
 	free(cpus);
 	free(ctrs);
 	free(mreqs);

@@ -64,6 +64,29 @@ extern size_t sym_nfunc;
  * file:line"; written into buf.  NULL: not known (no DWARF, the kernel).
  */
 const char *sym_srcline(struct proc *p, uint64_t pc, char *buf, size_t len);
+/*
+ * The symbol that holds pc in process p (resolved before: sym_resolve_proc):
+ * its link-time address range [start, end) in its file, as objdump shows
+ * it (kernel, JIT code: run-time addresses); 0, or -1 when none.
+ */
+int	sym_range(struct proc *p, uint64_t pc, uint64_t *start, uint64_t *end);
+/*
+ * pmcstat's -A and -I: for the address pc of process p, looked up at
+ * lookup (pc - 1 for return addresses) and found in function fid, a
+ * function named by the address ("0x1149": link-time in its file;
+ * run-time for the kernel, JIT code and addresses in no file) or, with
+ * offsets, by its offset into the symbol ("ut_hot_leaf+0x4"); one per
+ * distinct address of an object.
+ */
+int	sym_addr_func(struct proc *p, uint64_t pc, uint64_t lookup, int fid,
+		      int offsets);
+/*
+ * The file of the mapping of process p that holds user address pc, and
+ * pc's link-time address in it (*va); NULL: none (the kernel, no
+ * mapping, a file that could not be read).  The path lives until
+ * sym_free().
+ */
+const char *sym_image_va(struct proc *p, uint64_t pc, uint64_t *va);
 struct proc *sym_proc(pid_t pid, int create);
 void	sym_map_in(pid_t pid, uint64_t start, uint64_t end, uint64_t pgoff,
 		   const char *path);
@@ -80,9 +103,15 @@ int	sym_kernel_used(void);		/* a kernel address was resolved */
 int	sym_is_kernel(uint64_t pc);
 /* Prefix prepended to paths of MAP_IN records (for logs of another root). */
 extern const char *sym_root;
+/*
+ * Kernel symbols from this file, or from kallsyms or System.map in this
+ * directory (pmcstat's -k); NULL: /proc/kallsyms.
+ */
+extern const char *sym_kernel_path;
 /* Set before the first address is resolved: */
 extern int sym_demangle;		/* C++, Rust names demangled (default 1) */
 extern int sym_lines;			/* functions named "name (file:line)" */
+extern int sym_addrlines;		/* sym_srcline() without sym_lines */
 /* separate debug files looked for there first (NULL: $HWPMC_DEBUG_DIR) */
 extern const char *sym_debug_dir;
 
@@ -133,6 +162,12 @@ struct report_opts {
 	int		 progress;	/* a progress line on stderr (a terminal) */
 	int		 icicle;	/* flame graph: root at the top */
 	const char	*annotate;	/* --annotate: SYMBOL or SYMBOL@object */
+	int		 graphdepth;	/* -z: chains cut to this many frames
+					   (0: whole) */
+	pid_t		*tids;		/* -i: only samples of these threads */
+	int		 ntid;
+	int		 addresses;	/* functions as addresses: 1 (-A),
+					   2 offsets into symbols (-I) */
 };
 
 /* Where each report goes; NULL: not wanted. */
@@ -143,6 +178,11 @@ struct report_outs {
 	FILE		*perfscript;	/* perf script's text */
 	FILE		*pprof;		/* pprof's profile.proto, gzipped */
 	FILE		*annotate;	/* --annotate's listing (o->annotate) */
+	FILE		*pcs;		/* -m: each sample's PC, its function
+					   and the function's range */
+	FILE		*addrs;		/* -a: each sample's frames, with
+					   file:line */
+	struct gmon	*gmon;		/* -g: gprof profiles, filled */
 };
 
 /* A log in memory (live top). */
@@ -245,6 +285,16 @@ int	annot_check(struct annot *a);
 void	annot_write(struct annot *a, int ev, const char *event, uint64_t rate,
 		    uint64_t samples, FILE *out);
 void	annot_free(struct annot *a);
+/* -- gprof profiles: pmcstat_gmon.c (pmcstat's -g) ------------------------------ */
+
+struct gmon;
+struct gmon *gmon_new(void);
+/* One sample of event ev: the frames pcs[0..n) of process p, leaf first. */
+void	gmon_sample(struct gmon *g, const char *ev, struct proc *p,
+		    const uint64_t *pcs, size_t n);
+/* DIR/EVENT/OBJECT.gmon for each object with samples: 0, or -1 (told). */
+int	gmon_write(struct gmon *g, const char *dir, int quiet);
+void	gmon_free(struct gmon *g);
 
 /* realloc() that exits with a message when memory runs out */
 void *xrealloc(void *p, size_t n);

@@ -127,6 +127,8 @@ struct ctx {
 	int		want_chain;	/* resolve whole chains (else the leaf) */
 	int		want_edges, want_folded;
 	FILE		*dump;		/* -D: the records as text */
+	FILE		*pcs, *addrs;	/* -m, -a: per sample, as read */
+	struct gmon	*gmon;		/* -g */
 	uint64_t	t0;		/* dump: first record's time */
 	struct pmcdesc	*pmcs;
 	size_t		npmc;
@@ -336,10 +338,19 @@ static struct pmcdesc *pmc_desc(struct ctx *c, uint32_t id, int create)
 	return &c->pmcs[c->npmc++];
 }
 
-static int wanted(const struct ctx *c, const struct proc *p, pid_t pid)
+static int wanted(const struct ctx *c, const struct proc *p, pid_t pid,
+		  pid_t tid)
 {
 	const struct report_opts *o = c->o;
 	int i;
+
+	if (o->ntid) {
+		for (i = 0; i < o->ntid; i++)
+			if (o->tids[i] == tid)
+				break;
+		if (i == o->ntid)
+			return 0;
+	}
 
 	if (o->npid) {
 		for (i = 0; i < o->npid; i++)
@@ -353,6 +364,40 @@ static int wanted(const struct ctx *c, const struct proc *p, pid_t pid)
 	return 1;
 }
 
+/* -m: the sampled PC, its function, the function's link-time range */
+static void write_pc(FILE *out, struct proc *p, uint64_t pc, int fid)
+{
+	uint64_t start, end;
+
+	if (sym_funcs[fid].unknown || sym_range(p, pc, &start, &end) < 0)
+		return;
+	fprintf(out, "%#" PRIx64 " %s %#" PRIx64 " %#" PRIx64 "\n", pc,
+		sym_funcs[fid].name, start, end);
+}
+
+/*
+ * -a: every frame of a sample, "PC function file:line" (the line of
+ * the call, for return addresses; "??:0": not known), then "--".
+ */
+static void write_addrs(FILE *out, struct proc *p, const uint64_t *pcs,
+			const int *fids, size_t n)
+{
+	char buf[PATH_MAX + 256];
+	const char *line;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		const struct func *f = &sym_funcs[fids[i]];
+
+		line = sym_srcline(p, i ? pcs[i] - 1 : pcs[i], buf, sizeof(buf));
+		if (line)
+			buf[strcspn(buf, " ")] = '\0';	/* "file:line" */
+		fprintf(out, "%#" PRIx64 " %s %s\n", pcs[i],
+			f->unknown ? "<unknown>" : f->name, line ? line : "??:0");
+	}
+	fputs("--\n", out);
+}
+
 static void sample(struct ctx *c, struct evrep *e,
 		   const struct pmclog_ev_callchain *cc)
 {
@@ -360,12 +405,12 @@ static void sample(struct ctx *c, struct evrep *e,
 	pid_t pid = (pid_t)cc->pl_pid;
 	size_t i, n = cc->pl_npc;
 	struct proc *p;
-	int fid;
+	int fid, unknown;
 
 	if (!n)
 		return;
 	p = sym_proc(pid, 0);
-	if (!wanted(c, p, pid))
+	if (!wanted(c, p, pid, (pid_t)cc->pl_tid))
 		return;
 	if (n > MAXCHAIN)
 		n = MAXCHAIN;
@@ -374,11 +419,25 @@ static void sample(struct ctx *c, struct evrep *e,
 	/* return addresses: the call instruction is before them */
 	for (i = 0; i < n; i++)
 		fids[i] = sym_resolve_proc(p, i ? cc->pl_pc[i] - 1 : cc->pl_pc[i]);
+	if (c->pcs)
+		write_pc(c->pcs, p, cc->pl_pc[0], fids[0]);
+	if (c->addrs)
+		write_addrs(c->addrs, p, cc->pl_pc, fids, n);
+	if (c->gmon)
+		gmon_sample(c->gmon, e->name, p, cc->pl_pc, n);
+	if (c->o->graphdepth > 0 && n > (size_t)c->o->graphdepth)
+		n = (size_t)c->o->graphdepth;	/* -z */
+	unknown = sym_funcs[fids[0]].unknown;
+	if (c->o->addresses)			/* -A, -I */
+		for (i = 0; i < n; i++)
+			fids[i] = sym_addr_func(p, cc->pl_pc[i], i ? cc->pl_pc[i] - 1 :
+						cc->pl_pc[i], fids[i],
+						c->o->addresses == 2);
 	ev_grow(e);
 	e->samples++;
 	e->cur++;
 	e->self[fids[0]]++;
-	if (sym_funcs[fids[0]].unknown)
+	if (unknown)
 		e->unresolved++;
 	for (i = 0; i < n; i++) {
 		fid = fids[i];
@@ -1104,13 +1163,17 @@ int report_log(int fd, const struct report_outs *ro, const struct report_opts *o
 	c.o = o;
 	c.sum = sum;
 	c.dump = ro->dump;
+	c.pcs = ro->pcs;
+	c.addrs = ro->addrs;
+	c.gmon = ro->gmon;
 	c.aggregate = ro->flat || ro->graph || ro->folded || ro->flame ||
-		      ro->perfscript || ro->pprof || ro->annotate;
+		      ro->perfscript || ro->pprof || ro->annotate || ro->pcs ||
+		      ro->addrs || ro->gmon;
 	if (ro->annotate && o->annotate)
 		c.an = annot_new(o->annotate);
 	c.want_edges = ro->graph != NULL;
 	c.want_folded = ro->folded || ro->flame || ro->perfscript || ro->pprof;
-	c.want_chain = c.want_edges || c.want_folded;
+	c.want_chain = c.want_edges || c.want_folded || ro->addrs || ro->gmon;
 	pg.on = o->progress;
 	pg.start = pg.last = mono();
 	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {

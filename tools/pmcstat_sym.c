@@ -39,6 +39,7 @@
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -107,8 +108,10 @@ struct jitmap {
 struct func *sym_funcs;
 size_t sym_nfunc;
 const char *sym_root = "";
+const char *sym_kernel_path;
 int sym_demangle = 1;
 int sym_lines;
+int sym_addrlines;
 const char *sym_debug_dir;
 
 static struct image *images;
@@ -440,7 +443,7 @@ static void image_read(struct image *im)
 	}
 	im->ok = 1;
 out:
-	if (!sym_lines || !im->ok) {
+	if (!(sym_lines || sym_addrlines) || !im->ok) {
 		dwfl_end(im->dwfl);
 		im->dwfl = NULL;
 		im->mod = NULL;
@@ -976,23 +979,57 @@ static const char *kmod_name(const char *mod)
 	return kmods[nkmod++] = sym_strdup(mod);
 }
 
+/*
+ * Where kernel symbols are read: sym_kernel_path, a file, or a directory
+ * holding "kallsyms" (a copy of a machine's /proc/kallsyms) or
+ * "System.map"; else /proc/kallsyms.  NULL: none found.
+ */
+static FILE *kernel_syms(char *path, size_t len)
+{
+	static const char *const names[] = { "kallsyms", "System.map" };
+	struct stat st;
+	size_t i;
+	FILE *f;
+
+	if (!sym_kernel_path) {
+		snprintf(path, len, "/proc/kallsyms");
+		return fopen(path, "re");
+	}
+	snprintf(path, len, "%s", sym_kernel_path);
+	if (stat(path, &st) < 0 || !S_ISDIR(st.st_mode))
+		return fopen(path, "re");
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		snprintf(path, len, "%s/%s", sym_kernel_path, names[i]);
+		f = fopen(path, "re");
+		if (f)
+			return f;
+	}
+	snprintf(path, len, "%s/kallsyms or System.map", sym_kernel_path);
+	return NULL;
+}
+
 int sym_kernel_load(const char **why)
 {
+	static char msg[PATH_MAX + 128];
 	size_t room = 0, sroom = 0, slen = 0, i;
-	char line[512], name[256], mod[128];
+	char line[512], name[256], mod[128], path[PATH_MAX];
 	unsigned long long a;
 	char t;
 	FILE *f;
 	int nonzero = 0;
 
 	if (kloaded) {
-		*why = kloaded > 0 ? NULL :
-		       "no kernel symbols (/proc/kallsyms unreadable or addresses hidden: kernel.kptr_restrict)";
+		*why = kloaded > 0 ? NULL : msg;
 		return kloaded > 0;
 	}
 	kloaded = -1;
-	*why = "no kernel symbols (/proc/kallsyms unreadable or addresses hidden: kernel.kptr_restrict)";
-	f = fopen("/proc/kallsyms", "re");
+	f = kernel_syms(path, sizeof(path));
+	if (!sym_kernel_path)
+		snprintf(msg, sizeof(msg), "no kernel symbols (/proc/kallsyms unreadable or addresses hidden: kernel.kptr_restrict)");
+	else
+		snprintf(msg, sizeof(msg), "no kernel symbols (%s: %s)", path,
+			 f ? "no function with an address" : strerror(errno));
+	*why = msg;
 	if (!f)
 		return 0;
 	while (fgets(line, sizeof(line), f)) {
@@ -1229,13 +1266,139 @@ const char *sym_srcline(struct proc *p, uint64_t pc, char *buf, size_t len)
 	uint64_t va;
 	size_t i;
 
-	if (!sym_lines || !p || sym_is_kernel(pc))
+	if (!(sym_lines || sym_addrlines) || !p || sym_is_kernel(pc))
 		return NULL;
 	for (i = 0; i < p->nmap; i++)
 		if (pc >= p->maps[i].start && pc < p->maps[i].end)
 			return image_va(p->maps[i].img, &p->maps[i], pc, &va) ?
 			       image_addrline(p->maps[i].img, va, buf, len) : NULL;
 	return NULL;
+}
+
+/* the end of symbol s of sorted syms[0..n): its size, else the next one */
+static uint64_t sym_end(const struct sym *syms, size_t n, const struct sym *s)
+{
+	if (s->size)
+		return s->addr + s->size;
+	return s + 1 < syms + n ? s[1].addr : s->addr;
+}
+
+int sym_range(struct proc *p, uint64_t pc, uint64_t *start, uint64_t *end)
+{
+	const struct sym *s = NULL;
+	const char *why;
+	uint64_t va;
+	size_t i;
+
+	if (sym_is_kernel(pc)) {
+		if (sym_kernel_load(&why) &&
+		    (s = find_sym(ksyms, kaddrs, nksym, pc))) {
+			*start = s->addr;
+			*end = sym_end(ksyms, nksym, s);
+			return 0;
+		}
+		return -1;
+	}
+	if (!p)
+		return -1;
+	for (i = 0; i < p->nmap; i++) {
+		struct image *im = p->maps[i].img;
+
+		if (pc < p->maps[i].start || pc >= p->maps[i].end)
+			continue;
+		if (!image_va(im, &p->maps[i], pc, &va) ||
+		    !(s = find_sym(im->syms, im->addrs, im->nsym, va)))
+			return -1;
+		*start = s->addr;
+		*end = sym_end(im->syms, im->nsym, s);
+		return 0;
+	}
+	if (p->jit && (s = find_sym(p->jit->syms, p->jit->addrs, p->jit->nsym, pc))) {
+		*start = s->addr;
+		*end = sym_end(p->jit->syms, p->jit->nsym, s);
+		return 0;
+	}
+	return -1;
+}
+
+const char *sym_image_va(struct proc *p, uint64_t pc, uint64_t *va)
+{
+	size_t i;
+
+	if (!p || sym_is_kernel(pc))
+		return NULL;
+	for (i = 0; i < p->nmap; i++)
+		if (pc >= p->maps[i].start && pc < p->maps[i].end)
+			return p->maps[i].img->ok &&
+			       image_va(p->maps[i].img, &p->maps[i], pc, va) ?
+			       p->maps[i].img->path : NULL;
+	return NULL;
+}
+
+/* -A, -I: the functions made of addresses, by object and address */
+struct addrfunc {
+	const char	*obj;		/* NULL: a free slot */
+	uint64_t	addr;
+	int		fid;
+};
+
+static struct addrfunc *afuncs;
+static size_t nafunc, afunc_room;
+
+static size_t afunc_slot(const struct addrfunc *v, size_t room,
+			 const char *obj, uint64_t addr)
+{
+	uint64_t h = (addr ^ (uint64_t)(uintptr_t)obj) * 0x9e3779b97f4a7c15ULL;
+	size_t i = (size_t)(h >> 32) & (room - 1);
+
+	while (v[i].obj && (v[i].obj != obj || v[i].addr != addr))
+		i = (i + 1) & (room - 1);
+	return i;
+}
+
+int sym_addr_func(struct proc *p, uint64_t pc, uint64_t lookup, int fid,
+		  int offsets)
+{
+	const struct func *f = &sym_funcs[fid];
+	uint64_t addr = pc, start, end, va;
+	char name[600];
+	size_t i, j;
+
+	/* a user address: the link-time one, as in its file */
+	if (p && !f->kernel) {
+		for (i = 0; i < p->nmap; i++)
+			if (lookup >= p->maps[i].start && lookup < p->maps[i].end) {
+				if (image_va(p->maps[i].img, &p->maps[i], lookup, &va))
+					addr = va + (pc - lookup);
+				break;
+			}
+	}
+	if (nafunc * 2 >= afunc_room) {
+		struct addrfunc *old = afuncs;
+		size_t room = afunc_room;
+
+		afunc_room = room ? room * 2 : 1024;
+		afuncs = xrealloc(NULL, afunc_room * sizeof(*afuncs));
+		memset(afuncs, 0, afunc_room * sizeof(*afuncs));
+		for (j = 0; j < room; j++)
+			if (old[j].obj)
+				afuncs[afunc_slot(afuncs, afunc_room, old[j].obj,
+						  old[j].addr)] = old[j];
+		free(old);
+	}
+	i = afunc_slot(afuncs, afunc_room, f->obj, addr);
+	if (afuncs[i].obj)
+		return afuncs[i].fid;
+	if (offsets && !f->unknown && sym_range(p, lookup, &start, &end) == 0)
+		snprintf(name, sizeof(name), "%.500s+%#" PRIx64, f->name,
+			 (f->kernel ? pc : addr) - start);
+	else
+		snprintf(name, sizeof(name), "%#" PRIx64, addr);
+	afuncs[i].obj = f->obj;
+	afuncs[i].addr = addr;
+	afuncs[i].fid = new_func(own(sym_strdup(name)), f->obj, f->kernel, NULL);
+	nafunc++;
+	return afuncs[i].fid;
 }
 
 int sym_resolve(pid_t pid, uint64_t pc)
@@ -1291,6 +1454,9 @@ void sym_free(void)
 	free(sym_funcs);
 	sym_funcs = NULL;
 	sym_nfunc = 0;
+	free(afuncs);
+	afuncs = NULL;
+	nafunc = afunc_room = 0;
 	kernel_unknown = unknown = -1;
 	for (i = 0; i < nowned; i++)
 		free(owned[i]);

@@ -141,6 +141,142 @@ head -c 2000 "$T/log" > "$T/short"
 run 0 -R "$T/short" && has err 'no CLOSELOG record'
 ok $? "a log cut short: what it holds, and a note"
 
+# pmcstat's options
+# -z: chains cut to that many frames, in the call graph and the stacks
+run 0 -R "$T/log" -z 2 -G - && cp "$T/out" "$T/z" &&
+	has z '<- +90 100\.00%  ut_lib_caller  libut_symlib\.so$' &&
+	hasnt z 'ut_main_caller' && has z '^ *0\.00% +3\.00% +0 +3  main  mklog$'
+ok $? "-z 2 -G: the leaf and its caller only"
+run 0 -R "$T/log" -z 2 -F - && cp "$T/out" "$T/z" &&
+	has z '^mklog;ut_lib_caller;ut_hot_leaf 90$' && has z '^mklog;main;ut_main_leaf 3$'
+ok $? "-z 2 -F: folded stacks of two frames"
+run 0 -R "$T/log" -z 64 -F - && cmp -s "$T/out" "$T/folded"
+ok $? "-z deeper than the chains: as without"
+run 64 -R "$T/log" -z 0 && has err "bad call graph depth '0'" &&
+	run 64 -R "$T/log" -z x && has err "bad call graph depth 'x'"
+ok $? "-z 0, -z x: usage errors"
+# -i: samples of these threads
+run 0 -R "$T/log" -i "$pid" && has out ', 100 samples'
+ok $? "-i TID: the thread's samples"
+run 0 -R "$T/log" -i 1 -i 2,3 && has out ', 0 samples' && hasnt out ut_hot_leaf
+ok $? "-i other thread ids: no samples"
+run 64 -R "$T/log" -i x && has err "bad thread id list 'x'"
+ok $? "-i x: usage error"
+# -m: each sampled PC, its function, the function's link-time range
+lib=$(dirname "$MKLOG")/libut_symlib.so
+run 0 -R "$T/log" -m "$T/pcs" && cp "$T/pcs" "$T/m" &&
+	[ "$(wc -l < "$T/m")" = 99 ] && [ "$(grep -c ' ut_hot_leaf ' "$T/m")" = 90 ] &&
+	has m '^0x[0-9a-f]+ ut_main_leaf 0x[0-9a-f]+ 0x[0-9a-f]+$' &&
+	has out 'ut_hot_leaf'
+ok $? "-m file: a line per resolved sample, and the flat profile"
+range=$(awk '$2 == "ut_hot_leaf" { print $3, $4; exit }' "$T/pcs")
+if command -v nm > /dev/null 2>&1; then
+	set -- $(nm -S "$lib" | awk '$4 == "ut_hot_leaf" { print $1, $2 }')
+	want=$(printf '0x%x 0x%x' $((0x$1)) $((0x$1 + 0x$2)))
+	[ "$range" = "$want" ]
+	ok $? "-m: the range is the symbol's, as nm shows it ($range; nm: ${want:-?})"
+else
+	echo "ok $((n = n + 1)) - -m range against nm # SKIP no nm(1)"
+fi
+run 0 -R "$T/log" -m - && hasnt out 'flat profile' && has out ' ut_static_helper 0x'
+ok $? "-m -: to standard output, instead of the flat profile"
+# -a: every frame of every sample with its source line, then --
+run 0 -R "$T/log" -a "$T/addrs" && cp "$T/addrs" "$T/a" &&
+	[ "$(grep -c '^--$' "$T/a")" = 100 ] &&
+	has a '^0x[0-9a-f]+ ut_hot_leaf ut_symlib\.c:[0-9]+$' &&
+	has a '^0x[0-9a-f]+ ut_lib_caller ut_symlib\.c:[0-9]+$' &&
+	has a '^0x[0-9a-f]+ main mklog\.c:[0-9]+$' && has a '^0x1000 <unknown> \?\?:0$'
+ok $? "-a file: each frame, function and file:line; unknown ones ??:0"
+[ "$(sed -n '1,5p' "$T/addrs" | cut -d' ' -f2 | tr '\n' ' ')" = "ut_hot_leaf ut_lib_caller ut_main_caller main -- " ]
+ok $? "-a: a sample's frames leaf first, then --"
+# -r: the log's paths under another root
+mkdir -p "$T/root/opt/ut"
+cp "$lib" "$T/root/opt/ut/libut_moved.so"
+"$MKLOG" "$T/logr" /opt/ut/libut_moved.so > /dev/null
+run 0 -R "$T/logr" && has out '^ +96\.00 +96\.00 +96 +\[unknown\] +libut_moved\.so$'
+ok $? "a library not found: its samples unknown"
+run 0 -R "$T/logr" -r "$T/root" && has out '^ +90\.00 +90\.00 +90 +ut_hot_leaf +libut_moved\.so$'
+ok $? "-r fsroot: the library found under it"
+run 0 -R "$T/logr" -r "$T/root/" && has out ' ut_hot_leaf +libut_moved\.so$'
+ok $? "-r fsroot/: the same"
+# -k: kernel symbols from a copy of kallsyms, or a System.map
+"$MKLOG" -x "$T/logk" > /dev/null
+printf 'ffffffff81000000 T ut_kfunc\nffffffff81000100 t ut_knext\n' > "$T/ksyms"
+run 0 -R "$T/logk" -k "$T/ksyms" && has out ' 2 +ut_kfunc +\[kernel\]$'
+ok $? "-k file: kernel symbols from it"
+mkdir "$T/kdir" "$T/kmap" && cp "$T/ksyms" "$T/kdir/kallsyms" && cp "$T/ksyms" "$T/kmap/System.map"
+run 0 -R "$T/logk" -k "$T/kdir" && has out ' ut_kfunc +\[kernel\]$' &&
+	run 0 -R "$T/logk" -k "$T/kmap" && has out ' ut_kfunc +\[kernel\]$'
+ok $? "-k dir: its kallsyms, else its System.map"
+run 0 -R "$T/logk" -k "$T/kdir" -m - && has out '^0xffffffff81000010 ut_kfunc 0xffffffff81000000 0xffffffff81000100$'
+ok $? "-k with -m: a kernel function's range"
+run 0 -R "$T/logk" -k "$T/nosuch" && has err "note: no kernel symbols \(.*nosuch: No such file or directory\)" &&
+	has out ' \[unknown\] +\[kernel\]$'
+ok $? "-k of a missing file: a note naming it; kernel samples unknown"
+# -A: functions as addresses (link-time, in their file); -I: as offsets
+if command -v nm > /dev/null 2>&1; then
+	set -- $(nm "$lib" | awk '$3 == "ut_hot_leaf" { print $1 }')
+	hot4=$(printf '0x%x' $((0x$1 + 4)))
+	run 0 -R "$T/log" -A && has out "^ +12\.00 +12\.00 +12 +$hot4 +libut_symlib\.so$" &&
+		hasnt out ut_hot_leaf && has out '^ +1\.00 +100\.00 +1 +0x1000 +\[unknown\]$' &&
+		has out ', 100 samples \(1 unresolved\)'
+	ok $? "-A: the sampled addresses, as nm's + offset ($hot4)"
+else
+	echo "ok $((n = n + 1)) - -A against nm # SKIP no nm(1)"
+fi
+run 0 -R "$T/log" -I && [ "$(grep -c ' ut_hot_leaf+0x[4-9a-b] ' "$T/out")" = 8 ] &&
+	has out '^ +12\.00 +12\.00 +12 +ut_hot_leaf\+0x4 +libut_symlib\.so$'
+ok $? "-I: offsets into the functions, one line each"
+run 0 -R "$T/log" -I -G - && has out '<- +12 100\.00%  ut_lib_caller\+0xc  libut_symlib\.so$'
+ok $? "-I -G: callers at their return addresses"
+run 0 -R "$T/log" -A -F - && has out '^mklog;0x[0-9a-f]+;0x[0-9a-f]+;0x[0-9a-f]+;0x[0-9a-f]+ 12$'
+ok $? "-A -F: stacks of addresses"
+run 0 -R "$T/logk" -k "$T/ksyms" -I && has out ' ut_kfunc\+0x10 +\[kernel\]$' &&
+	run 0 -R "$T/logk" -k "$T/ksyms" -A && has out ' 0xffffffff81000010 +\[kernel\]$'
+ok $? "-I, -A: kernel addresses, run-time"
+# -g: gprof profiles, EVENT/OBJECT.gmon, that GNU gprof reads
+mkdir "$T/g"
+(cd "$T/g" && "$STAT" -R "$T/log" -g > "$T/out" 2> "$T/err")
+[ $? = 0 ] && [ "$(head -c 4 "$T/g/cpu-clock/libut_symlib.so.gmon")" = gmon ] &&
+	[ "$(head -c 4 "$T/g/cpu-clock/mklog.gmon")" = gmon ] &&
+	has err "gprof profile of .*/libut_symlib\.so: \./cpu-clock/libut_symlib\.so\.gmon$" &&
+	[ "$(ls "$T/g/cpu-clock" | wc -l)" = 2 ] && has out ut_hot_leaf
+ok $? "-g: a gmon file per object with samples, under the event's name"
+if command -v gprof > /dev/null 2>&1; then
+	gprof -b -p "$lib" "$T/g/cpu-clock/libut_symlib.so.gmon" > "$T/gp" 2>&1 &&
+		has gp '^ *93\.75 +90\.00 +90\.00 .* ut_hot_leaf$' &&
+		has gp '^ *6\.25 +96\.00 +6\.00 .* ut_static_helper$'
+	ok $? "-g: gprof's flat profile of the library: its samples"
+	gprof -b -q "$lib" "$T/g/cpu-clock/libut_symlib.so.gmon" > "$T/gq" 2>&1 &&
+		has gq '^ +90\.00 +0\.00 +90/90 +ut_hot_leaf \[' &&
+		gprof -b -q "$(dirname "$MKLOG")/mklog" "$T/g/cpu-clock/mklog.gmon" > "$T/gm" 2>&1 &&
+		has gm 'ut_main_leaf'
+	ok $? "-g: gprof's call graph: callers and callees within an object"
+else
+	echo "ok $((n = n + 1)) - -g read by gprof # SKIP no gprof(1)"
+	echo "ok $((n = n + 1)) - -g call graph read by gprof # SKIP no gprof(1)"
+fi
+run 64 -O "$T/x.log" -g -P cpu-clock true && has err '-O writes the log, no report'
+ok $? "-g with -O: usage error"
+# -U: always so (user frames under kernel samples): accepted
+run 0 -R "$T/log" -U && has out ut_hot_leaf
+ok $? "-U: accepted"
+# pmcstat's options not here: named, with what to use instead
+bad=
+for o in "M:-g names its files" "e:--pprof" "f:-G file"; do
+	l=${o%%:*}; m=${o#*:}
+	run 64 -R "$T/log" "-$l" x && has err "^hwpmc-stat: -$l: pmcstat's option: .*$m" &&
+		has err '^usage:' || bad="$bad -$l"
+done
+[ -z "$bad" ]
+ok $? "pmcstat's -M -e -f: usage errors naming them and the alternative${bad:+ (not:$bad)}"
+run 64 -R "$T/log" -Y && has err 'unknown option -Y'
+ok $? "an option pmcstat lacks too: unknown option, named"
+run 64 -R "$T/log" --nosuch && has err 'unknown option --nosuch'
+ok $? "an unknown long option: named"
+run 64 -R "$T/log" -G && has err 'option -G needs an argument'
+ok $? "a missing argument: named"
+
 # errors
 run 1 -R "$T/nosuch" && has err "nosuch: No such file"
 ok $? "-R of a missing file: exit 1, named"
@@ -154,6 +290,22 @@ run 64 -T -P cpu-clock true < /dev/null > /dev/null && has err '-T needs a termi
 ok $? "-T without a terminal: usage error"
 run 64 -P cpu-clock && has err '-P needs a command or -t pid'
 ok $? "-P without a target: usage error"
+
+# -O host:port: a TCP connection (as pmcstat's); a name starting with
+# '.' or '/' stays a file
+FAKEENV="HWPMC_DEVICE=/dev/null LD_PRELOAD=$FAKE ASAN_OPTIONS=verify_asan_link_order=0:${ASAN_OPTIONS:-}"
+(cd "$T" && env $FAKEENV "$STAT" -O 127.0.0.1:1 -P cpu-clock true > "$T/out" 2> "$T/err")
+[ $? = 1 ] && has err '^hwpmc-stat: -O 127\.0\.0\.1:1: cannot connect: Connection refused$' &&
+	[ ! -e "$T/127.0.0.1:1" ]
+ok $? "-O host:port: connects (refused: exit 1, said)"
+(cd "$T" && env $FAKEENV "$STAT" -O '[::1]:1' -P cpu-clock true > "$T/out" 2> "$T/err")
+[ $? = 1 ] && has err '^hwpmc-stat: -O \[::1\]:1: ' && [ ! -e "$T/[::1]:1" ]
+ok $? "-O [ipv6]:port: a host, not a file"
+env $FAKEENV "$STAT" -O "$T/a:1" -P cpu-clock true > "$T/out" 2> "$T/err"
+[ $? = 1 ] && [ -f "$T/a:1" ] && hasnt err 'connect'
+ok $? "-O /path/a:1: a file"
+run 64 -T -O host:1 -P cpu-clock true && has err '-O host:port cannot be read'
+ok $? "-T with -O host:port: usage error"
 
 # a sampling run against the fake module, which refuses sampling PMCs:
 # the module's reason, exit 1, no temporary log left behind

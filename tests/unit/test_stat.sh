@@ -44,11 +44,13 @@ usage_case() { # expected-message args...
 usage_case "no event: give -p, -s, -P or -S"
 usage_case "no event: give -p, -s, -P or -S" true
 usage_case "unknown option" -x -p cpu-clock true
-usage_case "unknown option or missing argument" -p
+usage_case "option -p needs an argument" -p
+usage_case "option --pid needs an argument" -R /dev/null --pid
 usage_case "needs a command or -t pid" -p cpu-clock
 usage_case "needs a command or -t pid" -s cpu-clock -p cpu-clock
 usage_case "-t and a command exclude each other" -p cpu-clock -t 1 true
-usage_case "bad pid 'x'" -p cpu-clock -t x
+usage_case "bad -t '(x': " -p cpu-clock -t '(x'
+usage_case "bad pid '99999999999'" -p cpu-clock -t 99999999999
 usage_case "bad pid '0'" -p cpu-clock -t 0
 usage_case "bad pid '-5'" -p cpu-clock -t -5
 usage_case "bad pid ''" -p cpu-clock -t ''
@@ -253,6 +255,44 @@ ok $? "ENODATA: --csv says <not counted>"
 run 0 fake env FAKE_HWPMC_NODATA=1 "$STAT" --json -p cpu-clock true &&
 	has err '"value":null,"counted":false'
 ok $? "ENODATA: --json value null, counted false"
+# -t process-spec: several, and regular expressions of command names
+cp "$(command -v sleep)" "$T/utslpA"; cp "$(command -v sleep)" "$T/utslpB"
+"$T/utslpA" 0.3 & sa=$!
+"$T/utslpB" 1.2 & sb=$!
+t0=$(date +%s%N)
+run 0 fake "$STAT" -v -p cpu-clock -t '^utslp[AB]$' && has err "p/cpu-clock" &&
+	has err "-t '^utslp[AB]\$': pid $sa (utslpA)" && has err "-t '^utslp[AB]\$': pid $sb (utslpB)" &&
+	t=$((($(date +%s%N) - t0) / 1000000)) && [ "$t" -ge 900 ]
+ok $? "-t regex: every process so named (-v lists them), until the last ends (${t:-?} ms)"
+wait
+"$T/utslpA" 0.2 & sa=$!
+sleep 1 & sb=$!
+t0=$(date +%s%N)
+run 0 fake "$STAT" -p cpu-clock -t $sa -t $sb -t $sa && has err "p/cpu-clock" &&
+	t=$((($(date +%s%N) - t0) / 1000000)) && [ "$t" -ge 700 ]
+ok $? "-t pid -t pid: both, the run ends with the last (${t:-?} ms)"
+wait
+"$T/utslpA" 30 & sa=$!
+run 0 fake "$STAT" -l 0.3 -p cpu-clock -t utslpA -t "$sa" && has err "p/cpu-clock"
+ok $? "-t a name and its pid: attached once"
+kill $sa; wait
+run 1 fake "$STAT" -p cpu-clock -t '^nosuch-command$' &&
+	has err "-t '^nosuch-command\$': no running process has a command name that matches"
+ok $? "-t a regex that matches nothing: exit 1, said"
+"$T/utslpA" 30 & sa=$!
+run 1 fake "$STAT" -p cpu-clock -t '^utslpA$' -t 1 &&
+	has err "cannot attach to pid 1: Operation not permitted" && kill -0 $sa
+ok $? "-t: a process that cannot be attached to ends the run before it starts"
+kill $sa; wait
+
+# -L: the events, without the module
+run 0 env HWPMC_DEVICE=/nonexistent "$STAT" -L && has out "	cpu-clock" &&
+	has out "	instructions" && has out "	L1-dcache-load-misses"
+ok $? "-L: the generic events"
+HWPMC_CPUID=GenuineIntel-6-7E-5 run 0 env HWPMC_DEVICE=/nonexistent "$STAT" -L &&
+	has out "	frontend_retired.itlb_miss"
+ok $? "-L: the CPU's vendor events"
+usage_case "-L lists the events: nothing else with it" -L -p cpu-clock true
 
 # -l secs: the run ends after secs (the command gets SIGINT; -t's process
 # is left alone); a command that ends first gives its own status

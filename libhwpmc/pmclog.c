@@ -171,11 +171,12 @@ static const struct pmclog_kind pmclog_kinds[PMCLOG_TYPE_MAX + 1] = {
 		F(callchain, pl_tid, callchain, pl_tid),
 		F(callchain, pl_pmcid, callchain, pl_pmcid),
 		F(callchain, pl_cpuflags, callchain, pl_cpuflags)),
-	/* FreeBSD's; the module writes PMCALLOCATE instead (<pmclog.h>) */
+	/* FreeBSD's, for SOFT-class PMCs */
 	[PMCLOG_TYPE_PMCALLOCATEDYN] = KIND(pmcallocatedyn, pmcallocatedyn,
 		F(pmcallocatedyn, pl_pmcid, pmcallocatedyn, pl_pmcid),
 		F(pmcallocatedyn, pl_event, pmcallocatedyn, pl_event),
 		F(pmcallocatedyn, pl_flags, pmcallocatedyn, pl_flags),
+		F(pmcallocatedyn, pl_rate, pmcallocatedyn, pl_rate),
 		S(pmcallocatedyn, pl_evname, pmcallocatedyn, pl_evname)),
 	[PMCLOG_TYPE_THR_CREATE] = KIND(thr_create, threadcreate,
 		F(thr_create, pl_tid, threadcreate, pl_tid),

@@ -34,8 +34,8 @@
  *     stays valid until pmclog_close();
  *   - DROPNOTIFY says how many records were lost (pl_dn.pl_dropped);
  *   - MAP_IN has the extent, file offset and protection of the mapping;
- *   - the module writes PMCALLOCATE for every event, never PMCALLOCATEDYN
- *     (pl_ad), which pmclog_read() decodes when a log has it;
+ *   - the module writes PMCALLOCATEDYN (pl_ad) for SOFT-class PMCs, as
+ *     FreeBSD's does, PMCALLOCATE for the others; both have the rate;
  *   - struct pmclog_parse_state is declared for source compatibility
  *     only: the parser behind pmclog_open()'s cookie is not this struct.
  *
@@ -117,12 +117,13 @@ struct pmclog_ev_pmcallocate {
 	pmc_id_t	pl_pmcid;
 };
 
-/* PMCALLOCATEDYN (FreeBSD): the event's name is in the record */
+/* PMCALLOCATEDYN (FreeBSD's): a SOFT-class PMC, its event's name */
 struct pmclog_ev_pmcallocatedyn {
 	char		pl_evname[PMC_NAME_MAX];
 	uint32_t	pl_event;	/* PMC_EV_* code */
 	uint32_t	pl_flags;	/* PMC_F_* */
 	pmc_id_t	pl_pmcid;
+	uint64_t	pl_rate;	/* sampling reload count (not FreeBSD's) */
 };
 
 /*

@@ -627,7 +627,7 @@ TEST_F(log, process_sampling_with_call_chains)
 {
 	const __u64 period = 2 * MS;
 	struct pmclog_callchain *cc;
-	struct pmclog_pmcallocate *pa;
+	struct pmclog_pmcallocatedyn *pa;
 	struct pmclog_map_in *mi;
 	struct pmclog_header *h;
 	struct child c;
@@ -656,8 +656,14 @@ TEST_F(log, process_sampling_with_call_chains)
 	for_each_record(&lg, h, off) {
 		switch (TYPE(h)) {
 		case PMCLOG_TYPE_PMCALLOCATE:
+			EXPECT_EQ(0, TYPE(h)) TH_LOG("PMCALLOCATE of a SOFT-class PMC");
+			break;
+		case PMCLOG_TYPE_PMCALLOCATEDYN:	/* SOFT class */
 			pa = (void *)h;
+			EXPECT_EQ(sizeof(*pa), LEN(h));
 			EXPECT_EQ(id, pa->pl_pmcid);
+			EXPECT_EQ(EV_SOFT(CPU_CLOCK), pa->pl_event);
+			EXPECT_EQ(PMC_F_CALLCHAIN, pa->pl_flags);
 			EXPECT_STREQ("cpu-clock", pa->pl_evname);
 			EXPECT_EQ(period, pa->pl_rate);
 			break;

@@ -33,7 +33,8 @@ struct seen {
 	enum pmclog_state end;
 	int		err;		/* errno at the end */
 	struct pmclog_ev_initialize init;
-	int		nalloc;		/* PMCALLOCATEs of the PMC */
+	int		nalloc;		/* PMCALLOCATE(DYN)s of the PMC */
+	int		dyn;		/* it was a PMCALLOCATEDYN */
 	char		evname[PMC_NAME_MAX + 1];
 	uint32_t	event;
 	uint32_t	next;		/* next USERDATA expected */
@@ -75,6 +76,16 @@ static void seen_add(struct seen *s, const struct pmclog_ev *ev,
 		snprintf(s->evname, sizeof(s->evname), "%s",
 			 ev->pl_u.pl_a.pl_evname);
 		s->event = ev->pl_u.pl_a.pl_event;
+		s->dyn = 0;
+		break;
+	case PMCLOG_TYPE_PMCALLOCATEDYN:	/* SOFT-class PMCs, as FreeBSD */
+		if (ev->pl_u.pl_ad.pl_pmcid != s->pmcid)
+			break;
+		s->nalloc++;
+		snprintf(s->evname, sizeof(s->evname), "%s",
+			 ev->pl_u.pl_ad.pl_evname);
+		s->event = ev->pl_u.pl_ad.pl_event;
+		s->dyn = 1;
 		break;
 	case PMCLOG_TYPE_USERDATA:
 		if (ev->pl_u.pl_u.pl_userdata != s->next ||
@@ -171,7 +182,7 @@ FIXTURE_SETUP(pmclog)
 	ASSERT_EQ(0, pmc_init()) TH_LOG("pmc_init: %s", pmc_init_message());
 	snprintf(self->path, sizeof(self->path), "/tmp/hwpmc-pmclog.%d",
 		 getpid());
-	/* a counting PMC, so that the log has a PMCALLOCATE */
+	/* a counting PMC, so that the log has a PMCALLOCATEDYN (SOFT) */
 	ASSERT_EQ(0, pmc_allocate("cpu-clock", PMC_MODE_TC, 0, PMC_CPU_ANY,
 				  &self->id, 0))
 		TH_LOG("pmc_allocate: %s", pmc_allocate_message());
@@ -194,6 +205,7 @@ static void check_common(struct __test_metadata *_metadata,
 	EXPECT_LT(1500000000, s->init.pl_ts.tv_sec);	/* real time */
 	EXPECT_NE(0, s->init.pl_cpuid[0]);
 	EXPECT_EQ(1, s->nalloc);
+	EXPECT_EQ(1, s->dyn);		/* cpu-clock is of the SOFT class */
 	EXPECT_STREQ("cpu-clock", s->evname);
 	EXPECT_STREQ(pmc_name_of_event(s->event), s->evname);
 	EXPECT_EQ(0, s->user_bad);
@@ -234,7 +246,7 @@ TEST_F(pmclog, a_file_read_and_fed)
 	close(fd);
 	EXPECT_EQ(PMCLOG_EOF, s.end) TH_LOG("errno %s", strerror(s.err));
 	check_common(_metadata, &s, NUSER);
-	EXPECT_EQ(NUSER + 3, s.nrec);	/* INITIALIZE, PMCALLOCATE, CLOSELOG */
+	EXPECT_EQ(NUSER + 3, s.nrec);	/* INITIALIZE, PMCALLOCATEDYN, CLOSELOG */
 
 	buf = slurp(self->path, &len);
 	ASSERT_NE(NULL, buf);

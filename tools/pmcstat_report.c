@@ -481,6 +481,15 @@ static void process(struct ctx *c, const struct pmclog_ev *ev)
 			 a->pl_evname ? a->pl_evname : "?");
 		break;
 	}
+	case PMCLOG_TYPE_PMCALLOCATEDYN: {
+		const struct pmclog_ev_pmcallocatedyn *a = &ev->pl_u.pl_ad;
+
+		d = pmc_desc(c, a->pl_pmcid, 1);
+		d->rate = a->pl_rate;
+		snprintf(d->name, sizeof(d->name), "%s",
+			 a->pl_evname[0] ? a->pl_evname : "?");
+		break;
+	}
 	case PMCLOG_TYPE_PMCATTACH:
 		set_comm(ev->pl_u.pl_t.pl_pid, ev->pl_u.pl_t.pl_pathname);
 		break;
@@ -617,6 +626,11 @@ static void dump_rec(struct ctx *c, const struct pmclog_ev *ev)
 			ev->pl_u.pl_a.pl_pmcid,
 			ev->pl_u.pl_a.pl_evname ? ev->pl_u.pl_a.pl_evname : "",
 			ev->pl_u.pl_a.pl_flags, ev->pl_u.pl_a.pl_rate);
+		break;
+	case PMCLOG_TYPE_PMCALLOCATEDYN:
+		fprintf(out, "allocatedyn 0x%x \"%s\" 0x%x %" PRIu64 "\n",
+			ev->pl_u.pl_ad.pl_pmcid, ev->pl_u.pl_ad.pl_evname,
+			ev->pl_u.pl_ad.pl_flags, ev->pl_u.pl_ad.pl_rate);
 		break;
 	case PMCLOG_TYPE_PMCATTACH:
 		fprintf(out, "attach 0x%x %d \"%s\"\n", ev->pl_u.pl_t.pl_pmcid,

@@ -7,7 +7,7 @@
  * numbers; the records are the structures of <linux/hwpmclog.h>, whose
  * names and layouts are this implementation's own (fixed-width fields,
  * 64-bit addresses, Linux additions such as MAP_IN's extent) except
- * PMCALLOCATEDYN, which is FreeBSD's.  Programs normally read logs with
+ * PMCALLOCATEDYN, whose fields are FreeBSD's.  Programs normally read logs with
  * pmclog_read() (<pmclog.h>) and never see these records.
  *
  * Include this header (or <pmclog.h>) before <linux/hwpmclog.h>, or

@@ -127,6 +127,7 @@ struct layout_entry {
 	F(pmclog_pmcallocatedyn, pl_event)				\
 	F(pmclog_pmcallocatedyn, pl_flags)				\
 	F(pmclog_pmcallocatedyn, pl_pad)				\
+	F(pmclog_pmcallocatedyn, pl_rate)				\
 	F(pmclog_pmcallocatedyn, pl_evname)				\
 	S(pmclog_pmcattach) F(pmclog_pmcattach, pl_hdr)			\
 	F(pmclog_pmcattach, pl_pmcid) F(pmclog_pmcattach, pl_pid)	\

@@ -228,7 +228,7 @@ static void test_pmclog_view(void)
 	   MSIZE(struct pmclog_ev, pl_u.pl_cc.pl_pc) ==
 	   PMC_CALLCHAIN_DEPTH_MAX * sizeof(uint64_t),
 	   "pmclog_ev: pl_ad.pl_evname, pl_cc.pl_pc");
-	ok(sizeof(e) >= PMCLOG_MAX_RECORD && sizeof(e.pl_ad) == 96 &&
+	ok(sizeof(e) >= PMCLOG_MAX_RECORD && sizeof(e.pl_ad) == 104 /* FreeBSD 14's, with pl_rate */ &&
 	   sizeof(ps.ps_saved) == sizeof(e) && sizeof(pc.pl_pc) == 8,
 	   "union pmclog_entry holds any record; pmclog_parse_state, pcsample");
 	ok(PMCLOG_HEADER_CHECK_MAGIC(h) && PMCLOG_HEADER_TO_TYPE(h) == PMCLOG_TYPE_CALLCHAIN && t == 17 &&

@@ -840,8 +840,8 @@ static void test_api(void)
 }
 
 /*
- * PMCALLOCATEDYN, FreeBSD's record for a PMC of a dynamic event: the
- * module does not write it, the reader decodes it into pl_ad.
+ * PMCALLOCATEDYN, FreeBSD's record for a PMC of a SOFT-class event (the
+ * module writes it for those): the reader decodes it into pl_ad.
  */
 static void test_allocatedyn(void)
 {
@@ -857,6 +857,7 @@ static void test_allocatedyn(void)
 	r.pl_pmcid = 0x2003;
 	r.pl_event = PMC_EV_SOFT_FIRST + 1;
 	r.pl_flags = PMC_F_CALLCHAIN;
+	r.pl_rate = 1000000;
 	strcpy(r.pl_evname, "task-clock");
 	lb_rec(&b, PMCLOG_TYPE_PMCALLOCATEDYN, &r, sizeof(r), NULL, 0);
 	memset(&r, 0, sizeof(r));
@@ -874,8 +875,9 @@ static void test_allocatedyn(void)
 	   ev.pl_u.pl_ad.pl_pmcid == 0x2003 &&
 	   ev.pl_u.pl_ad.pl_event == PMC_EV_SOFT_FIRST + 1 &&
 	   ev.pl_u.pl_ad.pl_flags == PMC_F_CALLCHAIN &&
+	   ev.pl_u.pl_ad.pl_rate == 1000000 &&
 	   !strcmp(ev.pl_u.pl_ad.pl_evname, "task-clock"),
-	   "PMCALLOCATEDYN: pl_ad pmcid, event, flags, evname");
+	   "PMCALLOCATEDYN: pl_ad pmcid, event, flags, rate, evname");
 	rc = p ? pmclog_read(p, &ev) : -1;
 	ok(rc == 0 && ev.pl_u.pl_ad.pl_pmcid == 0x2004 &&
 	   strlen(ev.pl_u.pl_ad.pl_evname) == PMC_NAME_MAX - 1,

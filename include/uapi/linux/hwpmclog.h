@@ -40,7 +40,7 @@
 #define PMCLOG_TYPE_MAP_IN		14
 #define PMCLOG_TYPE_MAP_OUT		15
 #define PMCLOG_TYPE_CALLCHAIN		16
-#define PMCLOG_TYPE_PMCALLOCATEDYN	17	/* read, not yet written */
+#define PMCLOG_TYPE_PMCALLOCATEDYN	17	/* SOFT-class PMCs */
 #define PMCLOG_TYPE_THR_CREATE		18
 #define PMCLOG_TYPE_THR_EXIT		19
 #define PMCLOG_TYPE_PROC_CREATE		20
@@ -94,9 +94,9 @@ struct pmclog_pmcallocate {
 };
 
 /*
- * PMCALLOCATEDYN: FreeBSD's record for a PMC of a dynamic event (same
- * layout as FreeBSD's).  libhwpmc reads it; the module writes PMCALLOCATE,
- * which carries the event's name too, and does not emit this one yet.
+ * PMCALLOCATEDYN: FreeBSD's record for a PMC of a SOFT-class event, whose
+ * number is not fixed, so its name comes with it (fields as FreeBSD's).
+ * The module writes it for SOFT-class PMCs, PMCALLOCATE for the others.
  */
 struct pmclog_pmcallocatedyn {
 	struct pmclog_header pl_hdr;
@@ -104,6 +104,7 @@ struct pmclog_pmcallocatedyn {
 	__u32	pl_event;
 	__u32	pl_flags;
 	__u32	pl_pad;
+	__u64	pl_rate;		/* sampling reload count */
 	char	pl_evname[PMC_NAME_MAX];
 };
 

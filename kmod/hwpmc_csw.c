@@ -111,6 +111,7 @@ struct hwpmc_cset {
 	struct perf_event_attr	attr;		/* the PMCs' pm->attr */
 	int			refs;		/* PMCs started once */
 	bool			at_in;		/* perf counts at switch-in */
+	u32			nfail;		/* CPUs that got no counter */
 	int			*gen;		/* hwpmc_cpu_gen at creation */
 	struct rcu_head		rcu;
 	struct perf_event	*pcpu[];	/* [nr_cpu_ids] */
@@ -729,8 +730,16 @@ static int hwpmc_cset_counters(struct hwpmc_cset *cs)
 	attr.disabled = 0;
 	for_each_online_cpu(cpu) {
 		gen = hwpmc_cpu_gen_read(cpu);
-		if (cs->pcpu[cpu] && cs->gen[cpu] == gen)
+		ev = cs->pcpu[cpu];
+		if (ev && cs->gen[cpu] == gen) {
+			/* taken off the PMU since: perf tries it again */
+			if (hwpmc_md_failed_here(ev)) {
+				hwpmc_md_start(ev);
+				if (hwpmc_md_failed_here(ev))
+					return -EBUSY;
+			}
 			continue;
+		}
 		/* no PMC as context: a counter that wraps has no sample */
 		ev = hwpmc_md_create(&attr, cpu, NULL, NULL);
 		if (IS_ERR(ev)) {
@@ -812,10 +821,37 @@ void hwpmc_csets_refresh(void)
 
 	list_for_each_entry(cs, &hwpmc_csets, link) {
 		error = hwpmc_cset_counters(cs);
-		if (error)
+		if (error) {
+			/* its PMCs' counts are partial from now: ENODATA */
+			cs->nfail++;
 			pr_warn_ratelimited("no %s counter on a CPU that came online: error %d\n",
 					    "counting", error);
+		}
 	}
+}
+
+/*
+ * Has a counter of pm's counter set not counted: none on a CPU that came
+ * online, or one that perf took off the PMU for an older pinned counter
+ * enabled later (its error state)?  hwpmc_sx held.
+ */
+bool hwpmc_vpmc_failed(const struct hwpmc_pmc *pm)
+{
+	const struct hwpmc_cset *cs = pm->cset;
+	struct perf_event *ev;
+	int cpu;
+
+	lockdep_assert_held(&hwpmc_sx);
+	if (!cs)
+		return false;
+	if (cs->nfail != pm->csfail)
+		return true;
+	for_each_online_cpu(cpu) {
+		ev = READ_ONCE(cs->pcpu[cpu]);
+		if (ev && hwpmc_md_failed_here(ev))
+			return true;
+	}
+	return false;
 }
 
 /* -- operations on PMCs (hwpmc_pmc.c, hwpmc_sx held) ----------------------------- */
@@ -1090,6 +1126,7 @@ int hwpmc_vpmc_start(struct hwpmc_pmc *pm)
 		if (error)
 			return error;
 	}
+	pm->csfail = pm->cset->nfail;	/* failures from now on count */
 	WRITE_ONCE(pm->state, PMC_STATE_RUNNING);
 	smp_mb();	/* the state before the threads' CPUs */
 	rcu_read_lock();

@@ -684,7 +684,18 @@ static int hwpmc_kp_exit(struct kprobe *kp, struct pt_regs *regs)
 	bool group_dead;
 
 	p = (struct task_struct *)regs_get_kernel_argument(regs, 0);
-	if (p != current || !(p->flags & PF_EXITING))
+	if (p != current)
+		return 0;
+	if (!hwpmc_hooks_idle()) {
+		/*
+		 * before perf_event_exit_task() makes the error state an
+		 * exit, at exit or at the exec of a non-dumpable program
+		 */
+		rcu_read_lock();
+		hwpmc_walk_counters(p, hwpmc_note_failed, NULL);
+		rcu_read_unlock();
+	}
+	if (!(p->flags & PF_EXITING))
 		return 0;
 	group_dead = !atomic_read(&p->signal->live);
 	/*
@@ -698,8 +709,6 @@ static int hwpmc_kp_exit(struct kprobe *kp, struct pt_regs *regs)
 		return 0;
 	hwpmc_procexit(p, group_dead);
 	rcu_read_lock();
-	/* before perf_event_exit_task() makes the error state an exit */
-	hwpmc_walk_counters(p, hwpmc_note_failed, NULL);
 	hwpmc_csw_exit(p);
 	rcu_read_unlock();
 	return 0;

@@ -232,6 +232,7 @@ struct hwpmc_pmc {
 	struct list_head	slots;		/* hwpmc_slot.plink (RCU) */
 	atomic_t		vdead;		/* of them, exited threads' */
 	struct hwpmc_cset	*cset;		/* its counters, from its start */
+	u32			csfail;		/* cset->nfail at the start */
 	struct perf_event	*sysev;		/* system scope */
 	u64			sysbase;
 	int			sysgen;		/* CPU generation of sysev */
@@ -309,6 +310,7 @@ int hwpmc_vpmc_start(struct hwpmc_pmc *pm);
 u64 hwpmc_vpmc_stop(struct hwpmc_pmc *pm);
 u64 hwpmc_vpmc_read(const struct hwpmc_pmc *pm);
 bool hwpmc_vpmc_on_cpu(const struct hwpmc_pmc *pm, int cpu);
+bool hwpmc_vpmc_failed(const struct hwpmc_pmc *pm);
 void hwpmc_vpmc_free(struct hwpmc_pmc *pm);
 void hwpmc_csets_refresh(void);
 /* atomic context, RCU read side */

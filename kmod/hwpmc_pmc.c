@@ -280,16 +280,32 @@ void hwpmc_overflow(struct perf_event *event, struct perf_sample_data *data,
 
 /* -- log records of PMCs ---------------------------------------------------- */
 
+/*
+ * PMCALLOCATE, or for a SOFT-class PMC, as FreeBSD's, PMCALLOCATEDYN:
+ * the PMC, its event's code and name, its flags and reload count.
+ */
 static void hwpmc_log_pmcallocate(struct hwpmc_log *lg, struct hwpmc_pmc *pm)
 {
-	struct pmclog_pmcallocate r = {
-		.pl_pmcid = pm->id,
-		.pl_event = pm->event->code,
-		.pl_flags = pm->flags,
-	};
+	u64 rate = PMC_IS_SAMPLING_MODE(pm->mode) ? pm->attr.sample_period : 0;
+	struct pmclog_pmcallocatedyn d;
+	struct pmclog_pmcallocate r;
 
-	if (PMC_IS_SAMPLING_MODE(pm->mode))
-		r.pl_rate = pm->attr.sample_period;
+	if (PMC_ID_TO_CLASS(pm->id) == PMC_CLASS_SOFT) {
+		memset(&d, 0, sizeof(d));
+		d.pl_pmcid = pm->id;
+		d.pl_event = pm->event->code;
+		d.pl_flags = pm->flags;
+		d.pl_rate = rate;
+		strscpy(d.pl_evname, pm->event->name, sizeof(d.pl_evname));
+		hwpmc_log_append(lg, PMCLOG_TYPE_PMCALLOCATEDYN, ktime_get_ns(),
+				 &d, sizeof(d), NULL, 0);
+		return;
+	}
+	memset(&r, 0, sizeof(r));
+	r.pl_pmcid = pm->id;
+	r.pl_event = pm->event->code;
+	r.pl_flags = pm->flags;
+	r.pl_rate = rate;
 	strscpy(r.pl_evname, pm->event->name, sizeof(r.pl_evname));
 	hwpmc_log_append(lg, PMCLOG_TYPE_PMCALLOCATE, ktime_get_ns(), &r,
 			 sizeof(r), NULL, 0);
@@ -379,7 +395,10 @@ static u64 hwpmc_target_read_off(const struct hwpmc_target *pt)
 /*
  * Note that perf could not put one of a running PMC's counters on the
  * PMU: the PMC's count is then partial, and PMCRW says ENODATA until a
- * new value is written (perf tries the counter again at the next start).
+ * new value is written.  The next start enables the original counters
+ * again, which clears their error state; copies inherited by descendants
+ * are never enabled again (not from here: see SETCOUNT), so a failed copy
+ * keeps the PMC's reads at ENODATA while its thread lives.
  */
 static void hwpmc_target_check(struct hwpmc_pmc *pm,
 			       const struct hwpmc_target *pt)
@@ -403,6 +422,11 @@ static bool hwpmc_pmc_unscheduled(struct hwpmc_pmc *pm)
 		return READ_ONCE(pm->unsched);
 	if (pm->sysev && hwpmc_md_failed(pm->sysev))
 		WRITE_ONCE(pm->unsched, true);
+	if (hwpmc_pmc_virtual(pm)) {
+		if (hwpmc_vpmc_failed(pm))
+			WRITE_ONCE(pm->unsched, true);
+		return READ_ONCE(pm->unsched);
+	}
 	list_for_each_entry(pt, &pm->targets, link)
 		hwpmc_target_check(pm, pt);
 	return READ_ONCE(pm->unsched);
@@ -1408,7 +1432,7 @@ int hwpmc_pmc_rw(u32 id, u32 flags, u64 *value)
 	old = hwpmc_pmc_value(pm);
 	if (flags & PMC_F_NEWVALUE) {
 		pm->value = *value;
-		pm->unsched = false;	/* a new count starts */
+		WRITE_ONCE(pm->unsched, false);	/* a new count starts */
 	}
 	*value = old;
 out:
@@ -1843,21 +1867,31 @@ static bool hwpmc_pmc_on_cpu(struct hwpmc_pmc *pm, int cpu)
  */
 void hwpmc_describe_thread_rows(int cpu, struct pmc_info *pi, u32 n)
 {
+	struct pid *self = task_tgid(current);
+	bool all = hwpmc_perfmon_noaudit();
 	struct hwpmc_owner *po;
 	struct hwpmc_pmc *pm;
 	unsigned int b;
 
 	lockdep_assert_held(&hwpmc_sx);
 	for (b = 0; b < (1U << hwpmc_hashbits); b++) {
-		hlist_for_each_entry(po, &hwpmc_ownerhash[b], link)
-			list_for_each_entry(pm, &po->pmcs, link)
+		hlist_for_each_entry(po, &hwpmc_ownerhash[b], link) {
+			/*
+			 * Without CAP_PERFMON, only the caller's own PMCs:
+			 * when another user's target runs where is theirs.
+			 */
+			if (!all && po->tgid != self)
+				continue;
+			list_for_each_entry(pm, &po->pmcs, link) {
 				if (pm->ri < n && !pm->sysev &&
 				    pi[pm->ri].pm_rowdisp == PMC_DISP_THREAD &&
 				    pi[pm->ri].pm_ownerpid == -1 &&
 				    pm->state == PMC_STATE_RUNNING &&
 				    hwpmc_pmc_on_cpu(pm, cpu))
 					hwpmc_pmc_describe(pm, &pi[pm->ri]);
-		cond_resched();
+				cond_resched();
+			}
+		}
 	}
 }
 

@@ -1925,11 +1925,34 @@ static int row_info(int fd, int cpu, __u32 npmc, __u32 ri,
 	return e;
 }
 
+struct row_q {
+	__u32 npmc, ri;
+};
+
+/* As another user: row ri on CPU 0 shows no owner (exit 0), else 1. */
+static int nobody_row_hidden(int fd, void *arg)
+{
+	const struct row_q *q = arg;
+	struct pmc_info info;
+	int k;
+
+	for (k = 0; k < 50; k++) {
+		if (row_info(fd, 0, q->npmc, q->ri, &info) ||
+		    info.pm_rowdisp != PMC_DISP_THREAD)
+			return 2;
+		if (info.pm_ownerpid != -1)
+			return 1;
+		usleep(2000);
+	}
+	return 0;
+}
+
 /*
  * GETPMCINFO of a THREAD row shows, as FreeBSD's, the process PMC whose
  * target runs on that CPU now: a child spinning on CPU 0 makes its
  * counting and its sampling PMC's rows show their owner there, never on
- * CPU 1, where the test runs; stopped, nobody.
+ * CPU 1, where the test runs; stopped, nobody.  Another user without
+ * CAP_PERFMON sees no owner: when someone else's target runs is theirs.
  */
 TEST_F(count, thread_row_shows_the_owner_of_the_running_target)
 {
@@ -1974,6 +1997,12 @@ TEST_F(count, thread_row_shows_the_owner_of_the_running_target)
 		EXPECT_EQ(i ? EV_SOFT(CPU_CLOCK) : EV_SOFT(TASK_CLOCK),
 			  info.pm_event);
 		EXPECT_EQ(i ? 1000000 : 0, info.pm_reloadcount);
+		{
+			struct row_q q = { self->ci.pm_npmc, ri };
+
+			EXPECT_EQ(0, as_nobody(nobody_row_hidden, self->fd,
+					       &q));
+		}
 		/* never on CPU 1, where this test runs */
 		for (k = 0; k < 20; k++) {
 			ASSERT_EQ(0, row_info(self->fd, 1, self->ci.pm_npmc,
@@ -2161,6 +2190,69 @@ TEST_F(count, pmu_taken_by_perf_is_no_silent_zero)
 	EXPECT_EQ(0, simple(self->fd, HWPMC_IOC_PMCRELEASE, tc));
 	EXPECT_EQ(0, simple(self->fd, HWPMC_IOC_PMCRELEASE, sc));
 	close(logfd);
+}
+
+/*
+ * A counting process PMC's per-CPU counter that perf takes off the PMU
+ * later is no silent zero either: with one hardware counter left per
+ * CPU, the PMC's counter set takes it; a system PMC allocated before
+ * (so older for perf) and started after takes it back on CPU 0, and
+ * reading the process PMC says ENODATA; a restart after a new value,
+ * with the counter free again, counts.
+ */
+TEST_F(count, counter_set_taken_off_the_pmu_is_no_silent_zero)
+{
+	__u32 ev = PMC_EV_PMU_HW_FIRST + PERF_COUNT_HW_INSTRUCTIONS;
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	int fds[512], n, i, e, cpu, k;
+	__u32 tc, sc;
+	__u64 v;
+
+	if (!self->npmu)
+		SKIP(return, "no hardware PMU");
+	e = alloc(self->fd, PMC_MODE_SC, PMC_CLASS_PMU, ev, 0, 0,
+		  PMC_CAP_USER, &sc);
+	if (e == EINVAL)
+		SKIP(return, "no instructions event");
+	ASSERT_EQ(0, e);
+	ASSERT_EQ(0, alloc(self->fd, PMC_MODE_TC, PMC_CLASS_PMU, ev,
+			   PMC_CPU_ANY, 0, PMC_CAP_USER, &tc));
+	n = perf_fill_pmu(fds, 512);
+	ASSERT_LT(0, n) TH_LOG("perf_event_open: %s", strerror(-n));
+	/* per CPU, the last one failed: close it and one more */
+	ASSERT_EQ(0, n % ncpu);
+	k = n / (int)ncpu;
+	ASSERT_LT(1, k);
+	for (cpu = 0; cpu < ncpu; cpu++)
+		for (i = k - 2; i < k; i++) {
+			close(fds[cpu * k + i]);
+			fds[cpu * k + i] = -1;
+		}
+	TH_LOG("%d pinned perf counters per CPU, one counter left", k - 2);
+
+	ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTART, tc));
+	spin_a_while();
+	v = 0;
+	EXPECT_EQ(0, rw(self->fd, tc, PMC_F_OLDVALUE, &v));
+	ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTART, sc));
+	spin_a_while();
+	EXPECT_EQ(ENODATA, rw(self->fd, tc, PMC_F_OLDVALUE, &v));
+	ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTOP, tc));
+	EXPECT_EQ(ENODATA, rw(self->fd, tc, PMC_F_OLDVALUE, &v));
+	ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTOP, sc));
+	EXPECT_EQ(0, simple(self->fd, HWPMC_IOC_PMCRELEASE, sc));
+
+	v = 0;
+	EXPECT_EQ(0, rw(self->fd, tc, PMC_F_NEWVALUE, &v));
+	ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTART, tc));
+	spin_a_while();
+	ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTOP, tc));
+	EXPECT_EQ(0, rw(self->fd, tc, PMC_F_OLDVALUE, &v));
+	EXPECT_LT(20000000ULL, v);
+	EXPECT_EQ(0, simple(self->fd, HWPMC_IOC_PMCRELEASE, tc));
+	for (i = 0; i < n; i++)
+		if (fds[i] >= 0)
+			close(fds[i]);
 }
 
 TEST_HARNESS_MAIN

@@ -3,7 +3,8 @@
 #
 # hwpmc for Linux: build everything, load hwpmc.ko and show what it sees.
 #
-#   sudo scripts/demo.sh            (or: sudo make demo)
+#   scripts/demo.sh                 as root (or: sudo scripts/demo.sh,
+#                                   sudo make demo)
 #
 # When the running kernel can take the module (root, headers for
 # $(uname -r) installed, module loading allowed), the module is built for
@@ -15,8 +16,11 @@
 #
 # What runs: hwpmc-control -L (events), hwpmc-control -l (counters per CPU),
 # hwpmc-stat counting a small shell workload (task-clock, page faults,
-# context switches; instructions and cycles where the PMU has them), and
-# hwpmc-control -s (driver statistics).
+# context switches; instructions and cycles where the PMU has them),
+# hwpmc-stat sampling a program (perl running a loop, where there is perl;
+# in the guest, the selftests' hwpmc_hot): its flat profile, the top of its
+# call graph and a flame graph, left in HWPMC_DEMO_OUT (default
+# ./hwpmc-demo), and hwpmc-control -s (driver statistics).
 
 set -euo pipefail
 "$(dirname "$0")/deps.sh"	# packages (HWPMC_SKIP_DEPS=1 to skip)
@@ -36,6 +40,28 @@ if hwpmc-control -L | grep -qx '	instructions'; then
 	hwpmc-stat -p instructions,usr -p cycles,usr \
 		sh -c 'i=0; while [ $i -lt 100000 ]; do i=$((i + 1)); done'
 fi
+set +x
+# sampling a real program: flat profile, call graph, flame graph
+if command -v perl > /dev/null 2>&1; then
+	set -- perl -e '$s = 0; for $i (1 .. 20000000) { $s += $i * $i } print "$s\n"'
+elif [ -x /opt/hwpmc/selftests/hwpmc_hot ]; then
+	set -- /opt/hwpmc/selftests/hwpmc_hot 2
+else
+	set -- sh -c 'i=0; while [ $i -lt 300000 ]; do i=$((i + 1)); done'
+fi
+out=${HWPMC_DEMO_OUT:-/tmp/hwpmc-demo}
+mkdir -p "$out"
+set -x
+hwpmc-stat -P cpu-clock -G "$out/callgraph.txt" --flamegraph "$out/flame.svg" "$@"
+head -n 25 "$out/callgraph.txt"
+set +x
+echo "flame graph: $out/flame.svg"
+if [ -n "${HWPMC_DEMO_GUEST:-}" ] && [ -s "$out/flame.svg" ]; then
+	echo HWPMC-DEMO-SVG-BEGIN
+	base64 < "$out/flame.svg"
+	echo HWPMC-DEMO-SVG-END
+fi
+set -x
 hwpmc-control -s
 EOF
 }
@@ -49,6 +75,9 @@ host_can_load() {
 		{ echo "module loading is disabled"; return 1; }
 	return 0
 }
+
+outdir=${HWPMC_DEMO_OUT:-$PWD/hwpmc-demo}
+case $outdir in /*) ;; *) outdir=$PWD/$outdir ;; esac
 
 if why=$(host_can_load); then
 	log "building for the running kernel $(uname -r)"
@@ -64,7 +93,8 @@ if why=$(host_can_load); then
 	fi
 	if [ -c /dev/hwpmc ]; then
 		trap '[ $loaded = 0 ] || rmmod hwpmc' EXIT
-		PATH=$HWPMC_B/bin:$PATH sh -c "$(demo_script)"
+		mkdir -p "$outdir"
+		PATH=$HWPMC_B/bin:$PATH HWPMC_DEMO_OUT=$outdir sh -c "$(demo_script)"
 		exit
 	fi
 fi
@@ -73,10 +103,22 @@ kver=${HWPMC_DEMO_KERNEL:-$(vm_kernels | sed -n 1p)}
 log "the running kernel cannot be used ($why): demo in a QEMU guest with Debian's $kver"
 cmd=$(mktemp)
 trap 'rm -f "$cmd"' EXIT
-demo_script > "$cmd"
+{ echo "HWPMC_DEMO_GUEST=1; export HWPMC_DEMO_GUEST"; demo_script; } > "$cmd"
 if ! "$HWPMC_TOP/scripts/vm/run.sh" --cmd "$cmd" "$kver"; then
 	echo "the guest run failed; serial log: $HWPMC_VMDIR/$kver.log" >&2
 	exit 1
 fi
+res=$HWPMC_VMDIR/$kver/result.tap
 echo "---- output of the demo in the guest ($kver) ----"
-sed -n '/^# tests$/,/^# vm: /p' "$HWPMC_VMDIR/$kver/result.tap" | sed '1d;$d'
+sed -n '/^# tests$/,/^# vm: /p' "$res" | sed '1d;$d' |
+	sed '/^HWPMC-DEMO-SVG-BEGIN$/,/^HWPMC-DEMO-SVG-END$/d'
+# the guest's flame graph, carried out in the serial log
+mkdir -p "$outdir"
+if sed -n '/^HWPMC-DEMO-SVG-BEGIN$/,/^HWPMC-DEMO-SVG-END$/p' "$res" | sed '1d;$d' |
+   base64 -d > "$outdir/flame.svg" 2> /dev/null && [ -s "$outdir/flame.svg" ]; then
+	echo "the guest's flame graph: $outdir/flame.svg (open it in a browser)"
+else
+	rm -f "$outdir/flame.svg"
+	echo "the guest wrote no flame graph (see $HWPMC_VMDIR/$kver.log)" >&2
+	exit 1
+fi

@@ -595,13 +595,23 @@ static void print_metrics(FILE *out, int final, double t)
 		fputc(']', out);
 }
 
-/* print_row()'s cell of a counter perf could not always schedule. */
-static void print_uncounted(FILE *out, const struct ctr *c, int final,
-			    double t)
+/*
+ * print_row()'s cell of counter c: its value, or <not counted> when perf
+ * could not always schedule it (a partial count is never shown as a
+ * whole one).
+ */
+static void print_cell(FILE *out, const struct ctr *c, int final, double t)
 {
+	char num[24];
+	const char *v = "<not counted>";
+
+	if (!c->uncounted) {
+		snprintf(num, sizeof(num), "%ju", (uintmax_t)c->shown);
+		v = num;
+	}
 	switch (outfmt) {
 	case OUT_TEXT:
-		fprintf(out, " %*s", c->width, "<not counted>");
+		fprintf(out, " %*s", c->width, v);
 		break;
 	case OUT_CSV:
 		if (final)
@@ -613,7 +623,7 @@ static void print_uncounted(FILE *out, const struct ctr *c, int final,
 			"system" : "process");
 		if (c->mode == PMC_MODE_SC)
 			fprintf(out, "%d", c->cpu);
-		fprintf(out, ",<not counted>%s\n", nmreq ? "," : "");
+		fprintf(out, ",%s%s\n", v, nmreq ? "," : "");
 		break;
 	case OUT_JSON:
 		fprintf(out, "%s{\"event\":", c > first_counter() ? "," : "");
@@ -624,7 +634,8 @@ static void print_uncounted(FILE *out, const struct ctr *c, int final,
 			fprintf(out, "%d", c->cpu);
 		else
 			fputs("null", out);
-		fputs(",\"value\":null,\"counted\":false}", out);
+		fprintf(out, ",\"value\":%s}",
+			c->uncounted ? "null,\"counted\":false" : v);
 		break;
 	}
 }
@@ -644,46 +655,9 @@ static void print_row(FILE *out, int cumulative, int final, int status)
 	else if (outfmt == OUT_JSON)
 		fprintf(out, "{\"time\":%.3f,\"final\":%s,\"counters\":[", t,
 			final ? "true" : "false");
-	for (i = 0; i < nctr; i++) {
-		struct ctr *c = &ctrs[i];
-		uintmax_t shown = (uintmax_t)c->shown;
-
-		if (SAMPLING(c))
-			continue;
-		if (c->uncounted) {
-			/* a partial count is never shown as a whole one */
-			print_uncounted(out, c, final, t);
-			continue;
-		}
-		switch (outfmt) {
-		case OUT_TEXT:
-			fprintf(out, " %*ju", c->width, shown);
-			break;
-		case OUT_CSV:
-			if (final)
-				fputs("total,", out);
-			else
-				fprintf(out, "%.3f,", t);
-			csv_field(out, c->spec);
-			fprintf(out, ",%s,", c->mode == PMC_MODE_SC ?
-				"system" : "process");
-			if (c->mode == PMC_MODE_SC)
-				fprintf(out, "%d", c->cpu);
-			fprintf(out, ",%ju%s\n", shown, nmreq ? "," : "");
-			break;
-		case OUT_JSON:
-			fprintf(out, "%s{\"event\":", c > first_counter() ? "," : "");
-			json_string(out, c->spec);
-			fprintf(out, ",\"scope\":\"%s\",\"cpu\":",
-				c->mode == PMC_MODE_SC ? "system" : "process");
-			if (c->mode == PMC_MODE_SC)
-				fprintf(out, "%d", c->cpu);
-			else
-				fprintf(out, "null");
-			fprintf(out, ",\"value\":%ju}", shown);
-			break;
-		}
-	}
+	for (i = 0; i < nctr; i++)
+		if (!SAMPLING(&ctrs[i]))
+			print_cell(out, &ctrs[i], final, t);
 	if (outfmt == OUT_TEXT) {
 		fputc('\n', out);
 		/* --metrics values at the end (-q, -w: rows keep pmcstat's columns) */

@@ -19,11 +19,7 @@ CC=${CC:-cc}; CXX=${CXX:-c++}
 T=$(mktemp -d "${TMPDIR:-/tmp}/hwpmc-annot.XXXXXX")
 trap '[ -n "${KEEP:-}" ] || rm -rf "$T"' EXIT
 unset DEBUGINFOD_URLS HWPMC_DEBUG_DIR
-n=0
-ok() { n=$((n + 1)); if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fi; }
-skip() { n=$((n + 1)); echo "ok $n - $1 # SKIP $2"; }
-has() { grep -q -E -e "$2" "$T/$1" || { echo "# $1 lacks: $2"; sed "s/^/# $1: /" "$T/$1" | head -40; return 1; }; }
-hasnt() { ! grep -q -E -e "$2" "$T/$1" || { echo "# $1 has: $2"; return 1; }; }
+. "$(dirname "$0")/tap.sh"
 # run STATUS ARGS...: hwpmc-stat's status must be STATUS, no sanitizer report
 run() {
 	want=$1; shift

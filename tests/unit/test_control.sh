@@ -12,9 +12,9 @@ export ASAN_OPTIONS="verify_asan_link_order=0:${ASAN_OPTIONS:-}"
 unset FAKE_HWPMC_PMU FAKE_HWPMC_EPERM FAKE_HWPMC_VERSION FAKE_HWPMC_GROW HWPMC_SYSFS
 # no vendor events unless a case names a CPU: the output is this machine's
 export HWPMC_CPUID=NoSuchVendor-0-0-0
-n=0; fail=0
+HAS_GREP=-F
+. "$(dirname "$0")/tap.sh"
 
-ok() { n=$((n + 1)); if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fail=1; fi; }
 
 # run EXPECTED-STATUS ARGS...: runs the tool, keeps stdout/stderr
 run() {
@@ -34,7 +34,6 @@ run() {
 	fi
 	return 0
 }
-has() { grep -q -F -e "$2" "$T/$1" || { echo "# $1 lacks: $2"; sed "s/^/# $1: /" "$T/$1" | head -20; return 1; }; }
 
 # usage errors: exit 64, message naming the problem
 usage_case() { # expected-message args...

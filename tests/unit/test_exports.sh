@@ -7,8 +7,7 @@
 set -u
 LIB=$1; shift
 NM=${NM:-nm}
-n=0; fail=0
-ok() { n=$((n + 1)); if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fail=1; fi; }
+. "$(dirname "$0")/tap.sh"
 
 "$NM" -D --defined-only "$LIB" | awk '$2 == "T" { print $3 }' | sort > "${TMPDIR:-/tmp}/exp.$$"
 sed -n 's/^[a-z][^(]*[[:space:]*]\(pmc\(log\)\{0,1\}_[a-z_]*\)(.*/\1/p' "$@" | sort -u > "${TMPDIR:-/tmp}/decl.$$"

@@ -11,10 +11,7 @@ set -u
 STAT=$1; MKLOG=$2; FAKE=$3; PTY=${4:-}
 T=$(mktemp -d "${TMPDIR:-/tmp}/hwpmc-report.XXXXXX")
 trap 'rm -rf "$T"' EXIT
-n=0
-ok() { n=$((n + 1)); if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fi; }
-has() { grep -q -E -e "$2" "$T/$1" || { echo "# $1 lacks: $2"; sed "s/^/# $1: /" "$T/$1" | head -30; return 1; }; }
-hasnt() { ! grep -q -E -e "$2" "$T/$1" || { echo "# $1 has: $2"; return 1; }; }
+. "$(dirname "$0")/tap.sh"
 # run EXPECTED-STATUS ARGS...: hwpmc-stat, output in $T/out and $T/err
 run() {
 	want=$1; shift

@@ -10,10 +10,7 @@ set -u
 RB=$1; STAT=$2; DIR=$3
 T=$(mktemp -d "${TMPDIR:-/tmp}/hwpmc-rbench.XXXXXX")
 trap 'rm -rf "$T"' EXIT
-n=0
-ok() { n=$((n + 1)); if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fi; }
-skip() { n=$((n + 1)); echo "ok $n - $1 # SKIP $2"; }
-has() { grep -q -E -e "$2" "$T/$1" || { echo "# $1 lacks: $2"; sed "s/^/# $1: /" "$T/$1" | head -30; return 1; }; }
+. "$(dirname "$0")/tap.sh"
 
 "$RB" gen -n 5000 -s 7 -d "$T/a" "$DIR/rb_prog" "$DIR/librb.so" > "$T/gen" 2>&1 &&
 	[ -s "$T/a/hwpmc.log" ] && [ -s "$T/a/perf.data" ]

@@ -15,10 +15,7 @@ set -u
 STAT=$1; MKLOG=$2; PPREAD=${3:-}; RB=${4:-}; RBDIR=${5:-}
 T=$(mktemp -d "${TMPDIR:-/tmp}/hwpmc-stacks.XXXXXX")
 trap 'rm -rf "$T"' EXIT
-n=0
-ok() { n=$((n + 1)); if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fi; }
-skip() { n=$((n + 1)); echo "ok $n - $1 # SKIP $2"; }
-has() { grep -q -E -e "$2" "$T/$1" || { echo "# $1 lacks: $2"; sed "s/^/# $1: /" "$T/$1" | head -30; return 1; }; }
+. "$(dirname "$0")/tap.sh"
 # run EXPECTED-STATUS ARGS...: hwpmc-stat, output in $T/out and $T/err
 run() {
 	want=$1; shift

@@ -10,9 +10,9 @@ T=$(mktemp -d "${TMPDIR:-/tmp}/hwpmc-stat.XXXXXX")
 trap 'rm -rf "$T"' EXIT
 export ASAN_OPTIONS="verify_asan_link_order=0:${ASAN_OPTIONS:-}"
 unset FAKE_HWPMC_NODATA FAKE_HWPMC_PMU FAKE_HWPMC_EPERM FAKE_HWPMC_VERSION FAKE_HWPMC_GROW FAKE_HWPMC_UNPRIV FAKE_HWPMC_TICK
-n=0
+HAS_GREP=-F
+. "$(dirname "$0")/tap.sh"
 
-ok() { n=$((n + 1)); if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fi; }
 
 # run EXPECTED-STATUS CMD...: keeps stdout/stderr in $T/out, $T/err
 run() {
@@ -31,8 +31,6 @@ run() {
 	fi
 	return 0
 }
-has() { grep -q -F -e "$2" "$T/$1" || { echo "# $1 lacks: $2"; sed "s/^/# $1: /" "$T/$1" | head -20; return 1; }; }
-hasnt() { ! grep -q -F -e "$2" "$T/$1" || { echo "# $1 has: $2"; return 1; }; }
 fake() { env HWPMC_DEVICE=/dev/null LD_PRELOAD="$FAKE" "$@"; }
 
 # usage errors: exit 64 and the message (no module needed for most)

@@ -23,11 +23,7 @@ JITMAP=/tmp/perf-$pid.map
 trap '[ -n "${KEEP:-}" ] || rm -rf "$T" "$JITMAP"' EXIT
 # no debuginfod: only the files made here
 unset DEBUGINFOD_URLS HWPMC_DEBUG_DIR
-n=0
-ok() { n=$((n + 1)); if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fi; }
-skip() { n=$((n + 1)); echo "ok $n - $1 # SKIP $2"; }
-has() { grep -q -E -e "$2" "$T/$1" || { echo "# $1 lacks: $2"; sed "s/^/# $1: /" "$T/$1" | head -30; return 1; }; }
-hasnt() { ! grep -q -E -e "$2" "$T/$1" || { echo "# $1 has: $2"; return 1; }; }
+. "$(dirname "$0")/tap.sh"
 run() {
 	"$STAT" "$@" > "$T/out" 2> "$T/err"
 	rc=$?

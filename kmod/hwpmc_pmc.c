@@ -286,29 +286,24 @@ void hwpmc_overflow(struct perf_event *event, struct perf_sample_data *data,
  */
 static void hwpmc_log_pmcallocate(struct hwpmc_log *lg, struct hwpmc_pmc *pm)
 {
-	u64 rate = PMC_IS_SAMPLING_MODE(pm->mode) ? pm->attr.sample_period : 0;
-	struct pmclog_pmcallocatedyn d;
 	struct pmclog_pmcallocate r;
 
-	if (PMC_ID_TO_CLASS(pm->id) == PMC_CLASS_SOFT) {
-		memset(&d, 0, sizeof(d));
-		d.pl_pmcid = pm->id;
-		d.pl_event = pm->event->code;
-		d.pl_flags = pm->flags;
-		d.pl_rate = rate;
-		strscpy(d.pl_evname, pm->event->name, sizeof(d.pl_evname));
-		hwpmc_log_append(lg, PMCLOG_TYPE_PMCALLOCATEDYN, ktime_get_ns(),
-				 &d, sizeof(d), NULL, 0);
-		return;
-	}
+	/* the two records have one layout; only their type differs */
+	BUILD_BUG_ON(sizeof(struct pmclog_pmcallocatedyn) != sizeof(r) ||
+		     offsetof(struct pmclog_pmcallocatedyn, pl_rate) !=
+		     offsetof(struct pmclog_pmcallocate, pl_rate) ||
+		     offsetof(struct pmclog_pmcallocatedyn, pl_evname) !=
+		     offsetof(struct pmclog_pmcallocate, pl_evname));
 	memset(&r, 0, sizeof(r));
 	r.pl_pmcid = pm->id;
 	r.pl_event = pm->event->code;
 	r.pl_flags = pm->flags;
-	r.pl_rate = rate;
+	if (PMC_IS_SAMPLING_MODE(pm->mode))
+		r.pl_rate = pm->attr.sample_period;
 	strscpy(r.pl_evname, pm->event->name, sizeof(r.pl_evname));
-	hwpmc_log_append(lg, PMCLOG_TYPE_PMCALLOCATE, ktime_get_ns(), &r,
-			 sizeof(r), NULL, 0);
+	hwpmc_log_append(lg, PMC_ID_TO_CLASS(pm->id) == PMC_CLASS_SOFT ?
+			 PMCLOG_TYPE_PMCALLOCATEDYN : PMCLOG_TYPE_PMCALLOCATE,
+			 ktime_get_ns(), &r, sizeof(r), NULL, 0);
 }
 
 static void hwpmc_log_pmcdetach(struct hwpmc_pmc *pm, struct pid *tgid)

@@ -20,19 +20,6 @@ T=$(mktemp -d "${TMPDIR:-/tmp}/hwpmc-annot.XXXXXX")
 trap '[ -n "${KEEP:-}" ] || rm -rf "$T"' EXIT
 unset DEBUGINFOD_URLS HWPMC_DEBUG_DIR
 . "$(dirname "$0")/tap.sh"
-# run STATUS ARGS...: hwpmc-stat's status must be STATUS, no sanitizer report
-run() {
-	want=$1; shift
-	"$STAT" "$@" > "$T/out" 2> "$T/err"
-	rc=$?
-	if [ "$rc" != "$want" ]; then
-		echo "# hwpmc-stat $*: status $rc, not $want"
-		sed 's/^/# err: /' "$T/err" | head -20
-		return 1
-	fi
-	! grep -q -e 'Sanitizer' -e 'runtime error' "$T/err" || {
-		sed 's/^/# err: /' "$T/err" | head -40; return 1; }
-}
 h() { printf '%x' $(($1)); }
 size() { wc -c < "$1" | tr -d ' '; }
 # insns OBJDUMP FILE FUNC: the addresses (hex, no 0x) of FUNC's instructions

@@ -12,19 +12,6 @@ STAT=$1; MKLOG=$2; FAKE=$3; PTY=${4:-}
 T=$(mktemp -d "${TMPDIR:-/tmp}/hwpmc-report.XXXXXX")
 trap 'rm -rf "$T"' EXIT
 . "$(dirname "$0")/tap.sh"
-# run EXPECTED-STATUS ARGS...: hwpmc-stat, output in $T/out and $T/err
-run() {
-	want=$1; shift
-	"$STAT" "$@" > "$T/out" 2> "$T/err"
-	rc=$?
-	if [ "$rc" != "$want" ]; then
-		echo "# hwpmc-stat $*: status $rc, expected $want"
-		sed 's/^/# err: /' "$T/err" | head -20
-		return 1
-	fi
-	! grep -q -e 'Sanitizer' -e 'runtime error' "$T/err" || {
-		sed 's/^/# err: /' "$T/err" | head -40; return 1; }
-}
 
 pid=$("$MKLOG" "$T/log" | sed -n 's/^pid //p')
 [ -n "$pid" ] && [ -s "$T/log" ]

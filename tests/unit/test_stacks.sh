@@ -16,19 +16,6 @@ STAT=$1; MKLOG=$2; PPREAD=${3:-}; RB=${4:-}; RBDIR=${5:-}
 T=$(mktemp -d "${TMPDIR:-/tmp}/hwpmc-stacks.XXXXXX")
 trap 'rm -rf "$T"' EXIT
 . "$(dirname "$0")/tap.sh"
-# run EXPECTED-STATUS ARGS...: hwpmc-stat, output in $T/out and $T/err
-run() {
-	want=$1; shift
-	"$STAT" "$@" > "$T/out" 2> "$T/err"
-	rc=$?
-	if [ "$rc" != "$want" ]; then
-		echo "# hwpmc-stat $*: status $rc, expected $want"
-		sed 's/^/# err: /' "$T/err" | head -20
-		return 1
-	fi
-	! grep -q -e 'Sanitizer' -e 'runtime error' "$T/err" || {
-		sed 's/^/# err: /' "$T/err" | head -40; return 1; }
-}
 PY=$(command -v python3 || true)
 
 "$MKLOG" "$T/log" > /dev/null && run 0 -R "$T/log" -F "$T/folded"

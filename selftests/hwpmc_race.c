@@ -506,12 +506,12 @@ static void op_log(void)
 	}
 }
 
-/* The descriptors, under the other threads' feet. */
-static void op_fd(void)
+/* The descriptors, under the other threads' feet; kind -1: any. */
+static void op_fd(int kind)
 {
 	int s = slot(), fd, r;
 
-	switch (rn(3)) {
+	switch (kind < 0 ? (int)rn(3) : kind) {
 	case 0:
 		r = close(s);
 		count(OP_CLOSE, r, errno);
@@ -635,6 +635,9 @@ static void *owner_thread(void *arg)
 	/* the queries once each first: a slow guest reaches them all */
 	for (int i = 0; i < 8 && !sh->stop; i++)
 		op_info(i);
+	/* and dup, close, reopen: rare below, and a slow guest may miss one */
+	for (int i = 1; i <= 3 && !sh->stop; i++)
+		op_fd(i % 3);
 	while (!sh->stop) {
 		switch (rn(24)) {
 		case 0: case 1: case 2: op_allocate(); break;
@@ -649,7 +652,7 @@ static void *owner_thread(void *arg)
 		case 14: case 15: op_info(-1); break;
 		case 16: case 17: case 18: case 19: op_log(); break;
 		case 20: op_prw(chance(50) ? OP_PREAD : OP_PWRITE); break;
-		case 21: if (chance(20)) op_fd(); break;
+		case 21: if (chance(20)) op_fd(-1); break;
 		default: sched_yield();
 		}
 	}

@@ -14,7 +14,12 @@
  *         when at least one hardware event exists; one row per hardware
  *         counter.
  *
- * Nothing here knows of owners or targets.
+ * It is also the one perf layer: every perf call on counters (create,
+ * enable, disable, read, period, release), every look into perf's
+ * structures (states, contexts and their pins, copies, the PMU's read)
+ * and the overflow handler perf calls, which hands the counter's PMC
+ * to the core's entry given at load.  The rest of the module holds
+ * counters as opaque handles.  Nothing here knows of owners or targets.
  */
 #define pr_fmt(fmt) "hwpmc: " fmt
 
@@ -26,6 +31,7 @@
 #include <linux/string.h>
 #include <linux/err.h>
 
+#include "compat.h"
 #include "hwpmc_internal.h"
 #include <hwpmc_events.h>
 
@@ -49,6 +55,9 @@ struct hwpmc_mdep hwpmc_md;
 
 /* The kernel's credentials, for CPU-wide counters (hwpmc_md_create()). */
 static const struct cred *hwpmc_kcred;
+
+/* The core's overflow entry (hwpmc_sample.c), given at load. */
+static hwpmc_overflow_fn hwpmc_md_overflow_fn;
 
 struct hwpmc_candidate {
 	u32	code;
@@ -248,12 +257,13 @@ static int hwpmc_pmu_init(struct hwpmc_class *cl)
 	return 0;
 }
 
-int hwpmc_backend_init(void)
+int hwpmc_backend_init(hwpmc_overflow_fn overflow)
 {
 	struct hwpmc_mdep *md = &hwpmc_md;
 	struct hwpmc_class *cl;
 	int error;
 
+	hwpmc_md_overflow_fn = overflow;
 	memset(md, 0, sizeof(*md));
 	md->cputype = PMC_CPU_GENERIC;
 	hwpmc_kcred = prepare_kernel_cred(&init_task);
@@ -390,6 +400,33 @@ int hwpmc_md_attr(const struct hwpmc_event *ev, u32 caps,
 }
 
 /*
+ * The rest of a PMC's attribute: the hypervisor's mode for the
+ * privileged only; a process-sampling PMC's counters are copied into new
+ * threads, and into new processes with DESCENDANTS (perf's inheritance),
+ * and their counts follow their tasks when perf swaps contexts; period,
+ * a sampling PMC's reload count.
+ */
+void hwpmc_md_attr_pmc(struct perf_event_attr *attr, u32 mode, u32 flags,
+		       u64 period, bool privileged)
+{
+	if (!privileged)
+		attr->exclude_hv = 1;
+	if (mode == PMC_MODE_TS) {
+		attr->inherit = 1;
+		attr->inherit_thread = !(flags & PMC_F_DESCENDANTS);
+		attr->inherit_stat = 1;
+	}
+	if (PMC_IS_SAMPLING_MODE(mode))
+		attr->sample_period = period;
+}
+
+/* Is it a software event (no PMU counter, no PMU to share)? */
+bool hwpmc_md_soft(const struct perf_event_attr *attr)
+{
+	return attr->type == PERF_TYPE_SOFTWARE;
+}
+
+/*
  * May an owner without CAP_PERFMON program this raw configuration?  0,
  * -EPERM for a bit perf reserves to CPU-level privilege (its creator
  * checks do not run for counters a kernel worker makes: counter sets),
@@ -447,6 +484,19 @@ int hwpmc_md_raw_check(const struct perf_event_attr *attr)
  * perf takes again for a static key, and a CPU going offline meanwhile
  * deadlocked both.)  perf fails cleanly, ENODEV, for an offline CPU.
  */
+/*
+ * perf calls this for every overflow of our counters, in NMI, IRQ or
+ * IRQs-off context; the counter's context is its PMC (none for the
+ * counters of counter sets), alive while the counter is.
+ */
+static void hwpmc_md_overflow(struct perf_event *ev,
+			      struct perf_sample_data *data,
+			      struct pt_regs *regs)
+{
+	if (ev->overflow_handler_context)
+		hwpmc_md_overflow_fn(ev->overflow_handler_context, regs);
+}
+
 struct perf_event *hwpmc_md_create(struct perf_event_attr *attr, int cpu,
 				   struct task_struct *task, void *context)
 {
@@ -455,13 +505,104 @@ struct perf_event *hwpmc_md_create(struct perf_event_attr *attr, int cpu,
 
 	if (task)
 		return perf_event_create_kernel_counter(attr, -1, task,
-							hwpmc_overflow,
+							hwpmc_md_overflow,
 							context);
 	old = override_creds(hwpmc_kcred);
-	ev = perf_event_create_kernel_counter(attr, cpu, NULL, hwpmc_overflow,
-					      context);
+	ev = perf_event_create_kernel_counter(attr, cpu, NULL,
+					      hwpmc_md_overflow, context);
 	revert_creds(old);
 	return ev;
+}
+
+/*
+ * A CPU-wide counter of attr, enabled from the start (counter sets):
+ * perf could not put a pinned hardware counter on the PMU when every
+ * counter there is taken by pinned counters of others, EBUSY.
+ */
+struct perf_event *hwpmc_md_create_running(const struct perf_event_attr *attr,
+					   int cpu)
+{
+	struct perf_event_attr a = *attr;
+	struct perf_event *ev;
+
+	a.disabled = 0;
+	ev = hwpmc_md_create(&a, cpu, NULL, NULL);
+	if (!IS_ERR(ev) && hwpmc_md_failed_here(ev)) {
+		hwpmc_md_release(ev);
+		return ERR_PTR(-EBUSY);
+	}
+	return ev;
+}
+
+/* The PMC a counter of ours belongs to (its perf context). */
+void *hwpmc_md_context(struct perf_event *ev)
+{
+	return ev->overflow_handler_context;
+}
+
+/* -- the counters of a task ------------------------------------------------------- */
+
+/*
+ * fn for each of our counters with a PMC in the perf contexts of t, which
+ * is the current task or a new one that has not run yet; fn runs with the
+ * context's lock held and IRQs off, and the PMC it gets stays valid until
+ * the caller leaves its RCU read-side section.
+ */
+void hwpmc_md_task_counters(struct task_struct *t, hwpmc_ev_fn fn, void *arg)
+{
+	struct perf_event_context *ctx;
+	struct perf_event *ev;
+	unsigned long flags;
+	int i;
+
+	for (i = 0; i < HWPMC_NR_TASK_CTX; i++) {
+		ctx = hwpmc_task_ctx(t, i);
+		if (!ctx)
+			continue;
+		raw_spin_lock_irqsave(&ctx->lock, flags);
+		list_for_each_entry(ev, &ctx->event_list, event_entry)
+			if (ev->overflow_handler == hwpmc_md_overflow &&
+			    ev->overflow_handler_context)
+				fn(ev, ev->overflow_handler_context, arg);
+		raw_spin_unlock_irqrestore(&ctx->lock, flags);
+	}
+}
+
+/*
+ * Pin the context of a target thread's counter: perf never swaps a pinned
+ * context with another task's.  Unpinned, the contexts of the threads of
+ * a target (clones of each other) are swapped at context switches
+ * between them, counters and all, so that a thread's counters move to
+ * another thread, which may exit with them.  The pin stays for the life
+ * of the context; what it costs is the swap optimisation.
+ */
+void hwpmc_md_pin(struct perf_event *ev)
+{
+	struct perf_event_context *ctx = ev->ctx;
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&ctx->lock, flags);
+	ctx->pin_count++;
+	raw_spin_unlock_irqrestore(&ctx->lock, flags);
+}
+
+/*
+ * The same from a hwpmc_md_task_counters() walker (the context's lock
+ * held), once per context: *last is the context pinned last.
+ */
+void hwpmc_md_pin_held(struct perf_event *ev, const void **last)
+{
+	lockdep_assert_held(&ev->ctx->lock);
+	if (*last == ev->ctx)
+		return;
+	*last = ev->ctx;
+	ev->ctx->pin_count++;
+}
+
+/* Is ev off: disabled, as copies of a stopped or dead counter are made? */
+bool hwpmc_md_off(struct perf_event *ev)
+{
+	return READ_ONCE(ev->state) == PERF_EVENT_STATE_OFF;
 }
 
 void hwpmc_md_release(struct perf_event *ev)
@@ -554,6 +695,18 @@ void hwpmc_md_stop(struct perf_event *ev)
 }
 
 /*
+ * What ev counted, its copies left out, read where it cannot move: on its
+ * CPU with IRQs off, or under its context's lock.  On this CPU means
+ * active: the PMU is read; otherwise the count stands.
+ */
+u64 hwpmc_md_read_local(struct perf_event *ev)
+{
+	if (READ_ONCE(ev->oncpu) == smp_processor_id())
+		ev->pmu->read(ev);
+	return local64_read(&ev->count);
+}
+
+/*
  * A counter of the current task, or of this CPU, read here: what perf's
  * perf_event_read_local() does (not exported to modules), with IRQs off
  * so that the counter is not scheduled in or out meanwhile; no context
@@ -576,13 +729,9 @@ static bool hwpmc_md_read_here(struct perf_event *ev, u64 *value)
 		here = ev->hw.target == current;
 	else
 		here = ev->cpu == smp_processor_id();
-	if (here) {
-		/* on this CPU means active; otherwise the count stands */
-		if (READ_ONCE(ev->oncpu) == smp_processor_id())
-			ev->pmu->read(ev);
-		*value = local64_read(&ev->count) +
+	if (here)
+		*value = hwpmc_md_read_local(ev) +
 			 atomic64_read(&ev->child_count);
-	}
 	local_irq_restore(flags);
 	return here;
 }

@@ -56,7 +56,6 @@
 #include <linux/log2.h>
 #include <linux/llist.h>
 #include <linux/module.h>
-#include <linux/perf_event.h>
 #include <linux/preempt.h>
 #include <linux/rculist.h>
 #include <linux/refcount.h>
@@ -187,14 +186,6 @@ static void hwpmc_thr_put(struct hwpmc_thr *thr)
 
 /* -- slices ------------------------------------------------------------------ */
 
-/* A CPU counter's count, on its CPU with IRQs off (perf_event_read_local()). */
-static u64 hwpmc_cpu_count(struct perf_event *ev)
-{
-	if (READ_ONCE(ev->state) == PERF_EVENT_STATE_ACTIVE)
-		ev->pmu->read(ev);
-	return local64_read(&ev->count);
-}
-
 /*
  * A slice of s begins; its thread runs here, thr->lock held.  migrated:
  * at a switch-in on another CPU than the thread's last, seen by a
@@ -207,7 +198,7 @@ static void hwpmc_slice_open(struct hwpmc_slot *s, int cpu, bool migrated)
 	if (!ev)
 		return;		/* no counter on this CPU (hotplug) */
 	s->ev = ev;
-	s->base = hwpmc_cpu_count(ev);
+	s->base = hwpmc_md_read_local(ev);
 	if (migrated && s->pm->cset->at_in)
 		s->base--;
 	s->in = true;
@@ -225,7 +216,7 @@ static u64 hwpmc_slice_take(struct hwpmc_slot *s, int cpu, bool close)
 	if (!s->in)
 		return 0;
 	if (s->ev == READ_ONCE(s->pm->cset->pcpu[cpu])) {
-		v = hwpmc_cpu_count(s->ev);
+		v = hwpmc_md_read_local(s->ev);
 		d = v - s->base;
 		s->base = v;
 	}
@@ -722,12 +713,10 @@ static void hwpmc_vprobe_off_fn(struct work_struct *work)
  */
 static int hwpmc_cset_counters(struct hwpmc_cset *cs)
 {
-	struct perf_event_attr attr = cs->attr;
 	struct perf_event *ev, *old;
 	int cpu, gen;
 
 	lockdep_assert_held_write(&hwpmc_sx);
-	attr.disabled = 0;
 	for_each_online_cpu(cpu) {
 		gen = hwpmc_cpu_gen_read(cpu);
 		ev = cs->pcpu[cpu];
@@ -741,15 +730,11 @@ static int hwpmc_cset_counters(struct hwpmc_cset *cs)
 			continue;
 		}
 		/* no PMC as context: a counter that wraps has no sample */
-		ev = hwpmc_md_create(&attr, cpu, NULL, NULL);
+		ev = hwpmc_md_create_running(&cs->attr, cpu);
 		if (IS_ERR(ev)) {
 			if (PTR_ERR(ev) == -ENODEV)
 				continue;	/* went offline meanwhile */
 			return PTR_ERR(ev);
-		}
-		if (READ_ONCE(ev->state) == PERF_EVENT_STATE_ERROR) {
-			hwpmc_md_release(ev);
-			return -EBUSY;
 		}
 		old = cs->pcpu[cpu];
 		WRITE_ONCE(cs->pcpu[cpu], ev);

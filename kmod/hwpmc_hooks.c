@@ -50,7 +50,6 @@
 #include <linux/mm.h>
 #include <linux/mman.h>
 #include <linux/percpu.h>
-#include <linux/perf_event.h>
 #include <linux/rculist.h>
 #include <linux/sched.h>
 #include <linux/sched/mm.h>
@@ -92,35 +91,6 @@ static void hwpmc_logset_add(struct hwpmc_logset *ls, struct hwpmc_pmc *pm)
 	}
 }
 
-typedef void (*hwpmc_ev_fn)(struct perf_event *ev, struct hwpmc_pmc *pm,
-			    void *arg);
-
-/*
- * fn for each of our counters in the perf contexts of t, which is the
- * current task or a new one that has not run yet; fn runs with the
- * context's lock held and IRQs off, and the PMC it gets stays valid
- * until the caller leaves its RCU read-side section.
- */
-static void hwpmc_walk_counters(struct task_struct *t, hwpmc_ev_fn fn,
-				   void *arg)
-{
-	struct perf_event_context *ctx;
-	struct perf_event *ev;
-	unsigned long flags;
-	int i;
-
-	for (i = 0; i < HWPMC_NR_TASK_CTX; i++) {
-		ctx = hwpmc_task_ctx(t, i);
-		if (!ctx)
-			continue;
-		raw_spin_lock_irqsave(&ctx->lock, flags);
-		list_for_each_entry(ev, &ctx->event_list, event_entry)
-			if (ev->overflow_handler == hwpmc_overflow)
-				fn(ev, ev->overflow_handler_context, arg);
-		raw_spin_unlock_irqrestore(&ctx->lock, flags);
-	}
-}
-
 struct hwpmc_carry {
 	const struct hwpmc_pmc	*pm;
 	bool			found;
@@ -146,7 +116,7 @@ bool hwpmc_task_carries(struct task_struct *t, const struct hwpmc_pmc *pm)
 	struct hwpmc_carry c = { .pm = pm };
 
 	rcu_read_lock();
-	hwpmc_walk_counters(t, hwpmc_find_pmc, &c);
+	hwpmc_md_task_counters(t, hwpmc_find_pmc, &c);
 	rcu_read_unlock();
 	return c.found;
 }
@@ -322,17 +292,6 @@ out:
 
 /* -- PROCCSW ------------------------------------------------------------------ */
 
-/* What the counter of the current thread counted; ctx lock held. */
-static u64 hwpmc_counter_local(struct perf_event *ev)
-{
-	lockdep_assert_held(&ev->ctx->lock);
-	if (ev->state == PERF_EVENT_STATE_ACTIVE &&
-	    ev->oncpu == smp_processor_id())
-		ev->pmu->read(ev);
-	return local64_read(&ev->count);
-}
-
-
 /* A thread's count of a LOG_PROCCSW PMC at its last switch. */
 struct hwpmc_csw {
 	struct hlist_node	node;		/* hwpmc_csw_hash, by task */
@@ -422,7 +381,7 @@ static void hwpmc_csw_log(struct task_struct *t, struct hwpmc_pmc *pm,
 
 	if (!c || !lg)
 		return;
-	v = hwpmc_counter_local(ev);
+	v = hwpmc_md_read_local(ev);
 	r.pl_value = v - c->last;
 	c->last = v;
 	/* a stopped PMC's counters may count on (hwpmc_pmc.c): no record */
@@ -449,7 +408,7 @@ static void hwpmc_probe_switch(void *data, bool preempt,
 			       unsigned int prev_state)
 {
 	rcu_read_lock();
-	hwpmc_walk_counters(prev, hwpmc_csw_counter, NULL);
+	hwpmc_md_task_counters(prev, hwpmc_csw_counter, NULL);
 	rcu_read_unlock();
 }
 
@@ -511,7 +470,7 @@ static void hwpmc_csw_clone(struct task_struct *t)
 
 	if (!READ_ONCE(hwpmc_proccsw_users))
 		return;
-	hwpmc_walk_counters(t, hwpmc_add_csw, &ps);
+	hwpmc_md_task_counters(t, hwpmc_add_csw, &ps);
 	for (i = 0; i < ps.n; i++)
 		hwpmc_csw_add(t, ps.pm[i], GFP_ATOMIC);
 }
@@ -521,7 +480,7 @@ static void hwpmc_csw_exit(struct task_struct *t)
 {
 	if (!READ_ONCE(hwpmc_proccsw_users))
 		return;
-	hwpmc_walk_counters(t, hwpmc_csw_counter, NULL);
+	hwpmc_md_task_counters(t, hwpmc_csw_counter, NULL);
 	hwpmc_csw_drop(t, NULL);
 }
 
@@ -546,7 +505,7 @@ static int hwpmc_kp_mmap(struct kprobe *kp, struct pt_regs *regs)
 	if (!vma || !hwpmc_vma_wanted(vma) || vma->vm_mm != current->mm)
 		return 0;
 	rcu_read_lock();
-	hwpmc_walk_counters(current, hwpmc_add_sampling, &ls);
+	hwpmc_md_task_counters(current, hwpmc_add_sampling, &ls);
 	hwpmc_add_system(&ls);
 	if (ls.n) {
 		path = d_path(&vma->vm_file->f_path,
@@ -589,7 +548,7 @@ static int hwpmc_kp_munmap(struct kprobe *kp, struct pt_regs *regs)
 	if (!vma || vma->vm_start >= end)
 		return 0;
 	rcu_read_lock();
-	hwpmc_walk_counters(current, hwpmc_add_sampling, &ls);
+	hwpmc_md_task_counters(current, hwpmc_add_sampling, &ls);
 	hwpmc_add_system(&ls);
 	r.pl_start = start;
 	r.pl_end = end;
@@ -647,7 +606,7 @@ static int hwpmc_kp_exec(struct kprobe *kp, struct pt_regs *regs)
 	if (hwpmc_hooks_idle() || !current->mm)
 		return 0;
 	rcu_read_lock();
-	hwpmc_walk_counters(current, hwpmc_add_any, &ls);
+	hwpmc_md_task_counters(current, hwpmc_add_any, &ls);
 	hwpmc_thr_pmcs(current, hwpmc_add_any_pmc, &ls);
 	hwpmc_add_system(&ls);
 	if (ls.n) {
@@ -692,7 +651,7 @@ static int hwpmc_kp_exit(struct kprobe *kp, struct pt_regs *regs)
 		 * exit, at exit or at the exec of a non-dumpable program
 		 */
 		rcu_read_lock();
-		hwpmc_walk_counters(p, hwpmc_note_failed, NULL);
+		hwpmc_md_task_counters(p, hwpmc_note_failed, NULL);
 		rcu_read_unlock();
 	}
 	if (!(p->flags & PF_EXITING))
@@ -784,7 +743,7 @@ static void hwpmc_kprobes_fini(void)
 struct hwpmc_evset {
 	int			n;
 	struct perf_event	*ev[HWPMC_ENABLE_MAX];
-	struct perf_event_context *pinned;
+	const void		*pinned;	/* the context pinned last */
 };
 
 static atomic_t hwpmc_enable_pending = ATOMIC_INIT(0);
@@ -794,26 +753,8 @@ static void hwpmc_add_off(struct perf_event *ev, struct hwpmc_pmc *pm,
 {
 	struct hwpmc_evset *es = arg;
 
-	if (ev->state == PERF_EVENT_STATE_OFF && es->n < HWPMC_ENABLE_MAX)
+	if (hwpmc_md_off(ev) && es->n < HWPMC_ENABLE_MAX)
 		es->ev[es->n++] = ev;
-}
-
-/*
- * Pin the context of a target thread's counter: perf never swaps a pinned
- * context with another task's.  Unpinned, the contexts of the threads of
- * a target (clones of each other) are swapped at context switches
- * between them, counters and all, so that a thread's counters move to
- * another thread, which may exit with them.  The pin stays for the life
- * of the context; what it costs is the swap optimisation.
- */
-void hwpmc_pin_counter(struct perf_event *ev)
-{
-	struct perf_event_context *ctx = ev->ctx;
-	unsigned long flags;
-
-	raw_spin_lock_irqsave(&ctx->lock, flags);
-	ctx->pin_count++;
-	raw_spin_unlock_irqrestore(&ctx->lock, flags);
 }
 
 /* Walker: OFF counters, and pin the context (lock held) once. */
@@ -822,11 +763,8 @@ static void hwpmc_add_inherited(struct perf_event *ev, struct hwpmc_pmc *pm,
 {
 	struct hwpmc_evset *es = arg;
 
-	if (es->pinned != ev->ctx) {
-		es->pinned = ev->ctx;
-		ev->ctx->pin_count++;
-	}
-	if (ev->state == PERF_EVENT_STATE_OFF && es->n == HWPMC_ENABLE_MAX)
+	hwpmc_md_pin_held(ev, &es->pinned);
+	if (hwpmc_md_off(ev) && es->n == HWPMC_ENABLE_MAX)
 		hwpmc_pmc_lost(pm);	/* stays off: the child is not counted */
 	hwpmc_add_off(ev, pm, arg);
 }
@@ -841,11 +779,11 @@ static void hwpmc_enable_inherited(struct callback_head *cb)
 	/* no PMC (and so none of its counters' copies) goes meanwhile */
 	down_read(&hwpmc_sx);
 	rcu_read_lock();
-	hwpmc_walk_counters(current, hwpmc_add_off, &es);
+	hwpmc_md_task_counters(current, hwpmc_add_off, &es);
 	rcu_read_unlock();
 	/* current's contexts are pinned: its counters stay with it */
 	for (i = 0; i < es.n; i++)
-		perf_event_enable(es.ev[i]);
+		hwpmc_md_start(es.ev[i]);
 	up_read(&hwpmc_sx);
 	if (atomic_dec_and_test(&hwpmc_enable_pending))
 		wake_up_var(&hwpmc_enable_pending);
@@ -861,7 +799,7 @@ static void hwpmc_check_inherited(struct task_struct *child)
 	struct callback_head *cb;
 	int i;
 
-	hwpmc_walk_counters(child, hwpmc_add_inherited, &es);
+	hwpmc_md_task_counters(child, hwpmc_add_inherited, &es);
 	if (!es.n)
 		return;
 	cb = kmalloc(sizeof(*cb), GFP_ATOMIC | __GFP_NOWARN);
@@ -869,7 +807,7 @@ static void hwpmc_check_inherited(struct task_struct *child)
 		pr_warn_ratelimited("no memory to enable the counters of new task %d\n",
 				    task_pid_nr(child));
 		for (i = 0; i < es.n; i++)
-			hwpmc_pmc_lost(es.ev[i]->overflow_handler_context);
+			hwpmc_pmc_lost(hwpmc_md_context(es.ev[i]));
 		return;
 	}
 	init_task_work(cb, hwpmc_enable_inherited);
@@ -899,7 +837,7 @@ static void hwpmc_probe_fork(void *data, struct task_struct *parent,
 		rcu_read_unlock();
 		return;
 	}
-	hwpmc_walk_counters(current, hwpmc_add_descendants, &ls);
+	hwpmc_md_task_counters(current, hwpmc_add_descendants, &ls);
 	hwpmc_thr_pmcs(current, hwpmc_add_descendants_pmc, &ls);
 	hwpmc_add_system(&ls);
 	now = ktime_get_ns();
@@ -920,7 +858,7 @@ static void hwpmc_add_procexit(struct perf_event *ev, struct hwpmc_pmc *pm,
 	if (!(pm->flags & PMC_F_LOG_PROCEXIT) || es->n == HWPMC_EXIT_MAX)
 		return;
 	es->pm[es->n] = pm;
-	es->value[es->n++] = hwpmc_counter_local(ev);
+	es->value[es->n++] = hwpmc_md_read_local(ev);
 }
 
 /*
@@ -1017,7 +955,7 @@ static void __maybe_unused hwpmc_procexit(struct task_struct *p,
 	struct hwpmc_exitset es = { 0 };
 
 	rcu_read_lock();
-	hwpmc_walk_counters(p, hwpmc_add_procexit, &es);
+	hwpmc_md_task_counters(p, hwpmc_add_procexit, &es);
 	hwpmc_procexit_log(&es, p->tgid, group_dead);
 	rcu_read_unlock();
 }

@@ -83,7 +83,17 @@ struct hwpmc_mdep {
 
 extern struct hwpmc_mdep hwpmc_md;
 
-int hwpmc_backend_init(void);
+struct hwpmc_pmc;
+struct pt_regs;
+struct perf_event;
+
+/* The core's overflow entry: a counter of PMC context overflowed. */
+typedef void (*hwpmc_overflow_fn)(void *context, struct pt_regs *regs);
+/* A walker over a task's counters (hwpmc_md_task_counters()). */
+typedef void (*hwpmc_ev_fn)(struct perf_event *ev, struct hwpmc_pmc *pm,
+			    void *arg);
+
+int hwpmc_backend_init(hwpmc_overflow_fn overflow);
 void hwpmc_backend_fini(void);
 const struct hwpmc_class *hwpmc_class_find(u32 class);
 const struct hwpmc_class *hwpmc_row_class(u32 ri);
@@ -99,10 +109,21 @@ struct task_struct;
 int hwpmc_md_attr(const struct hwpmc_event *ev, u32 caps,
 		  const struct pmc_md_pmu_op_pmcallocate *md,
 		  struct perf_event_attr *attr);
+void hwpmc_md_attr_pmc(struct perf_event_attr *attr, u32 mode, u32 flags,
+		       u64 period, bool privileged);
+bool hwpmc_md_soft(const struct perf_event_attr *attr);
 int hwpmc_md_raw_check(const struct perf_event_attr *attr);
 struct perf_event *hwpmc_md_create(struct perf_event_attr *attr, int cpu,
 				   struct task_struct *task, void *context);
+struct perf_event *hwpmc_md_create_running(const struct perf_event_attr *attr,
+					   int cpu);
 void hwpmc_md_release(struct perf_event *ev);
+void *hwpmc_md_context(struct perf_event *ev);
+void hwpmc_md_task_counters(struct task_struct *t, hwpmc_ev_fn fn, void *arg);
+void hwpmc_md_pin(struct perf_event *ev);
+void hwpmc_md_pin_held(struct perf_event *ev, const void **last);
+bool hwpmc_md_off(struct perf_event *ev);
+u64 hwpmc_md_read_local(struct perf_event *ev);
 int hwpmc_md_set_period(struct perf_event *ev, u64 period);
 bool hwpmc_md_has_copies(struct perf_event *ev);
 bool hwpmc_md_failed(struct perf_event *ev);
@@ -225,6 +246,7 @@ struct hwpmc_pmc {
 	kuid_t			uid;		/* the allocator's, for limits */
 	bool			privileged;	/* it had CAP_PERFMON */
 	u64			value;		/* folded at stop */
+	u64			reload;		/* sampling: the reload count */
 	bool			unsched;	/* a counter was not scheduled */
 	struct perf_event_attr	attr;
 	struct list_head	targets;	/* process scope */
@@ -267,8 +289,6 @@ int hwpmc_pmc_configurelog(struct file *file, int fd);
 int hwpmc_pmc_flushlog(void);
 int hwpmc_pmc_closelog(void);
 int hwpmc_pmc_writelog(u32 userdata);
-void hwpmc_overflow(struct perf_event *event, struct perf_sample_data *data,
-		    struct pt_regs *regs);
 
 /* The owner's log of a PMC, or NULL; any context (see above). */
 static inline struct hwpmc_log *hwpmc_pmc_log(const struct hwpmc_pmc *pm)
@@ -342,8 +362,7 @@ int hwpmc_log_append_path(struct hwpmc_log *lg, u32 type, u64 time,
 /* Sampling (hwpmc_sample.c). */
 int hwpmc_sample_init(void);
 void hwpmc_sample_fini(void);
-void hwpmc_sample_take(struct hwpmc_pmc *pm, bool callchain,
-		       struct pt_regs *regs);
+void hwpmc_sample_overflow(void *context, struct pt_regs *regs);
 void hwpmc_sample_drain(void);
 
 /* Records from the kernel's events (hwpmc_hooks.c). */
@@ -356,7 +375,6 @@ void hwpmc_hooks_exit(struct task_struct *p);
 int hwpmc_proccsw_use(struct hwpmc_pmc *pm, bool on);
 void hwpmc_proccsw_attach(struct task_struct *t, struct hwpmc_pmc *pm);
 bool hwpmc_task_carries(struct task_struct *t, const struct hwpmc_pmc *pm);
-void hwpmc_pin_counter(struct perf_event *ev);
 
 /* PROCEXIT: what exiting threads counted, per PMC (atomic context, RCU). */
 #define HWPMC_EXIT_MAX		16

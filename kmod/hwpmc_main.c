@@ -227,7 +227,7 @@ static int __init hwpmc_init(void)
 	int error;
 
 	hwpmc_tunables_check();
-	error = hwpmc_backend_init();
+	error = hwpmc_backend_init(hwpmc_sample_overflow);
 	if (error)
 		return error;
 	error = hwpmc_mod_init();

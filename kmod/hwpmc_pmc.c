@@ -35,7 +35,6 @@
 #include <linux/hash.h>
 #include <linux/list.h>
 #include <linux/log2.h>
-#include <linux/perf_event.h>
 #include <linux/pid.h>
 #include <linux/rculist.h>
 #include <linux/sched.h>
@@ -255,29 +254,6 @@ static void hwpmc_owner_closelog(struct hwpmc_owner *po)
 	hwpmc_log_close(lg);
 }
 
-/* -- overflows -------------------------------------------------------------- */
-
-/*
- * perf calls this for every overflow of our counters, in NMI, IRQ or
- * IRQs-off context; the counter's context is its PMC, alive while the
- * counter is.
- */
-void hwpmc_overflow(struct perf_event *event, struct perf_sample_data *data,
-		    struct pt_regs *regs)
-{
-	struct hwpmc_pmc *pm = event->overflow_handler_context;
-
-	/* a counting counter wrapped (those of counter sets have no PMC) */
-	if (!pm || !PMC_IS_SAMPLING_MODE(pm->mode))
-		return;
-	if (READ_ONCE(pm->state) != PMC_STATE_RUNNING) {
-		hwpmc_stat_inc(intr_ignored);
-		return;
-	}
-	hwpmc_sample_take(pm, pm->flags & (PMC_F_CALLCHAIN |
-					   PMC_F_USERCALLCHAIN), regs);
-}
-
 /* -- log records of PMCs ---------------------------------------------------- */
 
 /*
@@ -299,7 +275,7 @@ static void hwpmc_log_pmcallocate(struct hwpmc_log *lg, struct hwpmc_pmc *pm)
 	r.pl_event = pm->event->code;
 	r.pl_flags = pm->flags;
 	if (PMC_IS_SAMPLING_MODE(pm->mode))
-		r.pl_rate = pm->attr.sample_period;
+		r.pl_rate = pm->reload;
 	strscpy(r.pl_evname, pm->event->name, sizeof(r.pl_evname));
 	hwpmc_log_append(lg, PMC_ID_TO_CLASS(pm->id) == PMC_CLASS_SOFT ?
 			 PMCLOG_TYPE_PMCALLOCATEDYN : PMCLOG_TYPE_PMCALLOCATE,
@@ -726,7 +702,7 @@ static int hwpmc_target_add(struct hwpmc_pmc *pm, struct task_struct *p)
 					error = PTR_ERR(ev);
 				ev = NULL;
 			} else {
-				hwpmc_pin_counter(ev);
+				hwpmc_md_pin(ev);
 			}
 			tv[ntv].t = get_task_struct(t[i]);
 			tv[ntv++].ev = ev;
@@ -1043,15 +1019,6 @@ int hwpmc_pmc_allocate(struct file *file, struct pmc_op_pmcallocate *pa)
 		if (error)
 			goto fail;
 	}
-	if (!pm->attr.exclude_hv && !hwpmc_perfmon_noaudit())
-		pm->attr.exclude_hv = 1;
-	if (mode == PMC_MODE_TS) {
-		/* new threads, and new processes with DESCENDANTS */
-		pm->attr.inherit = 1;
-		pm->attr.inherit_thread = !(pa->pm_flags & PMC_F_DESCENDANTS);
-		/* counts follow their tasks when perf swaps contexts */
-		pm->attr.inherit_stat = 1;
-	}
 	pm->file = file;
 	raw_spin_lock_init(&pm->exitlock);
 	INIT_LIST_HEAD(&pm->slots);
@@ -1066,12 +1033,14 @@ int hwpmc_pmc_allocate(struct file *file, struct pmc_op_pmcallocate *pa)
 	pm->privileged = hwpmc_perfmon_noaudit();
 	if (PMC_IS_SAMPLING_MODE(mode)) {
 		/* the reload count; hwpmc(4): at least mincount */
-		pm->attr.sample_period = max_t(u64, pa->pm_count,
-					       READ_ONCE(hwpmc_mincount));
+		pm->reload = max_t(u64, pa->pm_count,
+				   READ_ONCE(hwpmc_mincount));
 		pm->caps |= PMC_CAP_INTERRUPT;
 	} else {
 		pm->value = pa->pm_count;
 	}
+	hwpmc_md_attr_pmc(&pm->attr, mode, pm->flags, pm->reload,
+			  pm->privileged);
 	INIT_LIST_HEAD(&pm->targets);
 
 	down_write(&hwpmc_sx);
@@ -1247,7 +1216,7 @@ static int hwpmc_counters_check(struct hwpmc_pmc *pm)
 	unsigned int b;
 
 	lockdep_assert_held_write(&hwpmc_sx);
-	if (pm->privileged || pm->attr.type == PERF_TYPE_SOFTWARE)
+	if (pm->privileged || hwpmc_md_soft(&pm->attr))
 		return 0;
 	for (b = 0; b < (1U << hwpmc_hashbits); b++)
 		hlist_for_each_entry(po, &hwpmc_ownerhash[b], link)
@@ -1450,8 +1419,12 @@ static int hwpmc_set_period(struct hwpmc_pmc *pm, u64 count)
 	list_for_each_entry(pt, &pm->targets, link)
 		for (i = 0; !error && i < pt->nev; i++)
 			error = hwpmc_md_set_period(pt->ev[i], count);
-	if (!error)
-		pm->attr.sample_period = count;
+	if (!error) {
+		pm->reload = count;
+		/* for the counters of targets attached from now */
+		hwpmc_md_attr_pmc(&pm->attr, pm->mode, pm->flags, count,
+				  pm->privileged);
+	}
 	return error;
 }
 
@@ -1898,5 +1871,5 @@ void hwpmc_pmc_describe(const struct hwpmc_pmc *pm, struct pmc_info *pi)
 	pi->pm_event = pm->event->code;
 	pi->pm_flags = pm->flags;
 	if (PMC_IS_SAMPLING_MODE(pm->mode))
-		pi->pm_reloadcount = pm->attr.sample_period;
+		pi->pm_reloadcount = pm->reload;
 }

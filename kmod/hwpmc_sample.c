@@ -33,7 +33,6 @@
 #include <linux/kernel.h>
 #include <linux/irq_work.h>
 #include <asm/local.h>
-#include <linux/perf_event.h>
 #include <linux/percpu.h>
 #include <linux/sched.h>
 #include <linux/sched/task_stack.h>
@@ -188,11 +187,12 @@ static u32 hwpmc_user_chain(struct pt_regs *regs, u64 *pc, u32 max)
 
 /* -- the handler ------------------------------------------------------------ */
 
-void hwpmc_sample_take(struct hwpmc_pmc *pm, bool callchain,
-		       struct pt_regs *regs)
+static void hwpmc_sample_take(struct hwpmc_pmc *pm, bool callchain,
+			      struct pt_regs *regs)
 {
 	struct hwpmc_ring *r = this_cpu_ptr(&hwpmc_rings);
 	u32 depth = hwpmc_callchaindepth, flags = 0, n;
+	u32 modes = pm->caps & (PMC_CAP_USER | PMC_CAP_SYSTEM);
 	struct hwpmc_sample *s;
 	struct pt_regs *uregs;
 	unsigned int head;
@@ -204,7 +204,7 @@ void hwpmc_sample_take(struct hwpmc_pmc *pm, bool callchain,
 	 * user state at kernel entry, or nothing for a kernel thread.  A
 	 * kernel-mode-only PMC's samples in user mode are dropped.
 	 */
-	if (!user_mode(regs) && pm->attr.exclude_kernel) {
+	if (!user_mode(regs) && modes == PMC_CAP_USER) {
 		if (!current->mm || (current->flags & PF_KTHREAD)) {
 			hwpmc_stat_inc(intr_ignored);
 			return;
@@ -215,7 +215,7 @@ void hwpmc_sample_take(struct hwpmc_pmc *pm, bool callchain,
 			hwpmc_stat_inc(intr_ignored);
 			return;
 		}
-	} else if (user_mode(regs) && pm->attr.exclude_user) {
+	} else if (user_mode(regs) && modes == PMC_CAP_SYSTEM) {
 		hwpmc_stat_inc(intr_ignored);
 		return;
 	}
@@ -269,6 +269,25 @@ void hwpmc_sample_take(struct hwpmc_pmc *pm, bool callchain,
 	return;
 out:
 	local_dec(&r->nest);
+}
+
+/*
+ * A counter of PMC context overflowed (hwpmc_backend.c calls this for
+ * perf), in NMI, IRQ or IRQs-off context; the PMC lives while the
+ * counter does.
+ */
+void hwpmc_sample_overflow(void *context, struct pt_regs *regs)
+{
+	struct hwpmc_pmc *pm = context;
+
+	if (!PMC_IS_SAMPLING_MODE(pm->mode))
+		return;		/* a counting counter wrapped */
+	if (READ_ONCE(pm->state) != PMC_STATE_RUNNING) {
+		hwpmc_stat_inc(intr_ignored);
+		return;
+	}
+	hwpmc_sample_take(pm, pm->flags & (PMC_F_CALLCHAIN |
+					   PMC_F_USERCALLCHAIN), regs);
 }
 
 /* -- the drain -------------------------------------------------------------- */

@@ -226,22 +226,6 @@ static u64 hwpmc_slice_take(struct hwpmc_slot *s, int cpu, bool close)
 	return d;
 }
 
-static void hwpmc_log_proccsw(struct hwpmc_pmc *pm, struct task_struct *t,
-			      u64 value)
-{
-	struct pmclog_proccsw r = {
-		.pl_pmcid = pm->id,
-		.pl_pid = t->tgid,
-		.pl_tid = t->pid,
-		.pl_value = value,
-	};
-	struct hwpmc_log *lg = hwpmc_pmc_log(pm);
-
-	if (lg)
-		hwpmc_log_append(lg, PMCLOG_TYPE_PROCCSW, ktime_get_ns(), &r,
-				 sizeof(r), NULL, 0);
-}
-
 static bool hwpmc_slot_counts(const struct hwpmc_slot *s)
 {
 	return !READ_ONCE(s->gone) &&
@@ -288,7 +272,7 @@ static void hwpmc_thr_close(struct hwpmc_thr *thr, int cpu)
 			continue;
 		d = hwpmc_slice_take(s, cpu, true);
 		if ((s->pm->flags & PMC_F_LOG_PROCCSW) && hwpmc_slot_counts(s))
-			hwpmc_log_proccsw(s->pm, thr->task, d);
+			hwpmc_rec_proccsw(s->pm, thr->task, d);
 	}
 	thr->cpu = HWPMC_THR_OFF;
 	thr->nr_migr = READ_ONCE(thr->task->se.nr_migrations);
@@ -1362,7 +1346,7 @@ void hwpmc_thr_exit(struct task_struct *p)
 	if (!thr)
 		return;
 	if (es.n)
-		hwpmc_procexit_log(&es, p->tgid, true);
+		hwpmc_rec_procexit(&es, p->tgid, true);
 	hwpmc_thr_put(thr);
 }
 

@@ -154,142 +154,6 @@ static bool hwpmc_hooks_idle(void)
 	return !atomic_read(&hwpmc_active);
 }
 
-/* -- records ---------------------------------------------------------------- */
-
-static u32 hwpmc_vma_prot(const struct vm_area_struct *vma)
-{
-	return (vma->vm_flags & VM_READ ? PROT_READ : 0) |
-	       (vma->vm_flags & VM_WRITE ? PROT_WRITE : 0) |
-	       (vma->vm_flags & VM_EXEC ? PROT_EXEC : 0);
-}
-
-static void hwpmc_map_in(struct hwpmc_log *lg, pid_t pid,
-			 const struct vm_area_struct *vma, const char *path,
-			 u64 time)
-{
-	struct pmclog_map_in r = {
-		.pl_pid = pid,
-		.pl_prot = hwpmc_vma_prot(vma),
-		.pl_start = vma->vm_start,
-		.pl_end = vma->vm_end,
-		.pl_pgoff = (u64)vma->vm_pgoff << PAGE_SHIFT,
-	};
-
-	hwpmc_log_append_path(lg, PMCLOG_TYPE_MAP_IN, time, &r, sizeof(r),
-			      path);
-}
-
-static bool hwpmc_vma_wanted(const struct vm_area_struct *vma)
-{
-	return vma->vm_file && (vma->vm_flags & VM_EXEC);
-}
-
-/*
- * The executable file mappings of mm to lg, for process pid; process
- * context, mm referenced.
- */
-static void hwpmc_log_maps(struct hwpmc_log *lg, pid_t pid,
-			   struct mm_struct *mm, char *buf)
-{
-	struct vm_area_struct *vma;
-	unsigned long addr = 0;
-	char *path;
-	u64 now = ktime_get_ns();
-
-	mmap_read_lock(mm);
-	while ((vma = find_vma(mm, addr))) {
-		addr = vma->vm_end;
-		if (!hwpmc_vma_wanted(vma))
-			continue;
-		path = d_path(&vma->vm_file->f_path, buf, PMCLOG_PATH_MAX);
-		if (!IS_ERR(path))
-			hwpmc_map_in(lg, pid, vma, path, now);
-	}
-	mmap_read_unlock(mm);
-}
-
-/*
- * A process became a target of pm: PMCATTACH with the path of its
- * executable and, when maps, MAP_IN for its executable mappings.
- * Process context (hwpmc_sx held).
- */
-void hwpmc_log_process(struct hwpmc_log *lg, struct hwpmc_pmc *pm,
-		       struct task_struct *p, bool maps)
-{
-	struct pmclog_pmcattach r = {
-		.pl_pmcid = pm->id,
-		.pl_pid = task_tgid_nr(p),
-	};
-	struct mm_struct *mm;
-	struct file *exe = NULL;
-	char *buf, *path = "";
-
-	buf = kmalloc(PMCLOG_PATH_MAX, GFP_KERNEL);
-	if (!buf) {
-		hwpmc_log_lost(lg);	/* PMCATTACH, MAP_IN */
-		return;
-	}
-	mm = get_task_mm(p);
-	if (mm)
-		exe = hwpmc_mm_exe_file(mm);
-	if (exe) {
-		path = d_path(&exe->f_path, buf, PMCLOG_PATH_MAX);
-		if (IS_ERR(path))
-			path = "";
-	}
-	hwpmc_log_append_path(lg, PMCLOG_TYPE_PMCATTACH, ktime_get_ns(), &r,
-			      sizeof(r), path);
-	if (exe)
-		fput(exe);
-	if (mm && maps)
-		hwpmc_log_maps(lg, task_tgid_nr(p), mm, buf);
-	if (mm)
-		mmput(mm);
-	kfree(buf);
-}
-
-/* A system-sampling PMC starts: the mappings of every process. */
-void hwpmc_log_all_processes(struct hwpmc_log *lg)
-{
-	struct task_struct *p, **t = NULL;
-	struct mm_struct *mm;
-	u32 n = 0, max = 64, i;
-	char *buf;
-
-	buf = kmalloc(PMCLOG_PATH_MAX, GFP_KERNEL);
-	if (!buf)
-		goto lost;
-	rcu_read_lock();
-	for_each_process(p)
-		max++;
-	rcu_read_unlock();
-	t = kvcalloc(max, sizeof(*t), GFP_KERNEL);
-	if (!t)
-		goto lost;
-	rcu_read_lock();
-	for_each_process(p) {
-		if (n == max)
-			break;		/* born meanwhile: their MAP_INs come */
-		if (!(p->flags & PF_KTHREAD))
-			t[n++] = get_task_struct(p);
-	}
-	rcu_read_unlock();
-	for (i = 0; i < n; i++) {
-		mm = get_task_mm(t[i]);
-		if (mm) {
-			hwpmc_log_maps(lg, task_tgid_nr(t[i]), mm, buf);
-			mmput(mm);
-		}
-		put_task_struct(t[i]);
-	}
-	goto out;
-lost:
-	hwpmc_log_lost(lg);		/* the processes' MAP_INs */
-out:
-	kvfree(t);
-	kfree(buf);
-}
-
 /* -- PROCCSW ------------------------------------------------------------------ */
 
 /* A thread's count of a LOG_PROCCSW PMC at its last switch. */
@@ -370,25 +234,18 @@ static void hwpmc_csw_drop(struct task_struct *t, struct hwpmc_pmc *pm)
 static void hwpmc_csw_log(struct task_struct *t, struct hwpmc_pmc *pm,
 			  struct perf_event *ev)
 {
-	struct pmclog_proccsw r = {
-		.pl_pmcid = pm->id,
-		.pl_pid = t->tgid,
-		.pl_tid = t->pid,
-	};
-	struct hwpmc_log *lg = hwpmc_pmc_log(pm);
 	struct hwpmc_csw *c = hwpmc_csw_find(t, pm);
-	u64 v;
+	u64 v, d;
 
-	if (!c || !lg)
+	if (!c || !hwpmc_pmc_log(pm))
 		return;
 	v = hwpmc_md_read_local(ev);
-	r.pl_value = v - c->last;
+	d = v - c->last;
 	c->last = v;
 	/* a stopped PMC's counters may count on (hwpmc_pmc.c): no record */
 	if (READ_ONCE(pm->state) != PMC_STATE_RUNNING)
 		return;
-	hwpmc_log_append(lg, PMCLOG_TYPE_PROCCSW, ktime_get_ns(), &r,
-			 sizeof(r), NULL, 0);
+	hwpmc_rec_proccsw(pm, t, d);
 }
 
 static void hwpmc_csw_counter(struct perf_event *ev, struct hwpmc_pmc *pm,
@@ -512,7 +369,7 @@ static int hwpmc_kp_mmap(struct kprobe *kp, struct pt_regs *regs)
 			      this_cpu_ptr(hwpmc_pathbuf), PMCLOG_PATH_MAX);
 		now = ktime_get_ns();
 		for (i = 0; !IS_ERR(path) && i < ls.n; i++)
-			hwpmc_map_in(ls.lg[i], current->tgid, vma, path, now);
+			hwpmc_rec_map_in(ls.lg[i], current->tgid, vma, path, now);
 	}
 	rcu_read_unlock();
 	return 0;
@@ -529,7 +386,6 @@ static int hwpmc_kp_munmap(struct kprobe *kp, struct pt_regs *regs)
 	struct mm_struct *mm;
 	struct vm_area_struct *vma;
 	struct hwpmc_logset ls = { 0 };
-	struct pmclog_map_out r = { .pl_pid = current->tgid };
 	unsigned long start, end;
 	u64 now;
 	int i;
@@ -550,12 +406,9 @@ static int hwpmc_kp_munmap(struct kprobe *kp, struct pt_regs *regs)
 	rcu_read_lock();
 	hwpmc_md_task_counters(current, hwpmc_add_sampling, &ls);
 	hwpmc_add_system(&ls);
-	r.pl_start = start;
-	r.pl_end = end;
 	now = ktime_get_ns();
 	for (i = 0; i < ls.n; i++)
-		hwpmc_log_append(ls.lg[i], PMCLOG_TYPE_MAP_OUT, now, &r,
-				 sizeof(r), NULL, 0);
+		hwpmc_rec_map_out(ls.lg[i], current->tgid, start, end, now);
 	rcu_read_unlock();
 	return 0;
 }
@@ -597,7 +450,6 @@ static void hwpmc_add_any_pmc(struct hwpmc_pmc *pm, void *arg)
 static int hwpmc_kp_exec(struct kprobe *kp, struct pt_regs *regs)
 {
 	struct hwpmc_logset ls = { 0 };
-	struct pmclog_procexec r = { .pl_pid = current->tgid };
 	struct file *exe;
 	char *path = "";
 	u64 now;
@@ -619,11 +471,9 @@ static int hwpmc_kp_exec(struct kprobe *kp, struct pt_regs *regs)
 			path = "";
 	}
 	now = ktime_get_ns();
-	for (i = 0; i < ls.n; i++) {
-		r.pl_pmcid = ls.id[i];
-		hwpmc_log_append_path(ls.lg[i], PMCLOG_TYPE_PROCEXEC, now, &r,
-				      sizeof(r), path);
-	}
+	for (i = 0; i < ls.n; i++)
+		hwpmc_rec_procexec(ls.lg[i], ls.id[i], current->tgid, path,
+				   now);
 	rcu_read_unlock();
 	return 0;
 }
@@ -823,7 +673,6 @@ static void hwpmc_probe_fork(void *data, struct task_struct *parent,
 			     struct task_struct *child)
 {
 	struct hwpmc_logset ls = { 0 };
-	struct pmclog_procfork r = { };
 	u64 now;
 	int i;
 
@@ -841,12 +690,8 @@ static void hwpmc_probe_fork(void *data, struct task_struct *parent,
 	hwpmc_thr_pmcs(current, hwpmc_add_descendants_pmc, &ls);
 	hwpmc_add_system(&ls);
 	now = ktime_get_ns();
-	for (i = 0; i < ls.n; i++) {
-		r.pl_oldpid = current->tgid;
-		r.pl_newpid = child->tgid;
-		hwpmc_log_append(ls.lg[i], PMCLOG_TYPE_PROCFORK, now, &r,
-				 sizeof(r), NULL, 0);
-	}
+	for (i = 0; i < ls.n; i++)
+		hwpmc_rec_procfork(ls.lg[i], current->tgid, child->tgid, now);
 	rcu_read_unlock();
 }
 
@@ -859,87 +704,6 @@ static void hwpmc_add_procexit(struct perf_event *ev, struct hwpmc_pmc *pm,
 		return;
 	es->pm[es->n] = pm;
 	es->value[es->n++] = hwpmc_md_read_local(ev);
-}
-
-/*
- * Add value, this thread's count, to its process's; the process's count
- * when group_dead (the last thread), else false.
- */
-static bool hwpmc_exit_account(struct hwpmc_pmc *pm, pid_t tgid, u64 *value,
-			       bool group_dead, struct hwpmc_exitacc **spare)
-{
-	struct hwpmc_exitacc **pp, *a;
-	bool last = false, lost = false;
-
-	raw_spin_lock(&pm->exitlock);
-	if (pm->state == PMC_STATE_DELETED)
-		goto out;
-	for (pp = &pm->exitacc; (a = *pp); pp = &a->next)
-		if (a->tgid == tgid)
-			break;
-	if (group_dead) {
-		if (a) {
-			*value += a->value;
-			*pp = a->next;
-			a->next = *spare;	/* freed by the caller */
-			*spare = a;
-		}
-		last = true;
-	} else if (a) {
-		a->value += *value;
-	} else if (*spare) {
-		a = *spare;
-		*spare = a->next;
-		a->tgid = tgid;
-		a->value = *value;
-		a->next = pm->exitacc;
-		pm->exitacc = a;
-	} else {
-		lost = true;		/* the PROCEXIT will be short */
-	}
-out:
-	raw_spin_unlock(&pm->exitlock);
-	if (lost)
-		hwpmc_pmc_lost(pm);
-	return last;
-}
-
-/*
- * Threads of process tgid exited, counting es's values (for PMCs with
- * LOG_PROCEXIT): each is added to the process's count, and the last
- * thread (group_dead) logs it in PROCEXIT.  Atomic context, RCU.
- */
-void hwpmc_procexit_log(struct hwpmc_exitset *es, pid_t tgid,
-			bool group_dead)
-{
-	struct hwpmc_exitacc *spare = NULL, *a;
-	struct pmclog_procexit r = { .pl_pid = tgid };
-	struct hwpmc_log *lg;
-	u64 now = ktime_get_ns();
-	int i;
-
-	for (i = 0; i < es->n; i++) {
-		if (!group_dead && !spare) {
-			spare = kmalloc(sizeof(*spare),
-					GFP_ATOMIC | __GFP_NOWARN);
-			if (spare)
-				spare->next = NULL;
-		}
-		if (!hwpmc_exit_account(es->pm[i], tgid, &es->value[i],
-					group_dead, &spare))
-			continue;
-		lg = hwpmc_pmc_log(es->pm[i]);
-		if (!lg)
-			continue;
-		r.pl_pmcid = es->pm[i]->id;
-		r.pl_value = es->value[i];
-		hwpmc_log_append(lg, PMCLOG_TYPE_PROCEXIT, now, &r, sizeof(r),
-				 NULL, 0);
-	}
-	while ((a = spare)) {
-		spare = a->next;
-		kfree(a);
-	}
 }
 
 /*
@@ -956,24 +720,21 @@ static void __maybe_unused hwpmc_procexit(struct task_struct *p,
 
 	rcu_read_lock();
 	hwpmc_md_task_counters(p, hwpmc_add_procexit, &es);
-	hwpmc_procexit_log(&es, p->tgid, group_dead);
+	hwpmc_rec_procexit(&es, p->tgid, group_dead);
 	rcu_read_unlock();
 }
 
-/* p's process ends (hwpmc_lifecycle.c): SYSEXIT. */
+/* p's process ends (hwpmc_lifecycle.c): SYSEXIT to system samplers. */
 void hwpmc_hooks_exit(struct task_struct *p)
 {
 	struct hwpmc_logset ls = { 0 };
-	struct pmclog_sysexit r = { .pl_pid = p->tgid };
 	u64 now = ktime_get_ns();
 	int i;
 
 	rcu_read_lock();
 	hwpmc_add_system(&ls);
-	for (i = 0; i < ls.n; i++) {
-		hwpmc_log_append(ls.lg[i], PMCLOG_TYPE_SYSEXIT, now, &r,
-				 sizeof(r), NULL, 0);
-	}
+	for (i = 0; i < ls.n; i++)
+		hwpmc_rec_sysexit(ls.lg[i], p->tgid, now);
 	rcu_read_unlock();
 }
 

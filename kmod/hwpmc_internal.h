@@ -368,9 +368,6 @@ void hwpmc_sample_drain(void);
 /* Records from the kernel's events (hwpmc_hooks.c). */
 int hwpmc_hooks_init(void);
 void hwpmc_hooks_fini(void);
-void hwpmc_log_process(struct hwpmc_log *lg, struct hwpmc_pmc *pm,
-		       struct task_struct *p, bool maps);
-void hwpmc_log_all_processes(struct hwpmc_log *lg);
 void hwpmc_hooks_exit(struct task_struct *p);
 int hwpmc_proccsw_use(struct hwpmc_pmc *pm, bool on);
 void hwpmc_proccsw_attach(struct task_struct *t, struct hwpmc_pmc *pm);
@@ -385,8 +382,32 @@ struct hwpmc_exitset {
 	u64			value[HWPMC_EXIT_MAX];
 };
 
-void hwpmc_procexit_log(struct hwpmc_exitset *es, pid_t tgid,
+/* Every log record (hwpmc_records.c). */
+struct vm_area_struct;
+
+void hwpmc_rec_pmcallocate(struct hwpmc_log *lg, const struct hwpmc_pmc *pm);
+void hwpmc_rec_pmcdetach(struct hwpmc_log *lg, u32 pmcid, pid_t pid);
+int hwpmc_rec_userdata(struct hwpmc_log *lg, u32 userdata);
+void hwpmc_rec_pmcattach(struct hwpmc_log *lg, const struct hwpmc_pmc *pm,
+			 struct task_struct *p, bool maps);
+void hwpmc_rec_all_maps(struct hwpmc_log *lg);
+bool hwpmc_vma_wanted(const struct vm_area_struct *vma);
+void hwpmc_rec_map_in(struct hwpmc_log *lg, pid_t pid,
+		      const struct vm_area_struct *vma, const char *path,
+		      u64 time);
+void hwpmc_rec_map_out(struct hwpmc_log *lg, pid_t pid, unsigned long start,
+		       unsigned long end, u64 time);
+void hwpmc_rec_procexec(struct hwpmc_log *lg, u32 pmcid, pid_t pid,
+			const char *path, u64 time);
+void hwpmc_rec_procfork(struct hwpmc_log *lg, pid_t oldpid, pid_t newpid,
+			u64 time);
+void hwpmc_rec_sysexit(struct hwpmc_log *lg, pid_t pid, u64 time);
+void hwpmc_rec_proccsw(const struct hwpmc_pmc *pm, struct task_struct *t,
+		       u64 value);
+void hwpmc_rec_procexit(struct hwpmc_exitset *es, pid_t tgid,
 			bool group_dead);
+void hwpmc_rec_callchain(struct hwpmc_log *lg, u64 time, u32 pmcid, pid_t pid,
+			 pid_t tid, u32 cpuflags, const u64 *pc, u32 npc);
 
 /* Process lifecycle (hwpmc_lifecycle.c). */
 extern atomic_t hwpmc_active;		/* owners that exist */

@@ -254,44 +254,11 @@ static void hwpmc_owner_closelog(struct hwpmc_owner *po)
 	hwpmc_log_close(lg);
 }
 
-/* -- log records of PMCs ---------------------------------------------------- */
-
-/*
- * PMCALLOCATE, or for a SOFT-class PMC, as FreeBSD's, PMCALLOCATEDYN:
- * the PMC, its event's code and name, its flags and reload count.
- */
-static void hwpmc_log_pmcallocate(struct hwpmc_log *lg, struct hwpmc_pmc *pm)
+/* pm no longer counts process tgid: PMCDETACH, if its owner has a log. */
+static void hwpmc_pmc_detached(struct hwpmc_pmc *pm, struct pid *tgid)
 {
-	struct pmclog_pmcallocate r;
-
-	/* the two records have one layout; only their type differs */
-	BUILD_BUG_ON(sizeof(struct pmclog_pmcallocatedyn) != sizeof(r) ||
-		     offsetof(struct pmclog_pmcallocatedyn, pl_rate) !=
-		     offsetof(struct pmclog_pmcallocate, pl_rate) ||
-		     offsetof(struct pmclog_pmcallocatedyn, pl_evname) !=
-		     offsetof(struct pmclog_pmcallocate, pl_evname));
-	memset(&r, 0, sizeof(r));
-	r.pl_pmcid = pm->id;
-	r.pl_event = pm->event->code;
-	r.pl_flags = pm->flags;
-	if (PMC_IS_SAMPLING_MODE(pm->mode))
-		r.pl_rate = pm->reload;
-	strscpy(r.pl_evname, pm->event->name, sizeof(r.pl_evname));
-	hwpmc_log_append(lg, PMC_ID_TO_CLASS(pm->id) == PMC_CLASS_SOFT ?
-			 PMCLOG_TYPE_PMCALLOCATEDYN : PMCLOG_TYPE_PMCALLOCATE,
-			 ktime_get_ns(), &r, sizeof(r), NULL, 0);
-}
-
-static void hwpmc_log_pmcdetach(struct hwpmc_pmc *pm, struct pid *tgid)
-{
-	struct pmclog_pmcdetach r = {
-		.pl_pmcid = pm->id,
-		.pl_pid = pid_nr(tgid),
-	};
-
 	if (pm->owner->log)
-		hwpmc_log_append(pm->owner->log, PMCLOG_TYPE_PMCDETACH,
-				 ktime_get_ns(), &r, sizeof(r), NULL, 0);
+		hwpmc_rec_pmcdetach(pm->owner->log, pm->id, pid_nr(tgid));
 }
 
 /*
@@ -738,7 +705,7 @@ static int hwpmc_target_add(struct hwpmc_pmc *pm, struct task_struct *p)
 	list_add_tail(&pt->link, &pm->targets);
 	pm->had_targets = true;
 	if (pm->owner->log)
-		hwpmc_log_process(pm->owner->log, pm, p,
+		hwpmc_rec_pmcattach(pm->owner->log, pm, p,
 				  PMC_IS_SAMPLING_MODE(pm->mode));
 out:
 	xa_destroy(&seen);
@@ -917,7 +884,7 @@ static int hwpmc_do_attach(struct hwpmc_pmc *pm, pid_t nr)
 		if (error) {
 			list_for_each_entry_safe(pt, tmp, &pm->targets, link)
 				if (pt->gen == pm->attach_gen) {
-					hwpmc_log_pmcdetach(pm, pt->tgid);
+					hwpmc_pmc_detached(pm, pt->tgid);
 					hwpmc_target_free(pm, pt);
 				}
 			/* and the processes born of them meanwhile */
@@ -1097,7 +1064,7 @@ int hwpmc_pmc_allocate(struct file *file, struct pmc_op_pmcallocate *pa)
 	list_add_tail(&pm->link, &po->pmcs);
 	pa->pm_pmcid = pm->id;
 	if (po->log)
-		hwpmc_log_pmcallocate(po->log, pm);
+		hwpmc_rec_pmcallocate(po->log, pm);
 	up_write(&hwpmc_sx);
 	return 0;
 
@@ -1183,7 +1150,7 @@ int hwpmc_pmc_detach(u32 id, pid_t nr)
 		if ((pm->flags & PMC_F_DESCENDANTS) && hwpmc_pmc_virtual(pm))
 			pm->value += hwpmc_vpmc_remove(pm, pt->gen, NULL);
 		hwpmc_target_free(pm, pt);
-		hwpmc_log_pmcdetach(pm, tgid);
+		hwpmc_pmc_detached(pm, tgid);
 		hwpmc_targets_gone(pm);
 	} else {
 		/*
@@ -1259,7 +1226,7 @@ int hwpmc_pmc_start(u32 id)
 	}
 	if (pm->sysev) {
 		if (pm->mode == PMC_MODE_SS) {
-			hwpmc_log_all_processes(pm->owner->log);
+			hwpmc_rec_all_maps(pm->owner->log);
 			list_add_tail_rcu(&pm->sslink, &hwpmc_ss_pmcs);
 		}
 		pm->sysbase = hwpmc_md_read_off(pm->sysev);
@@ -1609,7 +1576,7 @@ void hwpmc_pmc_process_gone(struct pid *tgid, bool exec, u64 exec_id)
 				    (exec && hwpmc_owner_may_keep(pm, p)))
 					continue;
 				if (exec)
-					hwpmc_log_pmcdetach(pm, tgid);
+					hwpmc_pmc_detached(pm, tgid);
 				if (!exec && hwpmc_target_kept(pm, pt)) {
 					pt->exited = true;
 					continue;
@@ -1642,7 +1609,7 @@ static bool hwpmc_log_target(struct hwpmc_pmc *pm, struct hwpmc_target *pt,
 	if (down_read_killable(&p->signal->exec_update_lock))
 		return false;		/* the caller is being killed */
 	if (!hwpmc_may_attach(p)) {
-		hwpmc_log_process(pm->owner->log, pm, p,
+		hwpmc_rec_pmcattach(pm->owner->log, pm, p,
 				  PMC_IS_SAMPLING_MODE(pm->mode));
 	} else {
 		hwpmc_target_free(pm, pt);
@@ -1691,7 +1658,7 @@ int hwpmc_pmc_configurelog(struct file *file, int fd)
 	WRITE_ONCE(po->log, lg);
 	po->logdev = file;
 	list_for_each_entry(pm, &po->pmcs, link) {
-		hwpmc_log_pmcallocate(lg, pm);
+		hwpmc_rec_pmcallocate(lg, pm);
 		gone = false;
 		list_for_each_entry_safe(pt, tmp, &pm->targets, link) {
 			p = get_pid_task(pt->tgid, PIDTYPE_TGID);
@@ -1771,10 +1738,6 @@ int hwpmc_pmc_closelog(void)
 /* WRITELOG: a USERDATA record. */
 int hwpmc_pmc_writelog(u32 userdata)
 {
-	struct pmclog_userdata r = {
-		.pl_userdata = userdata,
-		.pl_pid = task_tgid_nr(current),
-	};
 	struct hwpmc_owner *po;
 	int error;
 
@@ -1784,9 +1747,7 @@ int hwpmc_pmc_writelog(u32 userdata)
 		error = -EINVAL;
 	else
 		error = hwpmc_log_error(po->log) ?:
-			hwpmc_log_append(po->log, PMCLOG_TYPE_USERDATA,
-					 ktime_get_ns(), &r, sizeof(r),
-					 NULL, 0);
+			hwpmc_rec_userdata(po->log, userdata);
 	up_read(&hwpmc_sx);
 	return error;
 }

@@ -295,7 +295,6 @@ void hwpmc_sample_overflow(void *context, struct pt_regs *regs)
 /* Move r's samples into their owners' logs; any context but NMI. */
 static void hwpmc_ring_drain(struct hwpmc_ring *r)
 {
-	struct pmclog_callchain cc = { };
 	struct hwpmc_sample *s;
 	struct hwpmc_log *lg;
 	unsigned int head, tail;
@@ -311,12 +310,8 @@ static void hwpmc_ring_drain(struct hwpmc_ring *r)
 		if (!lg) {
 			hwpmc_stat_inc(intr_ignored);
 		} else {
-			cc.pl_pid = s->pid;
-			cc.pl_tid = s->tid;
-			cc.pl_pmcid = s->pm->id;
-			cc.pl_cpuflags = s->cpuflags;
-			hwpmc_log_append(lg, PMCLOG_TYPE_CALLCHAIN, s->time, &cc,
-					 sizeof(cc), s->pc, s->npc * sizeof(u64));
+			hwpmc_rec_callchain(lg, s->time, s->pm->id, s->pid,
+					    s->tid, s->cpuflags, s->pc, s->npc);
 		}
 		/* the slot is free again: pairs with the handler */
 		smp_store_release(&r->tail, tail + 1);

@@ -1,0 +1,376 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hwpmc for Linux: every log record is built here (the record half of
+ * FreeBSD's hwpmc_logging.c), facing the one reader, libhwpmc/pmclog.c,
+ * across include/uapi/linux/hwpmclog.h.  hwpmc_log.c keeps the buffers
+ * and the writer; the callers (operations on PMCs, the kernel hooks,
+ * context switches, the sample drain) decide which logs hear of what,
+ * and call these with the log and the facts.  Each function appends in
+ * any context but NMI unless it says it sleeps; a record that finds no
+ * buffer is counted as lost by the log.
+ */
+#define pr_fmt(fmt) "hwpmc: " fmt
+
+#include <linux/kernel.h>
+#include <linux/dcache.h>
+#include <linux/file.h>
+#include <linux/fs.h>
+#include <linux/mm.h>
+#include <linux/mman.h>
+#include <linux/pid.h>
+#include <linux/sched.h>
+#include <linux/sched/mm.h>
+#include <linux/sched/signal.h>
+#include <linux/sched/task.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/timekeeping.h>
+#include <linux/hwpmclog.h>
+
+#include "compat.h"
+#include "hwpmc_internal.h"
+
+/* -- PMCs -------------------------------------------------------------------- */
+
+/*
+ * PMCALLOCATE, or for a SOFT-class PMC, as FreeBSD's, PMCALLOCATEDYN:
+ * the PMC, its event's code and name, its flags and reload count.
+ */
+void hwpmc_rec_pmcallocate(struct hwpmc_log *lg, const struct hwpmc_pmc *pm)
+{
+	struct pmclog_pmcallocate r;
+
+	/* the two records have one layout; only their type differs */
+	BUILD_BUG_ON(sizeof(struct pmclog_pmcallocatedyn) != sizeof(r) ||
+		     offsetof(struct pmclog_pmcallocatedyn, pl_rate) !=
+		     offsetof(struct pmclog_pmcallocate, pl_rate) ||
+		     offsetof(struct pmclog_pmcallocatedyn, pl_evname) !=
+		     offsetof(struct pmclog_pmcallocate, pl_evname));
+	memset(&r, 0, sizeof(r));
+	r.pl_pmcid = pm->id;
+	r.pl_event = pm->event->code;
+	r.pl_flags = pm->flags;
+	if (PMC_IS_SAMPLING_MODE(pm->mode))
+		r.pl_rate = pm->reload;
+	strscpy(r.pl_evname, pm->event->name, sizeof(r.pl_evname));
+	hwpmc_log_append(lg, PMC_ID_TO_CLASS(pm->id) == PMC_CLASS_SOFT ?
+			 PMCLOG_TYPE_PMCALLOCATEDYN : PMCLOG_TYPE_PMCALLOCATE,
+			 ktime_get_ns(), &r, sizeof(r), NULL, 0);
+}
+
+/* PMCDETACH: PMC pmcid no longer counts process pid. */
+void hwpmc_rec_pmcdetach(struct hwpmc_log *lg, u32 pmcid, pid_t pid)
+{
+	struct pmclog_pmcdetach r = { .pl_pmcid = pmcid, .pl_pid = pid };
+
+	hwpmc_log_append(lg, PMCLOG_TYPE_PMCDETACH, ktime_get_ns(), &r,
+			 sizeof(r), NULL, 0);
+}
+
+/* USERDATA of the current process (WRITELOG); 0 or the append's error. */
+int hwpmc_rec_userdata(struct hwpmc_log *lg, u32 userdata)
+{
+	struct pmclog_userdata r = {
+		.pl_userdata = userdata,
+		.pl_pid = task_tgid_nr(current),
+	};
+
+	return hwpmc_log_append(lg, PMCLOG_TYPE_USERDATA, ktime_get_ns(), &r,
+				sizeof(r), NULL, 0);
+}
+
+/* -- processes and their mappings ---------------------------------------------- */
+
+static u32 hwpmc_vma_prot(const struct vm_area_struct *vma)
+{
+	return (vma->vm_flags & VM_READ ? PROT_READ : 0) |
+	       (vma->vm_flags & VM_WRITE ? PROT_WRITE : 0) |
+	       (vma->vm_flags & VM_EXEC ? PROT_EXEC : 0);
+}
+
+void hwpmc_rec_map_in(struct hwpmc_log *lg, pid_t pid,
+			 const struct vm_area_struct *vma, const char *path,
+			 u64 time)
+{
+	struct pmclog_map_in r = {
+		.pl_pid = pid,
+		.pl_prot = hwpmc_vma_prot(vma),
+		.pl_start = vma->vm_start,
+		.pl_end = vma->vm_end,
+		.pl_pgoff = (u64)vma->vm_pgoff << PAGE_SHIFT,
+	};
+
+	hwpmc_log_append_path(lg, PMCLOG_TYPE_MAP_IN, time, &r, sizeof(r),
+			      path);
+}
+
+bool hwpmc_vma_wanted(const struct vm_area_struct *vma)
+{
+	return vma->vm_file && (vma->vm_flags & VM_EXEC);
+}
+
+/*
+ * The executable file mappings of mm to lg, for process pid; process
+ * context, mm referenced.
+ */
+static void hwpmc_rec_maps(struct hwpmc_log *lg, pid_t pid,
+			   struct mm_struct *mm, char *buf)
+{
+	struct vm_area_struct *vma;
+	unsigned long addr = 0;
+	char *path;
+	u64 now = ktime_get_ns();
+
+	mmap_read_lock(mm);
+	while ((vma = find_vma(mm, addr))) {
+		addr = vma->vm_end;
+		if (!hwpmc_vma_wanted(vma))
+			continue;
+		path = d_path(&vma->vm_file->f_path, buf, PMCLOG_PATH_MAX);
+		if (!IS_ERR(path))
+			hwpmc_rec_map_in(lg, pid, vma, path, now);
+	}
+	mmap_read_unlock(mm);
+}
+
+/*
+ * A process became a target of pm: PMCATTACH with the path of its
+ * executable and, when maps, MAP_IN for its executable mappings.
+ * Process context (hwpmc_sx held).
+ */
+void hwpmc_rec_pmcattach(struct hwpmc_log *lg, const struct hwpmc_pmc *pm,
+			 struct task_struct *p, bool maps)
+{
+	struct pmclog_pmcattach r = {
+		.pl_pmcid = pm->id,
+		.pl_pid = task_tgid_nr(p),
+	};
+	struct mm_struct *mm;
+	struct file *exe = NULL;
+	char *buf, *path = "";
+
+	buf = kmalloc(PMCLOG_PATH_MAX, GFP_KERNEL);
+	if (!buf) {
+		hwpmc_log_lost(lg);	/* PMCATTACH, MAP_IN */
+		return;
+	}
+	mm = get_task_mm(p);
+	if (mm)
+		exe = hwpmc_mm_exe_file(mm);
+	if (exe) {
+		path = d_path(&exe->f_path, buf, PMCLOG_PATH_MAX);
+		if (IS_ERR(path))
+			path = "";
+	}
+	hwpmc_log_append_path(lg, PMCLOG_TYPE_PMCATTACH, ktime_get_ns(), &r,
+			      sizeof(r), path);
+	if (exe)
+		fput(exe);
+	if (mm && maps)
+		hwpmc_rec_maps(lg, task_tgid_nr(p), mm, buf);
+	if (mm)
+		mmput(mm);
+	kfree(buf);
+}
+
+/* A system-sampling PMC starts: the mappings of every process. */
+void hwpmc_rec_all_maps(struct hwpmc_log *lg)
+{
+	struct task_struct *p, **t = NULL;
+	struct mm_struct *mm;
+	u32 n = 0, max = 64, i;
+	char *buf;
+
+	buf = kmalloc(PMCLOG_PATH_MAX, GFP_KERNEL);
+	if (!buf)
+		goto lost;
+	rcu_read_lock();
+	for_each_process(p)
+		max++;
+	rcu_read_unlock();
+	t = kvcalloc(max, sizeof(*t), GFP_KERNEL);
+	if (!t)
+		goto lost;
+	rcu_read_lock();
+	for_each_process(p) {
+		if (n == max)
+			break;		/* born meanwhile: their MAP_INs come */
+		if (!(p->flags & PF_KTHREAD))
+			t[n++] = get_task_struct(p);
+	}
+	rcu_read_unlock();
+	for (i = 0; i < n; i++) {
+		mm = get_task_mm(t[i]);
+		if (mm) {
+			hwpmc_rec_maps(lg, task_tgid_nr(t[i]), mm, buf);
+			mmput(mm);
+		}
+		put_task_struct(t[i]);
+	}
+	goto out;
+lost:
+	hwpmc_log_lost(lg);		/* the processes' MAP_INs */
+out:
+	kvfree(t);
+	kfree(buf);
+}
+
+/* MAP_OUT: [start, end) of process pid was unmapped. */
+void hwpmc_rec_map_out(struct hwpmc_log *lg, pid_t pid, unsigned long start,
+		       unsigned long end, u64 time)
+{
+	struct pmclog_map_out r = {
+		.pl_pid = pid,
+		.pl_start = start,
+		.pl_end = end,
+	};
+
+	hwpmc_log_append(lg, PMCLOG_TYPE_MAP_OUT, time, &r, sizeof(r), NULL, 0);
+}
+
+/* PROCEXEC: process pid, counted by pmcid, executes path. */
+void hwpmc_rec_procexec(struct hwpmc_log *lg, u32 pmcid, pid_t pid,
+			const char *path, u64 time)
+{
+	struct pmclog_procexec r = { .pl_pid = pid, .pl_pmcid = pmcid };
+
+	hwpmc_log_append_path(lg, PMCLOG_TYPE_PROCEXEC, time, &r, sizeof(r),
+			      path);
+}
+
+/* PROCFORK: process oldpid made process newpid. */
+void hwpmc_rec_procfork(struct hwpmc_log *lg, pid_t oldpid, pid_t newpid,
+			u64 time)
+{
+	struct pmclog_procfork r = {
+		.pl_oldpid = oldpid,
+		.pl_newpid = newpid,
+	};
+
+	hwpmc_log_append(lg, PMCLOG_TYPE_PROCFORK, time, &r, sizeof(r), NULL, 0);
+}
+
+/* SYSEXIT: process pid ended (to system samplers). */
+void hwpmc_rec_sysexit(struct hwpmc_log *lg, pid_t pid, u64 time)
+{
+	struct pmclog_sysexit r = { .pl_pid = pid };
+
+	hwpmc_log_append(lg, PMCLOG_TYPE_SYSEXIT, time, &r, sizeof(r), NULL, 0);
+}
+
+/* -- counts ---------------------------------------------------------------------- */
+
+/* PROCCSW: thread t counted value for pm in the slice that ends. */
+void hwpmc_rec_proccsw(const struct hwpmc_pmc *pm, struct task_struct *t,
+		       u64 value)
+{
+	struct pmclog_proccsw r = {
+		.pl_pmcid = pm->id,
+		.pl_pid = t->tgid,
+		.pl_tid = t->pid,
+		.pl_value = value,
+	};
+	struct hwpmc_log *lg = hwpmc_pmc_log(pm);
+
+	if (lg)
+		hwpmc_log_append(lg, PMCLOG_TYPE_PROCCSW, ktime_get_ns(), &r,
+				 sizeof(r), NULL, 0);
+}
+
+/*
+ * Add value, this thread's count, to its process's; the process's count
+ * when group_dead (the last thread), else false.
+ */
+static bool hwpmc_exit_account(struct hwpmc_pmc *pm, pid_t tgid, u64 *value,
+			       bool group_dead, struct hwpmc_exitacc **spare)
+{
+	struct hwpmc_exitacc **pp, *a;
+	bool last = false, lost = false;
+
+	raw_spin_lock(&pm->exitlock);
+	if (pm->state == PMC_STATE_DELETED)
+		goto out;
+	for (pp = &pm->exitacc; (a = *pp); pp = &a->next)
+		if (a->tgid == tgid)
+			break;
+	if (group_dead) {
+		if (a) {
+			*value += a->value;
+			*pp = a->next;
+			a->next = *spare;	/* freed by the caller */
+			*spare = a;
+		}
+		last = true;
+	} else if (a) {
+		a->value += *value;
+	} else if (*spare) {
+		a = *spare;
+		*spare = a->next;
+		a->tgid = tgid;
+		a->value = *value;
+		a->next = pm->exitacc;
+		pm->exitacc = a;
+	} else {
+		lost = true;		/* the PROCEXIT will be short */
+	}
+out:
+	raw_spin_unlock(&pm->exitlock);
+	if (lost)
+		hwpmc_pmc_lost(pm);
+	return last;
+}
+
+/*
+ * Threads of process tgid exited, counting es's values (for PMCs with
+ * LOG_PROCEXIT): each is added to the process's count, and the last
+ * thread (group_dead) logs it in PROCEXIT.  Atomic context, RCU.
+ */
+void hwpmc_rec_procexit(struct hwpmc_exitset *es, pid_t tgid,
+			bool group_dead)
+{
+	struct hwpmc_exitacc *spare = NULL, *a;
+	struct pmclog_procexit r = { .pl_pid = tgid };
+	struct hwpmc_log *lg;
+	u64 now = ktime_get_ns();
+	int i;
+
+	for (i = 0; i < es->n; i++) {
+		if (!group_dead && !spare) {
+			spare = kmalloc(sizeof(*spare),
+					GFP_ATOMIC | __GFP_NOWARN);
+			if (spare)
+				spare->next = NULL;
+		}
+		if (!hwpmc_exit_account(es->pm[i], tgid, &es->value[i],
+					group_dead, &spare))
+			continue;
+		lg = hwpmc_pmc_log(es->pm[i]);
+		if (!lg)
+			continue;
+		r.pl_pmcid = es->pm[i]->id;
+		r.pl_value = es->value[i];
+		hwpmc_log_append(lg, PMCLOG_TYPE_PROCEXIT, now, &r, sizeof(r),
+				 NULL, 0);
+	}
+	while ((a = spare)) {
+		spare = a->next;
+		kfree(a);
+	}
+}
+
+/* -- samples ------------------------------------------------------------------- */
+
+/* CALLCHAIN: a sample of pmcid in thread tid of pid, its npc addresses. */
+void hwpmc_rec_callchain(struct hwpmc_log *lg, u64 time, u32 pmcid, pid_t pid,
+			 pid_t tid, u32 cpuflags, const u64 *pc, u32 npc)
+{
+	struct pmclog_callchain cc = {
+		.pl_pid = pid,
+		.pl_tid = tid,
+		.pl_pmcid = pmcid,
+		.pl_cpuflags = cpuflags,
+	};
+
+	hwpmc_log_append(lg, PMCLOG_TYPE_CALLCHAIN, time, &cc, sizeof(cc), pc,
+			 npc * sizeof(u64));
+}

@@ -22,11 +22,6 @@
 
 typedef int (*hwpmc_op_fn)(struct file *file, void __user *uarg);
 
-/* Per open file: who gets SIGIO (O_ASYNC). */
-struct hwpmc_file {
-	struct fasync_struct	*fasync;
-};
-
 static int hwpmc_op_getmoduleversion(struct file *file, void __user *uarg)
 {
 	u32 __user *up = uarg;
@@ -91,6 +86,7 @@ static int hwpmc_op_getpmcinfo(struct file *file, void __user *uarg)
 	struct pmc_op_getpmcinfo __user *up = uarg;
 	struct pmc_op_getpmcinfo gi;
 	struct pmc_info *pi;
+	struct hwpmc_pmc *holder;
 	u32 ri, n = hwpmc_md.npmc;
 	int error;
 
@@ -109,8 +105,11 @@ static int hwpmc_op_getpmcinfo(struct file *file, void __user *uarg)
 	if (!pi)
 		return -ENOMEM;
 	down_read(&hwpmc_sx);
-	for (ri = 0; ri < n && !error; ri++)
-		error = hwpmc_describe_row(gi.pm_cpu, ri, &pi[ri]);
+	for (ri = 0; ri < n && !error; ri++) {
+		error = hwpmc_describe_row(gi.pm_cpu, ri, &pi[ri], &holder);
+		if (!error && holder)
+			hwpmc_pmc_describe(holder, &pi[ri]);
+	}
 	if (!error)
 		hwpmc_describe_thread_rows(gi.pm_cpu, pi, n);
 	up_read(&hwpmc_sx);
@@ -474,14 +473,6 @@ static int hwpmc_fasync(int fd, struct file *file, int on)
 	struct hwpmc_file *pf = file->private_data;
 
 	return fasync_helper(fd, file, on, &pf->fasync);
-}
-
-/* SIGIO to whoever asked on file; process context. */
-void hwpmc_dev_notify(struct file *file, int band)
-{
-	struct hwpmc_file *pf = file->private_data;
-
-	kill_fasync(&pf->fasync, SIGIO, band);
 }
 
 static const struct file_operations hwpmc_fops = {

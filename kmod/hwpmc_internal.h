@@ -25,6 +25,7 @@
 
 #include <linux/types.h>
 #include <linux/atomic.h>
+#include <linux/fs.h>
 #include <linux/list.h>
 #include <linux/percpu.h>
 #include <linux/perf_event.h>
@@ -142,7 +143,11 @@ int hwpmc_mod_init(void);
 void hwpmc_mod_fini(void);
 struct hwpmc_pmc;
 
-int hwpmc_describe_row(int cpu, u32 ri, struct pmc_info *pi);
+int hwpmc_describe_row(int cpu, u32 ri, struct pmc_info *pi,
+		       struct hwpmc_pmc **holder);
+/* CPU generations: bumped when a CPU goes offline. */
+int hwpmc_cpu_gen_read(int cpu);
+void hwpmc_cpu_gen_bump(int cpu);
 int hwpmc_admin(int cpu, u32 ri, u32 state);
 int hwpmc_check_cpu(int cpu);
 bool hwpmc_row_can_thread(u32 ri);
@@ -315,9 +320,6 @@ static inline bool hwpmc_pmc_virtual(const struct hwpmc_pmc *pm)
 	return pm->mode == PMC_MODE_TC;
 }
 
-/* CPU generations: bumped when a CPU goes offline (hwpmc_pmc.c). */
-int hwpmc_cpu_gen_read(int cpu);
-
 /* Counting process PMCs (hwpmc_csw.c); hwpmc_sx held unless said. */
 int hwpmc_csw_init(void);
 void hwpmc_csw_fini(void);
@@ -440,6 +442,21 @@ void hwpmc_stats_get(struct pmc_op_getdriverstats *st);
 /* The device (hwpmc_dev.c). */
 int hwpmc_dev_init(void);
 void hwpmc_dev_fini(void);
-void hwpmc_dev_notify(struct file *file, int band);
+
+/* What an open /dev/hwpmc holds: who asked for SIGIO (O_ASYNC). */
+struct hwpmc_file {
+	struct fasync_struct	*fasync;
+};
+
+/*
+ * Tell the process that asked on file (F_SETOWN, O_ASYNC) with SIGIO:
+ * a PMC's targets are gone, or its owner's log failed.
+ */
+static inline void hwpmc_file_notify(struct file *file, int band)
+{
+	struct hwpmc_file *pf = file->private_data;
+
+	kill_fasync(&pf->fasync, SIGIO, band);
+}
 
 #endif /* _HWPMC_INTERNAL_H */

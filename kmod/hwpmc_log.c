@@ -727,7 +727,7 @@ static void hwpmc_log_fail(struct hwpmc_log *lg, int error)
 	/* devfile is valid while the log is open: closing takes hwpmc_sx */
 	down_read(&hwpmc_sx);
 	if (!lg->closed && lg->devfile)
-		hwpmc_dev_notify(lg->devfile, POLL_ERR);
+		hwpmc_file_notify(lg->devfile, POLL_ERR);
 	up_read(&hwpmc_sx);
 }
 

@@ -34,9 +34,27 @@ DEFINE_PER_CPU(struct hwpmc_stats, hwpmc_stats);
 static struct hwpmc_hw *hwpmc_slots;	/* [nr_cpu_ids][npmc] */
 static int *hwpmc_rowdisp;		/* [npmc] */
 
-static struct hwpmc_hw *hwpmc_slot(int cpu, u32 ri)
+static struct hwpmc_hw *hwpmc_hw_at(int cpu, u32 ri)
 {
 	return &hwpmc_slots[(size_t)cpu * hwpmc_md.npmc + ri];
+}
+
+/*
+ * CPU generations.  perf drops a per-CPU counter from its CPU when the
+ * CPU goes offline and does not bring it back; the offline callback
+ * (hwpmc_pmc.c) bumps the CPU's generation, and a counter made in an
+ * older generation is made again the next time it is used.
+ */
+static atomic_t *hwpmc_cpu_gen;		/* [nr_cpu_ids] */
+
+int hwpmc_cpu_gen_read(int cpu)
+{
+	return atomic_read(&hwpmc_cpu_gen[cpu]);
+}
+
+void hwpmc_cpu_gen_bump(int cpu)
+{
+	atomic_inc(&hwpmc_cpu_gen[cpu]);
 }
 
 int hwpmc_mod_init(void)
@@ -46,7 +64,9 @@ int hwpmc_mod_init(void)
 	hwpmc_slots = kvcalloc(n, sizeof(*hwpmc_slots), GFP_KERNEL);
 	hwpmc_rowdisp = kcalloc(hwpmc_md.npmc, sizeof(*hwpmc_rowdisp),
 				GFP_KERNEL);
-	if (!hwpmc_slots || !hwpmc_rowdisp) {
+	hwpmc_cpu_gen = kcalloc(nr_cpu_ids, sizeof(*hwpmc_cpu_gen),
+				GFP_KERNEL);
+	if (!hwpmc_slots || !hwpmc_rowdisp || !hwpmc_cpu_gen) {
 		hwpmc_mod_fini();
 		return -ENOMEM;
 	}
@@ -59,8 +79,10 @@ void hwpmc_mod_fini(void)
 {
 	kvfree(hwpmc_slots);
 	kfree(hwpmc_rowdisp);
+	kfree(hwpmc_cpu_gen);
 	hwpmc_slots = NULL;
 	hwpmc_rowdisp = NULL;
+	hwpmc_cpu_gen = NULL;
 }
 
 static u32 hwpmc_disp(u32 ri)
@@ -82,8 +104,12 @@ int hwpmc_check_cpu(int cpu)
 	return 0;
 }
 
-/* GETPMCINFO for one row; called with hwpmc_sx held. */
-int hwpmc_describe_row(int cpu, u32 ri, struct pmc_info *pi)
+/*
+ * GETPMCINFO for one row, and in *holder the system PMC that holds the
+ * slot (the caller describes it), or NULL; called with hwpmc_sx held.
+ */
+int hwpmc_describe_row(int cpu, u32 ri, struct pmc_info *pi,
+		       struct hwpmc_pmc **holder)
 {
 	const struct hwpmc_class *cl = hwpmc_row_class(ri);
 	struct hwpmc_hw *hw;
@@ -94,7 +120,7 @@ int hwpmc_describe_row(int cpu, u32 ri, struct pmc_info *pi)
 		return error;
 	if (!cl)
 		return -EINVAL;
-	hw = hwpmc_slot(cpu, ri);
+	hw = hwpmc_hw_at(cpu, ri);
 	memset(pi, 0, sizeof(*pi));
 	snprintf(pi->pm_name, sizeof(pi->pm_name), "%s%u", cl->name,
 		 ri - cl->first_row);
@@ -102,8 +128,7 @@ int hwpmc_describe_row(int cpu, u32 ri, struct pmc_info *pi)
 	pi->pm_enabled = !!(hw->flags & HWPMC_HW_ENABLED);
 	pi->pm_rowdisp = hwpmc_disp(ri);
 	pi->pm_ownerpid = -1;
-	if (hw->pmc)
-		hwpmc_pmc_describe(hw->pmc, pi);
+	*holder = hw->pmc;
 	return 0;
 }
 
@@ -120,7 +145,7 @@ bool hwpmc_row_can_thread(u32 ri)
 
 bool hwpmc_row_can_system(int cpu, u32 ri)
 {
-	const struct hwpmc_hw *hw = hwpmc_slot(cpu, ri);
+	const struct hwpmc_hw *hw = hwpmc_hw_at(cpu, ri);
 
 	lockdep_assert_held_write(&hwpmc_sx);
 	return hwpmc_rowdisp[ri] <= 0 && !hw->pmc &&
@@ -134,7 +159,7 @@ void hwpmc_row_take(struct hwpmc_pmc *pm, u32 mode, int cpu, u32 ri)
 		hwpmc_rowdisp[ri]++;
 	} else {
 		hwpmc_rowdisp[ri]--;
-		hwpmc_slot(cpu, ri)->pmc = pm;
+		hwpmc_hw_at(cpu, ri)->pmc = pm;
 	}
 }
 
@@ -145,7 +170,7 @@ void hwpmc_row_give(u32 mode, int cpu, u32 ri)
 		hwpmc_rowdisp[ri]--;
 	} else {
 		hwpmc_rowdisp[ri]++;
-		hwpmc_slot(cpu, ri)->pmc = NULL;
+		hwpmc_hw_at(cpu, ri)->pmc = NULL;
 	}
 }
 
@@ -168,7 +193,7 @@ int hwpmc_admin(int cpu, u32 ri, u32 state)
 		return -EINVAL;
 
 	down_write(&hwpmc_sx);
-	hw = hwpmc_slot(cpu, ri);
+	hw = hwpmc_hw_at(cpu, ri);
 	if (state == PMC_STATE_DISABLED && hwpmc_disp(ri) == PMC_DISP_THREAD)
 		error = -EBUSY;
 	else if (hw->pmc)

@@ -65,25 +65,18 @@ static struct hlist_head *hwpmc_ownerhash;
 static unsigned int hwpmc_hashbits;
 
 /*
- * CPU hotplug.  perf drops a per-CPU counter from its CPU when the CPU
- * goes offline and does not bring it back.  The offline callback only
- * bumps the CPU's generation (it may not take hwpmc_sx: the hotplug lock
- * it runs under is taken inside hwpmc_sx when counters are created), and
- * a system PMC of an older generation gets a new counter the next time it
+ * CPU hotplug.  The offline callback only bumps the CPU's generation
+ * (hwpmc_mod.c; it may not take hwpmc_sx: the hotplug lock it runs
+ * under is taken inside hwpmc_sx when counters are created), and a
+ * system PMC of an older generation gets a new counter the next time it
  * is used with its CPU online, its count carried over.
  */
-static atomic_t *hwpmc_cpu_gen;		/* [nr_cpu_ids] */
 static int hwpmc_cpuhp_state;
 
 static int hwpmc_cpu_offline(unsigned int cpu)
 {
-	atomic_inc(&hwpmc_cpu_gen[cpu]);
+	hwpmc_cpu_gen_bump(cpu);
 	return 0;
-}
-
-int hwpmc_cpu_gen_read(int cpu)
-{
-	return atomic_read(&hwpmc_cpu_gen[cpu]);
 }
 
 /*
@@ -108,9 +101,7 @@ int hwpmc_pmc_init(void)
 	hwpmc_hashbits = ilog2(roundup_pow_of_two(hwpmc_hashsize));
 	n = 1U << hwpmc_hashbits;
 	hwpmc_ownerhash = kvcalloc(n, sizeof(*hwpmc_ownerhash), GFP_KERNEL);
-	hwpmc_cpu_gen = kcalloc(nr_cpu_ids, sizeof(*hwpmc_cpu_gen),
-				GFP_KERNEL);
-	if (!hwpmc_ownerhash || !hwpmc_cpu_gen)
+	if (!hwpmc_ownerhash)
 		goto fail;
 	for (i = 0; i < n; i++)
 		INIT_HLIST_HEAD(&hwpmc_ownerhash[i]);
@@ -123,14 +114,13 @@ int hwpmc_pmc_init(void)
 	return 0;
 fail:
 	kvfree(hwpmc_ownerhash);
-	kfree(hwpmc_cpu_gen);
 	return hwpmc_cpuhp_state < 0 ? hwpmc_cpuhp_state : -ENOMEM;
 }
 
 /* Give sysev back to a CPU that went offline since; hwpmc_sx held. */
 static int hwpmc_sys_refresh(struct hwpmc_pmc *pm)
 {
-	int gen = atomic_read(&hwpmc_cpu_gen[pm->cpu]);
+	int gen = hwpmc_cpu_gen_read(pm->cpu);
 	struct perf_event *ev;
 
 	lockdep_assert_held(&hwpmc_sx);
@@ -1047,7 +1037,7 @@ int hwpmc_pmc_allocate(struct file *file, struct pmc_op_pmcallocate *pa)
 	if (error)
 		goto fail_owner;
 	if (PMC_IS_SYSTEM_MODE(mode)) {
-		pm->sysgen = atomic_read(&hwpmc_cpu_gen[cpu]);
+		pm->sysgen = hwpmc_cpu_gen_read(cpu);
 		pm->sysev = hwpmc_md_create(&pm->attr, cpu, NULL, pm);
 		if (IS_ERR(pm->sysev)) {
 			error = PTR_ERR(pm->sysev);
@@ -1103,7 +1093,7 @@ int hwpmc_pmc_attach(u32 id, pid_t pid)
 static void hwpmc_targets_gone(struct hwpmc_pmc *pm)
 {
 	if (list_empty(&pm->targets))
-		hwpmc_dev_notify(pm->file, POLL_HUP);
+		hwpmc_file_notify(pm->file, POLL_HUP);
 }
 
 /*
@@ -1323,7 +1313,7 @@ static int hwpmc_pmc_read(u32 id, u64 *value)
 	down_read(&hwpmc_sx);
 	error = hwpmc_pmc_find(id, &pm);
 	if (!error && pm->sysev &&
-	    atomic_read(&hwpmc_cpu_gen[pm->cpu]) != pm->sysgen)
+	    hwpmc_cpu_gen_read(pm->cpu) != pm->sysgen)
 		error = -EAGAIN;
 	else if (!error && hwpmc_pmc_unscheduled(pm))
 		error = -ENODATA;
@@ -1770,7 +1760,6 @@ void hwpmc_pmc_fini(void)
 	up_write(&hwpmc_sx);
 	kvfree(hwpmc_ownerhash);
 	hwpmc_ownerhash = NULL;
-	kfree(hwpmc_cpu_gen);
 }
 
 /* Does one of pm's target threads run on cpu now? */

@@ -71,7 +71,7 @@ static unsigned int hwpmc_ring_mask;
 
 static void hwpmc_ring_drain(struct hwpmc_ring *r);
 
-static struct hwpmc_sample *hwpmc_slot(struct hwpmc_ring *r, unsigned int i)
+static struct hwpmc_sample *hwpmc_ring_slot(struct hwpmc_ring *r, unsigned int i)
 {
 	return (struct hwpmc_sample *)(r->slots +
 				       (i & hwpmc_ring_mask) * hwpmc_slot_size);
@@ -229,7 +229,7 @@ static void hwpmc_sample_take(struct hwpmc_pmc *pm, bool callchain,
 		hwpmc_stat_inc(intr_bufferfull);
 		goto out;
 	}
-	s = hwpmc_slot(r, head);
+	s = hwpmc_ring_slot(r, head);
 	s->pm = pm;
 	s->time = ktime_get_mono_fast_ns();
 	s->pid = current->tgid;
@@ -304,7 +304,7 @@ static void hwpmc_ring_drain(struct hwpmc_ring *r)
 	/* the handler's release of the slots it filled */
 	head = smp_load_acquire(&r->head);
 	for (tail = r->tail; tail != head; tail++) {
-		s = hwpmc_slot(r, tail);
+		s = hwpmc_ring_slot(r, tail);
 		/* the PMC, its owner and its log live until RCU's next period */
 		lg = hwpmc_pmc_log(s->pm);
 		if (!lg) {

@@ -555,6 +555,7 @@ void hwpmc_md_task_counters(struct task_struct *t, hwpmc_ev_fn fn, void *arg)
 	unsigned long flags;
 	int i;
 
+	RCU_LOCKDEP_WARN(!rcu_read_lock_held(), "task counters outside RCU");
 	for (i = 0; i < HWPMC_NR_TASK_CTX; i++) {
 		ctx = hwpmc_task_ctx(t, i);
 		if (!ctx)
@@ -701,6 +702,8 @@ void hwpmc_md_stop(struct perf_event *ev)
  */
 u64 hwpmc_md_read_local(struct perf_event *ev)
 {
+	lockdep_assert_irqs_disabled();
+
 	if (READ_ONCE(ev->oncpu) == smp_processor_id())
 		ev->pmu->read(ev);
 	return local64_read(&ev->count);

@@ -195,6 +195,7 @@ static void hwpmc_slice_open(struct hwpmc_slot *s, int cpu, bool migrated)
 {
 	struct perf_event *ev = READ_ONCE(s->pm->cset->pcpu[cpu]);
 
+	lockdep_assert_irqs_disabled();
 	if (!ev)
 		return;		/* no counter on this CPU (hotplug) */
 	s->ev = ev;
@@ -253,6 +254,7 @@ static void hwpmc_thr_in(struct hwpmc_thr *thr, int cpu, bool notifier)
 {
 	u64 nr = READ_ONCE(thr->task->se.nr_migrations);
 
+	lockdep_assert_irqs_disabled();
 	raw_spin_lock(&thr->lock);
 	if (!thr->dead)
 		hwpmc_thr_open(thr, cpu, notifier && nr != thr->nr_migr);
@@ -290,6 +292,7 @@ static void hwpmc_vprobe_switch(void *data, bool preempt,
 	int cpu = smp_processor_id();
 	struct hwpmc_thr *thr;
 
+	lockdep_assert_irqs_disabled();
 	thr = hwpmc_thr_find(prev);
 	if (thr) {
 		raw_spin_lock(&thr->lock);
@@ -337,6 +340,7 @@ static void hwpmc_pn_out(struct preempt_notifier *pn, struct task_struct *next)
 {
 	struct hwpmc_thr *thr = container_of(pn, struct hwpmc_thr, pn);
 
+	lockdep_assert_irqs_disabled();
 	raw_spin_lock(&thr->lock);
 	if (!thr->dead)
 		hwpmc_thr_close(thr, smp_processor_id());
@@ -469,6 +473,7 @@ static void hwpmc_thr_queue(struct hwpmc_thr *thr)
 {
 	unsigned long flags;
 
+	lockdep_assert_not_held(&thr->lock);
 	init_task_work(&thr->twork, hwpmc_thr_twork);
 	if (!task_work_add(thr->task, &thr->twork, TWA_RESUME))
 		return;
@@ -529,6 +534,8 @@ static void hwpmc_vop_do(struct hwpmc_vcall *vc)
 	int cpu = smp_processor_id();
 	bool here = !thr->dead && thr->task == current;
 
+	lockdep_assert_held(&thr->lock);
+	lockdep_assert_irqs_disabled();
 	/*
 	 * With notifiers, a slice may only open where the notifier will
 	 * close it: a thread of the target process acting on its own PMC

@@ -264,6 +264,8 @@ static void hwpmc_probe_switch(void *data, bool preempt,
 			       struct task_struct *next,
 			       unsigned int prev_state)
 {
+	lockdep_assert_irqs_disabled();
+
 	rcu_read_lock();
 	hwpmc_md_task_counters(prev, hwpmc_csw_counter, NULL);
 	rcu_read_unlock();

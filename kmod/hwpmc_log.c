@@ -170,6 +170,8 @@ static unsigned int hwpmc_log_share(const struct hwpmc_log *lg)
 /* May lg take one more buffer?  hwpmc_pool_lock held. */
 static bool hwpmc_buf_quota_ok(const struct hwpmc_log *lg)
 {
+	lockdep_assert_held(&hwpmc_pool_lock);
+
 	return lg->user->held < hwpmc_user_share() &&
 	       lg->held < hwpmc_log_share(lg);
 }
@@ -177,6 +179,8 @@ static bool hwpmc_buf_quota_ok(const struct hwpmc_log *lg)
 /* Do lg or its user hold more than their shares now?  hwpmc_pool_lock held. */
 static bool hwpmc_buf_over_share(const struct hwpmc_log *lg)
 {
+	lockdep_assert_held(&hwpmc_pool_lock);
+
 	return lg->user->held > hwpmc_user_share() ||
 	       lg->held > hwpmc_log_share(lg);
 }

@@ -115,6 +115,7 @@ int hwpmc_describe_row(int cpu, u32 ri, struct pmc_info *pi,
 	struct hwpmc_hw *hw;
 	int error;
 
+	lockdep_assert_held(&hwpmc_sx);
 	error = hwpmc_check_cpu(cpu);
 	if (error)
 		return error;

@@ -400,6 +400,8 @@ static bool hwpmc_ptrace_capable(struct user_namespace *ns)
  */
 static bool hwpmc_cred_may(const struct cred *cred, const struct cred *tcred)
 {
+	RCU_LOCKDEP_WARN(!rcu_read_lock_held(), "credentials outside RCU");
+
 	if (uid_eq(cred->uid, tcred->euid) && uid_eq(cred->uid, tcred->suid) &&
 	    uid_eq(cred->uid, tcred->uid) && gid_eq(cred->gid, tcred->egid) &&
 	    gid_eq(cred->gid, tcred->sgid) && gid_eq(cred->gid, tcred->gid) &&
@@ -1264,6 +1266,7 @@ static void hwpmc_pmc_halt(struct hwpmc_pmc *pm)
 {
 	struct hwpmc_target *pt;
 
+	lockdep_assert_held(&hwpmc_sx);
 	if (pm->state != PMC_STATE_RUNNING)
 		return;
 	hwpmc_pmc_unscheduled(pm);	/* before the stop: as it ran */
@@ -1368,6 +1371,7 @@ static int hwpmc_set_period(struct hwpmc_pmc *pm, u64 count)
 	int error = 0;
 	u32 i;
 
+	lockdep_assert_held(&hwpmc_sx);
 	if (count > HWPMC_COUNT_MAX)
 		return -EINVAL;
 	count = max_t(u64, count, READ_ONCE(hwpmc_mincount));
@@ -1423,9 +1427,9 @@ int hwpmc_pmc_caps(u32 id, u32 *caps)
 static void hwpmc_pmc_free(struct hwpmc_pmc *pm)
 {
 	struct hwpmc_target *pt, *tmp;
-
 	struct hwpmc_exitacc *a;
 
+	lockdep_assert_held_write(&hwpmc_sx);
 	hwpmc_pmc_halt(pm);
 	list_for_each_entry_safe(pt, tmp, &pm->targets, link)
 		hwpmc_target_free(pm, pt);
@@ -1816,6 +1820,8 @@ void hwpmc_describe_thread_rows(int cpu, struct pmc_info *pi, u32 n)
 /* GETPMCINFO of a slot a system-scope PMC holds; hwpmc_sx held. */
 void hwpmc_pmc_describe(const struct hwpmc_pmc *pm, struct pmc_info *pi)
 {
+	lockdep_assert_held(&hwpmc_sx);
+
 	pi->pm_ownerpid = pid_vnr(pm->owner->tgid);
 	pi->pm_mode = pm->mode;
 	pi->pm_event = pm->event->code;

@@ -149,6 +149,8 @@ void hwpmc_rec_pmcattach(struct hwpmc_log *lg, const struct hwpmc_pmc *pm,
 	struct file *exe = NULL;
 	char *buf, *path = "";
 
+	lockdep_assert_held(&hwpmc_sx);
+	might_sleep();
 	buf = kmalloc(PMCLOG_PATH_MAX, GFP_KERNEL);
 	if (!buf) {
 		hwpmc_log_lost(lg);	/* PMCATTACH, MAP_IN */

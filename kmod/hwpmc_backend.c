@@ -471,9 +471,9 @@ int hwpmc_md_raw_check(const struct perf_event_attr *attr)
 
 /*
  * A counter on a CPU (task NULL) or on a task (cpu -1), disabled, whose
- * overflows go to hwpmc_overflow() with context (the PMC): perf copies
- * both into the counters it inherits, which is how the core recognises
- * its counters in a task's perf contexts (hwpmc_hooks.c).
+ * overflows go to hwpmc_md_overflow() with context (the PMC): perf copies
+ * both into the counters it inherits, which is how our counters are
+ * recognised in a task's perf contexts (hwpmc_md_task_counters()).
  *
  * perf applies perf_event_paranoid to CPU-wide counters with the
  * credentials of the creating task, even for kernel counters; the policy

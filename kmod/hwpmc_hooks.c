@@ -7,10 +7,10 @@
  * A thread is a target thread of a sampling PMC when it carries the
  * PMC's perf counters, which perf copies into new threads and, with
  * DESCENDANTS, into new processes; the hooks, which run in the context
- * of the process concerned, find those PMCs by walking the current
- * task's perf contexts for counters whose overflow handler is
- * hwpmc_overflow().  Counting PMCs are found in the thread's record
- * (hwpmc_csw.c: hwpmc_thr_pmcs()), which forks keep in step.  Running
+ * of the process concerned, find those PMCs among the current task's
+ * counters (hwpmc_md_task_counters()).  Counting PMCs are found in the
+ * thread's record (hwpmc_csw.c: hwpmc_thr_pmcs()), which forks keep in
+ * step.  Running
  * system-sampling PMCs hear about every process (hwpmc_ss_pmcs).
  *
  *   exec    kprobe on perf_event_exec(), which begin_new_exec() calls

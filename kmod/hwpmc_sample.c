@@ -3,7 +3,8 @@
  * hwpmc for Linux: sampling (FreeBSD's pmc_process_interrupt and
  * pmc_process_samples).
  *
- * A sampling PMC's perf counters call hwpmc_overflow() every `pm_count`
+ * A sampling PMC's counters call hwpmc_sample_overflow() (through the
+ * backend's handler) every `pm_count`
  * events: in NMI context for x86 hardware events, hard-IRQ context for
  * cpu-clock and task-clock and the arm64 PMU, with IRQs off for the
  * other software events.  The handler takes the sample (PC, pid, tid,

@@ -67,7 +67,6 @@
 #include <linux/smp.h>
 #include <linux/task_work.h>
 #include <linux/timekeeping.h>
-#include <linux/tracepoint.h>
 #include <linux/workqueue.h>
 #include <linux/hwpmclog.h>
 
@@ -122,7 +121,6 @@ static struct hlist_head *hwpmc_thr_hash;
 static unsigned int hwpmc_thr_bits;
 static DEFINE_RAW_SPINLOCK(hwpmc_vlock);
 
-static struct tracepoint *hwpmc_tp_vswitch;
 static int hwpmc_vpmcs;			/* counting process PMCs; hwpmc_sx */
 static bool hwpmc_vprobe_on;		/* probe or notifier key; hwpmc_sx */
 static atomic_t hwpmc_thr_nr = ATOMIC_INIT(0);	/* records not yet freed */
@@ -655,8 +653,7 @@ int hwpmc_vpmc_use(struct hwpmc_pmc *pm, bool on)
 		return 0;
 	}
 	if (!hwpmc_vprobe_on && hwpmc_csw_tracepoint) {
-		error = tracepoint_probe_register(hwpmc_tp_vswitch,
-						  hwpmc_vprobe_switch, NULL);
+		error = hwpmc_tp_register(HWPMC_TP_SWITCH, hwpmc_vprobe_switch);
 		if (error)
 			return error;
 	} else if (!hwpmc_vprobe_on) {
@@ -680,8 +677,7 @@ static void hwpmc_vprobe_off_fn(struct work_struct *work)
 	down_write(&hwpmc_sx);
 	if (!hwpmc_vpmcs && hwpmc_vprobe_on && hwpmc_csw_tracepoint) {
 		/* no PMC, so no slot and no thread record either */
-		tracepoint_probe_unregister(hwpmc_tp_vswitch,
-					    hwpmc_vprobe_switch, NULL);
+		hwpmc_tp_unregister(HWPMC_TP_SWITCH, hwpmc_vprobe_switch);
 		hwpmc_vprobe_on = false;
 		off = true;
 	} else if (!hwpmc_vpmcs && hwpmc_vprobe_on &&
@@ -691,7 +687,7 @@ static void hwpmc_vprobe_off_fn(struct work_struct *work)
 	}
 	up_write(&hwpmc_sx);
 	if (off)
-		tracepoint_synchronize_unregister();
+		hwpmc_tp_sync();
 }
 
 /* -- per-CPU counters --------------------------------------------------------- */
@@ -1407,12 +1403,6 @@ void hwpmc_thr_pmcs(struct task_struct *t,
 
 /* -- module ---------------------------------------------------------------------- */
 
-static void hwpmc_vtp_lookup(struct tracepoint *tp, void *priv)
-{
-	if (!strcmp(tp->name, "sched_switch"))
-		hwpmc_tp_vswitch = tp;
-}
-
 int hwpmc_csw_init(void)
 {
 	unsigned int i;
@@ -1420,11 +1410,6 @@ int hwpmc_csw_init(void)
 	if (!hwpmc_csw_tracepoint && !IS_ENABLED(CONFIG_PREEMPT_NOTIFIERS)) {
 		pr_info("no preempt notifiers in this kernel: csw_tracepoint=1\n");
 		hwpmc_csw_tracepoint = true;
-	}
-	for_each_kernel_tracepoint(hwpmc_vtp_lookup, NULL);
-	if (!hwpmc_tp_vswitch) {
-		pr_err("kernel tracepoint sched_switch not found\n");
-		return -ENOENT;
 	}
 	hwpmc_thr_bits = ilog2(roundup_pow_of_two(hwpmc_hashsize));
 	hwpmc_thr_hash = kvcalloc(1U << hwpmc_thr_bits,
@@ -1446,12 +1431,11 @@ void hwpmc_csw_fini(void)
 	rcu_barrier();
 	cancel_delayed_work_sync(&hwpmc_vprobe_off);
 	if (hwpmc_vprobe_on && hwpmc_csw_tracepoint)
-		tracepoint_probe_unregister(hwpmc_tp_vswitch,
-					    hwpmc_vprobe_switch, NULL);
+		hwpmc_tp_unregister(HWPMC_TP_SWITCH, hwpmc_vprobe_switch);
 	else if (hwpmc_vprobe_on)
 		hwpmc_pn_key(false);
 	hwpmc_vprobe_on = false;
-	tracepoint_synchronize_unregister();
+	hwpmc_tp_sync();
 	rcu_barrier();		/* hwpmc_thr_free_rcu() is ours */
 	kvfree(hwpmc_thr_hash);
 	hwpmc_thr_hash = NULL;

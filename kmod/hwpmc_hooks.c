@@ -59,7 +59,6 @@
 #include <linux/string.h>
 #include <linux/task_work.h>
 #include <linux/timekeeping.h>
-#include <linux/tracepoint.h>
 #include <linux/wait_bit.h>
 #include <linux/hwpmclog.h>
 
@@ -168,8 +167,6 @@ struct hwpmc_csw {
 static DEFINE_HASHTABLE(hwpmc_csw_hash, 10);
 static DEFINE_RAW_SPINLOCK(hwpmc_csw_lock);
 static int hwpmc_proccsw_users;		/* LOG_PROCCSW PMCs; hwpmc_sx */
-static struct tracepoint *hwpmc_tp_switch;
-static struct tracepoint *hwpmc_tp_fork;
 
 static struct hwpmc_csw *hwpmc_csw_find(struct task_struct *t,
 					struct hwpmc_pmc *pm)
@@ -284,18 +281,16 @@ int hwpmc_proccsw_use(struct hwpmc_pmc *pm, bool on)
 		return 0;
 	if (on) {
 		if (!hwpmc_proccsw_users)
-			error = tracepoint_probe_register(hwpmc_tp_switch,
-							  hwpmc_probe_switch,
-							  NULL);
+			error = hwpmc_tp_register(HWPMC_TP_SWITCH,
+						  hwpmc_probe_switch);
 		if (!error)
 			hwpmc_proccsw_users++;
 		return error;
 	}
 	hwpmc_csw_drop(NULL, pm);
 	if (!--hwpmc_proccsw_users) {
-		tracepoint_probe_unregister(hwpmc_tp_switch,
-					    hwpmc_probe_switch, NULL);
-		tracepoint_synchronize_unregister();
+		hwpmc_tp_unregister(HWPMC_TP_SWITCH, hwpmc_probe_switch);
+		hwpmc_tp_sync();
 	}
 	return 0;
 }
@@ -740,32 +735,17 @@ void hwpmc_hooks_exit(struct task_struct *p)
 	rcu_read_unlock();
 }
 
-static void hwpmc_tp_lookup(struct tracepoint *tp, void *priv)
-{
-	if (!strcmp(tp->name, "sched_process_fork"))
-		hwpmc_tp_fork = tp;
-	if (!strcmp(tp->name, "sched_switch"))
-		hwpmc_tp_switch = tp;
-}
-
 int hwpmc_hooks_init(void)
 {
 	int error;
 
-	for_each_kernel_tracepoint(hwpmc_tp_lookup, NULL);
-	if (!hwpmc_tp_fork || !hwpmc_tp_switch) {
-		pr_err("kernel tracepoints sched_process_fork, sched_switch not found\n");
-		return -ENOENT;
-	}
-	error = tracepoint_probe_register(hwpmc_tp_fork, hwpmc_probe_fork,
-					  NULL);
+	error = hwpmc_tp_register(HWPMC_TP_FORK, hwpmc_probe_fork);
 	if (error)
 		return error;
 	error = hwpmc_kprobes_init();
 	if (error) {
-		tracepoint_probe_unregister(hwpmc_tp_fork, hwpmc_probe_fork,
-					    NULL);
-		tracepoint_synchronize_unregister();
+		hwpmc_tp_unregister(HWPMC_TP_FORK, hwpmc_probe_fork);
+		hwpmc_tp_sync();
 	}
 	return error;
 }
@@ -773,8 +753,8 @@ int hwpmc_hooks_init(void)
 void hwpmc_hooks_fini(void)
 {
 	hwpmc_kprobes_fini();
-	tracepoint_probe_unregister(hwpmc_tp_fork, hwpmc_probe_fork, NULL);
-	tracepoint_synchronize_unregister();
+	hwpmc_tp_unregister(HWPMC_TP_FORK, hwpmc_probe_fork);
+	hwpmc_tp_sync();
 	/* new tasks run their task work before they first leave the kernel */
 	wait_var_event(&hwpmc_enable_pending,
 		       !atomic_read(&hwpmc_enable_pending));

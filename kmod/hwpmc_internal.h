@@ -84,6 +84,20 @@ struct hwpmc_mdep {
 
 extern struct hwpmc_mdep hwpmc_md;
 
+/* The scheduler's tracepoints (hwpmc_tracepoint.c). */
+enum hwpmc_tp {
+	HWPMC_TP_SWITCH,
+	HWPMC_TP_FORK,
+	HWPMC_TP_EXIT,
+	HWPMC_TP_EXEC,
+	HWPMC_TP_NR
+};
+
+int hwpmc_tp_init(void);
+int hwpmc_tp_register(enum hwpmc_tp tp, void *probe);
+void hwpmc_tp_unregister(enum hwpmc_tp tp, void *probe);
+void hwpmc_tp_sync(void);
+
 struct hwpmc_pmc;
 struct pt_regs;
 struct perf_event;

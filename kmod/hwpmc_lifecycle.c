@@ -3,9 +3,7 @@
  * hwpmc for Linux: process lifecycle (FreeBSD's process exit and exec
  * hooks), from the scheduler's tracepoints.
  *
- * __tracepoint_sched_* are not exported, so the tracepoints are found by
- * name with for_each_kernel_tracepoint(), as lttng-modules does.  The
- * probes run with preemption disabled and must not sleep, while
+ * The tracepoints come from hwpmc_tracepoint.c.  The probes run with preemption disabled and must not sleep, while
  * releasing perf counters does; so a probe only records the process
  * (an exit or an exec) and a work item does the rest in process context
  * under hwpmc_sx:
@@ -39,7 +37,6 @@
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include <linux/string.h>
-#include <linux/tracepoint.h>
 #include <linux/workqueue.h>
 
 #include "compat.h"
@@ -150,48 +147,29 @@ static void hwpmc_probe_exec(void *data, struct task_struct *p,
 	hwpmc_record(p, true);
 }
 
-static struct {
-	const char		*name;
+static const struct {
+	enum hwpmc_tp		tp;
 	void			*probe;
-	struct tracepoint	*tp;
 } hwpmc_tps[] = {
-	{ "sched_process_exit", hwpmc_probe_exit },
-	{ "sched_process_exec", hwpmc_probe_exec },
+	{ HWPMC_TP_EXIT, hwpmc_probe_exit },
+	{ HWPMC_TP_EXEC, hwpmc_probe_exec },
 };
-
-static void hwpmc_tp_lookup(struct tracepoint *tp, void *priv)
-{
-	int i;
-
-	for (i = 0; i < ARRAY_SIZE(hwpmc_tps); i++)
-		if (!strcmp(tp->name, hwpmc_tps[i].name))
-			hwpmc_tps[i].tp = tp;
-}
 
 int hwpmc_lifecycle_init(void)
 {
 	int i, error = 0;
 
-	for_each_kernel_tracepoint(hwpmc_tp_lookup, NULL);
-	for (i = 0; i < ARRAY_SIZE(hwpmc_tps) && !error; i++) {
-		if (!hwpmc_tps[i].tp) {
-			pr_err("kernel tracepoint %s not found\n",
-			       hwpmc_tps[i].name);
-			error = -ENOENT;
-			break;
-		}
-		error = tracepoint_probe_register(hwpmc_tps[i].tp,
-						  hwpmc_tps[i].probe, NULL);
-	}
+	for (i = 0; i < ARRAY_SIZE(hwpmc_tps) && !error; i++)
+		error = hwpmc_tp_register(hwpmc_tps[i].tp, hwpmc_tps[i].probe);
 	if (error) {
-		while (--i >= 0)
-			tracepoint_probe_unregister(hwpmc_tps[i].tp,
-						    hwpmc_tps[i].probe, NULL);
-		tracepoint_synchronize_unregister();
+		for (i--; --i >= 0; )
+			hwpmc_tp_unregister(hwpmc_tps[i].tp,
+					    hwpmc_tps[i].probe);
+		hwpmc_tp_sync();
+		return error;
 	}
-	if (!error)
-		hwpmc_exit_kprobe_init();
-	return error;
+	hwpmc_exit_kprobe_init();
+	return 0;
 }
 
 void hwpmc_lifecycle_fini(void)
@@ -200,8 +178,7 @@ void hwpmc_lifecycle_fini(void)
 
 	hwpmc_exit_kprobe_fini();
 	for (i = 0; i < ARRAY_SIZE(hwpmc_tps); i++)
-		tracepoint_probe_unregister(hwpmc_tps[i].tp,
-					    hwpmc_tps[i].probe, NULL);
-	tracepoint_synchronize_unregister();
+		hwpmc_tp_unregister(hwpmc_tps[i].tp, hwpmc_tps[i].probe);
+	hwpmc_tp_sync();
 	flush_work(&hwpmc_work);
 }

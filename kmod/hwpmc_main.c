@@ -227,6 +227,9 @@ static int __init hwpmc_init(void)
 	int error;
 
 	hwpmc_tunables_check();
+	error = hwpmc_tp_init();
+	if (error)
+		return error;
 	error = hwpmc_backend_init(hwpmc_sample_overflow);
 	if (error)
 		return error;

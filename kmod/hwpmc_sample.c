@@ -4,10 +4,9 @@
  * pmc_process_samples).
  *
  * A sampling PMC's counters call hwpmc_sample_overflow() (through the
- * backend's handler) every `pm_count`
- * events: in NMI context for x86 hardware events, hard-IRQ context for
- * cpu-clock and task-clock and the arm64 PMU, with IRQs off for the
- * other software events.  The handler takes the sample (PC, pid, tid,
+ * backend's handler) every `pm_count` events: in NMI context for x86
+ * hardware events, hard-IRQ context for cpu-clock and task-clock and
+ * the arm64 PMU, with IRQs off for the other software events.  The handler takes the sample (PC, pid, tid,
  * CPU, and with PMC_F_CALLCHAIN the kernel frames by the kernel's
  * unwinder and the user frames by a frame-pointer walk) into this CPU's
  * ring of `nsamples` entries; a full ring drops the sample and counts it

@@ -83,10 +83,16 @@ static void hwpmc_record(struct task_struct *p, bool exec)
 
 static bool hwpmc_exit_exact;	/* the exit_itimers() kprobe is on */
 
-/* A thread of p's process exits; the last one ends the process. */
+/*
+ * A thread of p's process exits; the last one ends the process.  The
+ * thread's own end (its counting slices) is taken earlier, by the
+ * kprobe on perf_event_exit_task() (hwpmc_hooks.c), which the module
+ * needs when the kernel has kprobes; here only without them.
+ */
 static void hwpmc_probe_exit(HWPMC_TP_EXIT_PROTO)
 {
-	hwpmc_thr_exit(p);	/* also without owners: notifiers */
+	if (!IS_ENABLED(CONFIG_KPROBES))
+		hwpmc_thr_exit(p);	/* also without owners: notifiers */
 	if (!atomic_read(&hwpmc_active) || atomic_read(&p->signal->live))
 		return;
 	if (!READ_ONCE(hwpmc_exit_exact))

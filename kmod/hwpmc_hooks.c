@@ -484,6 +484,18 @@ static void hwpmc_note_failed(struct perf_event *ev, struct hwpmc_pmc *pm,
 		WRITE_ONCE(pm->unsched, true);
 }
 
+/* The current thread p exits: THR_EXIT to system samplers; RCU. */
+static void hwpmc_thr_gone(struct task_struct *p)
+{
+	struct hwpmc_logset ss = { 0 };
+	u64 now = ktime_get_ns();
+	int i;
+
+	hwpmc_add_system(&ss);
+	for (i = 0; i < ss.n; i++)
+		hwpmc_rec_thr_exit(ss.lg[i], p->pid, now);
+}
+
 static int hwpmc_kp_exit(struct kprobe *kp, struct pt_regs *regs)
 {
 	struct task_struct *p;
@@ -516,6 +528,7 @@ static int hwpmc_kp_exit(struct kprobe *kp, struct pt_regs *regs)
 	hwpmc_procexit(p, group_dead);
 	rcu_read_lock();
 	hwpmc_csw_exit(p);
+	hwpmc_thr_gone(p);
 	rcu_read_unlock();
 	return 0;
 }
@@ -669,7 +682,7 @@ static void hwpmc_check_inherited(struct task_struct *child)
 static void hwpmc_probe_fork(void *data, struct task_struct *parent,
 			     struct task_struct *child)
 {
-	struct hwpmc_logset ls = { 0 };
+	struct hwpmc_logset ls = { 0 }, ss = { 0 };
 	u64 now;
 	int i;
 
@@ -679,6 +692,14 @@ static void hwpmc_probe_fork(void *data, struct task_struct *parent,
 	hwpmc_thr_fork(current, child);
 	hwpmc_csw_clone(child);
 	hwpmc_check_inherited(child);
+	/* system samplers learn the names of new processes and threads */
+	hwpmc_add_system(&ss);
+	now = ktime_get_ns();
+	for (i = 0; i < ss.n; i++) {
+		if (thread_group_leader(child))
+			hwpmc_rec_proc_create(ss.lg[i], child, now);
+		hwpmc_rec_thr_create(ss.lg[i], child, now);
+	}
 	if (!thread_group_leader(child)) {
 		rcu_read_unlock();
 		return;
@@ -686,7 +707,6 @@ static void hwpmc_probe_fork(void *data, struct task_struct *parent,
 	hwpmc_md_task_counters(current, hwpmc_add_descendants, &ls);
 	hwpmc_thr_pmcs(current, hwpmc_add_descendants_pmc, &ls);
 	hwpmc_add_system(&ls);
-	now = ktime_get_ns();
 	for (i = 0; i < ls.n; i++)
 		hwpmc_rec_procfork(ls.lg[i], current->tgid, child->tgid, now);
 	rcu_read_unlock();

@@ -418,6 +418,12 @@ void hwpmc_rec_procexec(struct hwpmc_log *lg, u32 pmcid, pid_t pid,
 void hwpmc_rec_procfork(struct hwpmc_log *lg, pid_t oldpid, pid_t newpid,
 			u64 time);
 void hwpmc_rec_sysexit(struct hwpmc_log *lg, pid_t pid, u64 time);
+void hwpmc_rec_proc_create(struct hwpmc_log *lg, struct task_struct *p,
+			   u64 time);
+void hwpmc_rec_thr_create(struct hwpmc_log *lg, struct task_struct *t,
+			  u64 time);
+void hwpmc_rec_thr_exit(struct hwpmc_log *lg, pid_t tid, u64 time);
+void hwpmc_rec_all_tasks(struct hwpmc_log *lg);
 void hwpmc_rec_proccsw(const struct hwpmc_pmc *pm, struct task_struct *t,
 		       u64 value);
 void hwpmc_rec_procexit(struct hwpmc_exitset *es, pid_t tgid,

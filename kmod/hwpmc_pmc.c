@@ -1218,6 +1218,7 @@ int hwpmc_pmc_start(u32 id)
 	}
 	if (pm->sysev) {
 		if (pm->mode == PMC_MODE_SS) {
+			hwpmc_rec_all_tasks(pm->owner->log);
 			hwpmc_rec_all_maps(pm->owner->log);
 			list_add_tail_rcu(&pm->sslink, &hwpmc_ss_pmcs);
 		}

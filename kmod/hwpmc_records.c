@@ -260,6 +260,62 @@ void hwpmc_rec_sysexit(struct hwpmc_log *lg, pid_t pid, u64 time)
 	hwpmc_log_append(lg, PMCLOG_TYPE_SYSEXIT, time, &r, sizeof(r), NULL, 0);
 }
 
+/*
+ * PROC_CREATE, THR_CREATE and THR_EXIT, which FreeBSD writes to the logs
+ * of system samplers: the names of processes and threads.  pl_flags,
+ * FreeBSD's p_flag, has no Linux counterpart: 0.  Any context but NMI.
+ */
+void hwpmc_rec_proc_create(struct hwpmc_log *lg, struct task_struct *p,
+			   u64 time)
+{
+	struct pmclog_proc_create r = { .pl_pid = task_tgid_nr(p) };
+
+	BUILD_BUG_ON(sizeof(r.pl_pcomm) < TASK_COMM_LEN);
+	get_task_comm(r.pl_pcomm, p);
+	hwpmc_log_append(lg, PMCLOG_TYPE_PROC_CREATE, time, &r, sizeof(r),
+			 NULL, 0);
+}
+
+void hwpmc_rec_thr_create(struct hwpmc_log *lg, struct task_struct *t,
+			  u64 time)
+{
+	struct pmclog_thr_create r = {
+		.pl_tid = task_pid_nr(t),
+		.pl_pid = task_tgid_nr(t),
+	};
+
+	BUILD_BUG_ON(sizeof(r.pl_tdname) < TASK_COMM_LEN);
+	get_task_comm(r.pl_tdname, t);
+	hwpmc_log_append(lg, PMCLOG_TYPE_THR_CREATE, time, &r, sizeof(r),
+			 NULL, 0);
+}
+
+void hwpmc_rec_thr_exit(struct hwpmc_log *lg, pid_t tid, u64 time)
+{
+	struct pmclog_thr_exit r = { .pl_tid = tid };
+
+	hwpmc_log_append(lg, PMCLOG_TYPE_THR_EXIT, time, &r, sizeof(r), NULL, 0);
+}
+
+/*
+ * A system-sampling PMC starts: PROC_CREATE and THR_CREATE for every
+ * process and thread there is (those born meanwhile come from the fork
+ * hook).  RCU's read side only: no allocation, nothing sleeps.
+ */
+void hwpmc_rec_all_tasks(struct hwpmc_log *lg)
+{
+	struct task_struct *p, *t;
+	u64 now = ktime_get_ns();
+
+	rcu_read_lock();
+	for_each_process(p) {
+		hwpmc_rec_proc_create(lg, p, now);
+		for_each_thread(p, t)
+			hwpmc_rec_thr_create(lg, t, now);
+	}
+	rcu_read_unlock();
+}
+
 /* -- counts ---------------------------------------------------------------------- */
 
 /* PROCCSW: thread t counted value for pm in the slice that ends. */

@@ -1465,6 +1465,120 @@ TEST_F(log, system_sampling_sees_a_busy_process)
 	free(lg.buf);
 }
 
+/* the kid's second thread: says who it is */
+static void *named_thread_fn(void *arg)
+{
+	*(volatile pid_t *)arg = (pid_t)syscall(SYS_gettid);
+	return NULL;
+}
+
+/*
+ * A system sampler's log names processes and threads, as FreeBSD's:
+ * PROC_CREATE and THR_CREATE for those alive at the start, then for new
+ * ones at their fork or clone, and THR_EXIT when a thread exits.
+ */
+TEST_F(log, system_sampler_gets_process_and_thread_names)
+{
+	struct pmclog_proc_create *pc;
+	struct pmclog_thr_create *tc;
+	struct pmclog_thr_exit *te;
+	struct pmclog_header *h;
+	struct log lg;
+	size_t off;
+	char comm[16] = "";
+	pid_t kid, me = getpid(), tme = (pid_t)syscall(SYS_gettid);
+	volatile pid_t *tid2;
+	int st, self_pc = 0, self_tc = 0, kid_pc = 0, kid_tc = 0;
+	int thr_tc = 0, thr_te = 0, kid_te = 0, order_ok = 1;
+	int f = logfile(self->path);
+	__u32 id;
+
+	ASSERT_EQ(0, prctl(PR_GET_NAME, comm));
+	tid2 = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+		    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, (void *)tid2);
+	*tid2 = 0;
+	ASSERT_LE(0, f);
+	ASSERT_EQ(0, configure(self->fd, f));
+	close(f);
+	/* a long period: this is about the names, not the samples */
+	ASSERT_EQ(0, alloc(self->fd, PMC_MODE_SS, EV_SOFT(CPU_CLOCK), 0, 0,
+			   1000 * MS, &id));
+	ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTART, id));
+	kid = fork();
+	ASSERT_LE(0, kid);
+	if (!kid) {
+		pthread_t t;
+
+		prctl(PR_SET_NAME, "hwpmc-kid");
+		if (pthread_create(&t, NULL, named_thread_fn, (void *)tid2))
+			_exit(1);
+		pthread_join(t, NULL);
+		_exit(0);
+	}
+	ASSERT_EQ(kid, waitpid(kid, &st, 0));
+	ASSERT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	ASSERT_NE(0, *tid2);
+	ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTOP, id));
+	ASSERT_EQ(0, xioctl(self->fd, HWPMC_IOC_CLOSELOG, NULL));
+	log_load_file(&lg, self->path);
+	for_each_record(&lg, h, off) {
+		switch (TYPE(h)) {
+		case PMCLOG_TYPE_PROC_CREATE:
+			pc = (void *)h;
+			if (pc->pl_pid == (__u32)me) {
+				self_pc++;
+				EXPECT_STREQ(comm, pc->pl_pcomm);
+			}
+			if (pc->pl_pid == (__u32)kid) {
+				kid_pc++;
+				/* named at the fork: the parent's name */
+				EXPECT_STREQ(comm, pc->pl_pcomm);
+			}
+			break;
+		case PMCLOG_TYPE_THR_CREATE:
+			tc = (void *)h;
+			if (tc->pl_tid == (__u32)tme) {
+				self_tc++;
+				EXPECT_EQ((__u32)me, tc->pl_pid);
+			}
+			if (tc->pl_tid == (__u32)kid) {
+				kid_tc++;
+				EXPECT_EQ((__u32)kid, tc->pl_pid);
+			}
+			if (tc->pl_tid == (__u32)*tid2) {
+				thr_tc++;
+				EXPECT_EQ((__u32)kid, tc->pl_pid);
+				/* a thread is born with its creator's name */
+				EXPECT_STREQ("hwpmc-kid", tc->pl_tdname);
+			}
+			break;
+		case PMCLOG_TYPE_THR_EXIT:
+			te = (void *)h;
+			if (te->pl_tid == (__u32)*tid2) {
+				thr_te++;
+				order_ok &= thr_tc == 1;
+			}
+			if (te->pl_tid == (__u32)kid) {
+				kid_te++;
+				order_ok &= kid_tc == 1 && thr_te == 1;
+			}
+			break;
+		}
+	}
+	EXPECT_EQ(1, self_pc);
+	EXPECT_EQ(1, self_tc);
+	EXPECT_EQ(1, kid_pc);
+	EXPECT_EQ(1, kid_tc);
+	EXPECT_EQ(1, thr_tc);
+	EXPECT_EQ(1, thr_te);
+	EXPECT_EQ(1, kid_te);
+	EXPECT_TRUE(order_ok);
+	EXPECT_EQ(0, lg.bad);
+	free(lg.buf);
+	munmap((void *)tid2, 4096);
+}
+
 /* -- stress ----------------------------------------------------------------- */
 
 /* a short-lived process: faults pages, sometimes forks one more */

@@ -448,6 +448,7 @@ static int plan_metrics(struct opts *o)
 
 	metric_env_init(&menv);
 	menv.count = metric_count_cb;
+	menv.events = PMC_SPEC_MACHINE;	/* after pmc_init() */
 	for (i = 0; i < nmreq; i++, speclist_free(&l)) {
 		struct mreq *m = &mreqs[i];
 

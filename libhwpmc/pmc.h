@@ -151,6 +151,37 @@ int	pmc_parse_spec(const char *_spec, struct pmc_op_pmcallocate *_pa,
 		       char *_err, size_t _errlen);
 
 /*
+ * Linux additions: a specifier parsed once, allocated many times (on each
+ * CPU, again with other caps).  pmc_parse_spec_events() is
+ * pmc_parse_spec() with the events it knows chosen by the caller:
+ * PMC_SPEC_KNOWN, every event hwpmc knows (no module needed: a pure
+ * function of the specifier and HWPMC_CPUID); PMC_SPEC_MACHINE, this
+ * machine's (after pmc_init(); before, -1 with errno ENXIO).  It fills
+ * ps_pa as pmc_parse_spec() fills pa, and ps_modes with the modes the
+ * specifier names (":u", ":k", "usr", "os"; ps_pa.pm_caps has no mode
+ * when it names both).  pmc_allocate_parsed() is pmc_allocate() of a
+ * parsed specifier: pa's pm_class, pm_ev, pm_caps and pm_md, the rest
+ * from its arguments; spec (the specifier as written) names the PMC in
+ * pmc_allocate_message().
+ */
+enum pmc_spec_events {
+	PMC_SPEC_KNOWN,			/* every event hwpmc knows */
+	PMC_SPEC_MACHINE,		/* this machine's (pmc_init()) */
+};
+
+struct pmc_spec {
+	struct pmc_op_pmcallocate ps_pa;	/* class, event, caps, pm_md */
+	uint32_t	ps_modes;	/* named: PMC_CAP_USER, _SYSTEM */
+};
+
+int	pmc_parse_spec_events(const char *_spec, enum pmc_spec_events _events,
+			      struct pmc_spec *_ps, char *_err, size_t _errlen);
+int	pmc_allocate_parsed(const char *_spec,
+			    const struct pmc_op_pmcallocate *_pa,
+			    enum pmc_mode _mode, uint32_t _flags, int _cpu,
+			    pmc_id_t *_pmcid, uint64_t _count);
+
+/*
  * Vendor events: the kernel's pmu-events tables of the CPU named by
  * HWPMC_CPUID (perf's PERF_CPUID format) or of this machine; none of
  * these needs the module.  FreeBSD's functions first: cpuid NULL means

@@ -70,12 +70,31 @@ static void pmc_allocate_explain(const char *spec,
 	}
 }
 
-int pmc_allocate(const char *ctrspec, enum pmc_mode mode, uint32_t flags,
-		 int cpu, pmc_id_t *pmcid, uint64_t count)
+/* Allocate the PMC of specifier spec, parsed into pa (the caller's). */
+static int pmc_allocate_pa(const char *spec, struct pmc_op_pmcallocate *pa,
+			   enum pmc_mode mode, uint32_t flags, int cpu,
+			   pmc_id_t *pmcid, uint64_t count)
 {
-	struct pmc_op_pmcallocate pa;
 	int err;
 
+	pa->pm_mode = mode;
+	pa->pm_flags = flags;
+	pa->pm_cpu = (uint32_t)cpu;
+	pa->pm_count = count;
+	if (pmc_lib_ioctl(HWPMC_IOC_PMCALLOCATE, pa) < 0) {
+		err = errno;
+		pmc_allocate_explain(spec, pa, err);
+		errno = err;
+		return -1;
+	}
+	*pmcid = pa->pm_pmcid;
+	pmc_alloc_msg[0] = '\0';
+	return 0;
+}
+
+/* pmc_allocate()'s checks of the library's state and of pmcid */
+static int pmc_allocate_ready(pmc_id_t *pmcid)
+{
 	if (pmc_lib_ready() < 0) {
 		snprintf(pmc_alloc_msg, sizeof(pmc_alloc_msg),
 			 "pmc_init() has not succeeded");
@@ -88,22 +107,44 @@ int pmc_allocate(const char *ctrspec, enum pmc_mode mode, uint32_t flags,
 		errno = EINVAL;
 		return -1;
 	}
-	if (pmc_parse_spec(ctrspec, &pa, pmc_alloc_msg,
-			   sizeof(pmc_alloc_msg)) < 0)
+	return 0;
+}
+
+int pmc_allocate(const char *ctrspec, enum pmc_mode mode, uint32_t flags,
+		 int cpu, pmc_id_t *pmcid, uint64_t count)
+{
+	struct pmc_spec ps;
+
+	if (pmc_allocate_ready(pmcid) < 0)
 		return -1;
-	pa.pm_mode = mode;
-	pa.pm_flags = flags;
-	pa.pm_cpu = (uint32_t)cpu;
-	pa.pm_count = count;
-	if (pmc_lib_ioctl(HWPMC_IOC_PMCALLOCATE, &pa) < 0) {
-		err = errno;
-		pmc_allocate_explain(ctrspec, &pa, err);
-		errno = err;
+	if (pmc_parse_spec_events(ctrspec, PMC_SPEC_MACHINE, &ps, pmc_alloc_msg,
+				  sizeof(pmc_alloc_msg)) < 0)
+		return -1;
+	return pmc_allocate_pa(ctrspec, &ps.ps_pa, mode, flags, cpu, pmcid,
+			       count);
+}
+
+int pmc_allocate_parsed(const char *spec,
+			const struct pmc_op_pmcallocate *parsed,
+			enum pmc_mode mode, uint32_t flags, int cpu,
+			pmc_id_t *pmcid, uint64_t count)
+{
+	struct pmc_op_pmcallocate pa = { 0 };
+
+	if (pmc_allocate_ready(pmcid) < 0)
+		return -1;
+	if (!spec || !parsed) {
+		snprintf(pmc_alloc_msg, sizeof(pmc_alloc_msg),
+			 "no specifier (spec or parsed is NULL)");
+		errno = EINVAL;
 		return -1;
 	}
-	*pmcid = pa.pm_pmcid;
-	pmc_alloc_msg[0] = '\0';
-	return 0;
+	/* what the parser fills; the rest is the call's */
+	pa.pm_caps = parsed->pm_caps;
+	pa.pm_class = parsed->pm_class;
+	pa.pm_ev = parsed->pm_ev;
+	pa.pm_md = parsed->pm_md;
+	return pmc_allocate_pa(spec, &pa, mode, flags, cpu, pmcid, count);
 }
 
 static int pmc_attach_op(unsigned long cmd, pmc_id_t pmc, pid_t pid)

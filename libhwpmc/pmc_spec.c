@@ -23,11 +23,13 @@
  * encoding in pm_md.pm_pmu.  Errors name the token at fault, and for a
  * bad term the valid ones.
  *
- * After pmc_init(), events are looked up in this machine's event lists
- * (GETDYNEVENTINFO), so that an event hwpmc knows but the machine lacks
- * is told apart from a misspelt one.  Before pmc_init(), every event
- * hwpmc knows (<hwpmc_events.h>, and the vendor tables) is accepted: the
+ * Which events the parser knows is its caller's choice
+ * (pmc_parse_spec_events()): PMC_SPEC_MACHINE, this machine's event lists
+ * (GETDYNEVENTINFO, after pmc_init()), so that an event hwpmc knows but
+ * the machine lacks is told apart from a misspelt one; PMC_SPEC_KNOWN,
+ * every event hwpmc knows (<hwpmc_events.h>, and the vendor tables): the
  * parser is then a pure function of the specifier and HWPMC_CPUID.
+ * pmc_parse_spec() takes the first after pmc_init(), the second before.
  */
 #include <ctype.h>
 #include <stdio.h>
@@ -313,9 +315,9 @@ static void pmc_unknown(const char *orig, char *err, size_t errlen)
  * The vendor event named name, of the CPU's pmu-events table: 0 and r
  * set when found, 1 when there is none, -1 with err set on an error.
  */
-static int pmc_vendor_lookup_(const char *name, const char *orig, uint32_t cl,
-			      struct pmc_evref *r, char *err, size_t errlen,
-			      int exact)
+static int pmc_vendor_lookup_(int machine, const char *name, const char *orig,
+			      uint32_t cl, struct pmc_evref *r, char *err,
+			      size_t errlen, int exact)
 {
 	struct pmc_pmu_event ev;
 	struct pmc_pmu_cpu cpu;
@@ -330,7 +332,7 @@ static int pmc_vendor_lookup_(const char *name, const char *orig, uint32_t cl,
 	if (cl && cl != PMC_CLASS_PMU)
 		FAIL("event '%s' is of class PMU, not %s", orig,
 		     pmc_class_word(cl));
-	if (pmc_lib.fd >= 0 && !pmc_find_avail("raw", r))
+	if (machine && !pmc_find_avail("raw", r))
 		FAIL("event '%s' needs raw PMU events, which are not available on this machine%s",
 		     orig, pmc_have_pmu() ? "" : " (no hardware PMU)");
 	r->cl = PMC_CLASS_PMU;
@@ -340,20 +342,22 @@ static int pmc_vendor_lookup_(const char *name, const char *orig, uint32_t cl,
 	return 0;
 }
 
-static int pmc_vendor_lookup(const char *name, const char *orig, uint32_t cl,
-			     struct pmc_evref *r, char *err, size_t errlen)
+static int pmc_vendor_lookup(int machine, const char *name, const char *orig,
+			     uint32_t cl, struct pmc_evref *r, char *err,
+			     size_t errlen)
 {
-	return pmc_vendor_lookup_(name, orig, cl, r, err, errlen, 0);
+	return pmc_vendor_lookup_(machine, name, orig, cl, r, err, errlen, 0);
 }
 
 /*
  * The event named name (without class prefix and modifiers): of class
- * cl if cl is not 0.  orig is the name as written, for messages.
+ * cl if cl is not 0; among this machine's events if machine, else among
+ * every event hwpmc knows.  orig is the name as written, for messages.
  */
-static int pmc_lookup(const char *name, const char *orig, uint32_t cl,
-		      struct pmc_evref *r, char *err, size_t errlen)
+static int pmc_lookup(int machine, const char *name, const char *orig,
+		      uint32_t cl, struct pmc_evref *r, char *err,
+		      size_t errlen)
 {
-	const int ready = pmc_lib.fd >= 0;
 	const char *cands[3];
 	char cache[PMC_NAME_MAX + 16];
 	unsigned int n = 0, i;
@@ -364,7 +368,7 @@ static int pmc_lookup(const char *name, const char *orig, uint32_t cl,
 	 * cannot be used (no raw events, another class), the generic names
 	 * are tried, and the vendor lookup below says why.
 	 */
-	if (!pmc_vendor_lookup_(name, orig, cl, r, err, errlen, 1))
+	if (!pmc_vendor_lookup_(machine, name, orig, cl, r, err, errlen, 1))
 		return 0;
 	err[0] = '\0';
 	/* the name; else an alias; else perf's cache spellings */
@@ -375,7 +379,7 @@ static int pmc_lookup(const char *name, const char *orig, uint32_t cl,
 		 pmc_cache_name(name, cache, sizeof(cache)))
 		cands[n++] = cache;
 	for (i = 0; i < n; i++) {
-		if (ready ? pmc_find_avail(cands[i], r) :
+		if (machine ? pmc_find_avail(cands[i], r) :
 			    pmc_find_known(cands[i], r)) {
 			if (cl && r->cl != cl)
 				FAIL("event '%s' is of class %s, not %s", orig,
@@ -396,13 +400,13 @@ static int pmc_lookup(const char *name, const char *orig, uint32_t cl,
 		FAIL("event '%s' is not available on this machine%s", orig,
 		     pmc_have_pmu() ? "" : " (no hardware PMU)");
 	}
-	if (pmc_vendor_lookup(name, orig, cl, r, err, errlen) <= 0)
+	if (pmc_vendor_lookup(machine, name, orig, cl, r, err, errlen) <= 0)
 		return err[0] ? -1 : 0;
 	/* FreeBSD's aliases of Intel vendor events (libpmc) */
 	for (i = 0; i < ARRAY_SIZE(pmc_vendor_aliases); i++)
 		if (pmc_same(pmc_vendor_aliases[i].alias, name) &&
-		    pmc_vendor_lookup(pmc_vendor_aliases[i].name, orig, cl, r,
-				      err, errlen) <= 0)
+		    pmc_vendor_lookup(machine, pmc_vendor_aliases[i].name, orig,
+				      cl, r, err, errlen) <= 0)
 			return err[0] ? -1 : 0;
 	for (i = 0; i < ARRAY_SIZE(pmc_nonesuch); i++)
 		if (pmc_same(pmc_nonesuch[i].name, name))
@@ -498,8 +502,8 @@ static int pmc_apply_vendor(const struct pmc_pmu_cpu *cpu,
  * names, config*, period (ignored here: pmc_allocate's count is the
  * period), or one event name (vendor, or alone a generic one).
  */
-static int pmc_parse_pmu_form(const struct pmc_pmu_cpu *cpu, const char *pmu,
-			      char *terms, const char *spec,
+static int pmc_parse_pmu_form(int machine, const struct pmc_pmu_cpu *cpu,
+			      const char *pmu, char *terms, const char *spec,
 			      struct pmc_op_pmcallocate *pa,
 			      struct pmc_evref *ev, char *err, size_t errlen)
 {
@@ -548,8 +552,8 @@ static int pmc_parse_pmu_form(const struct pmc_pmu_cpu *cpu, const char *pmu,
 			FAIL("event name too long in '%s'", spec);
 		memcpy(name, evname, n);
 		name[n] = '\0';
-		if (pmc_vendor_lookup(name, name, PMC_CLASS_PMU, ev, err,
-				      errlen) != 0) {
+		if (pmc_vendor_lookup(machine, name, name, PMC_CLASS_PMU, ev,
+				      err, errlen) != 0) {
 			if (err[0])
 				return -1;
 			if (nterms > 1) {
@@ -562,13 +566,13 @@ static int pmc_parse_pmu_form(const struct pmc_pmu_cpu *cpu, const char *pmu,
 				     name, spec, valid);
 			}
 			/* "cpu/cycles/": a generic event, alone */
-			return pmc_lookup(name, name, PMC_CLASS_PMU, ev, err,
-					  errlen) < 0 ? -1 : 0;
+			return pmc_lookup(machine, name, name, PMC_CLASS_PMU,
+					  ev, err, errlen) < 0 ? -1 : 0;
 		}
 		if (ev->enc && pmc_apply_vendor(cpu, ev, name, pa, err,
 						errlen) < 0)
 			return -1;
-	} else if (pmc_lib.fd >= 0 && !pmc_find_avail("raw", ev)) {
+	} else if (machine && !pmc_find_avail("raw", ev)) {
 		FAIL("raw event '%s' is not available on this machine%s", spec,
 		     pmc_have_pmu() ? "" : " (no hardware PMU)");
 	}
@@ -589,8 +593,13 @@ static int pmc_parse_pmu_form(const struct pmc_pmu_cpu *cpu, const char *pmu,
 	return 0;
 }
 
-int pmc_parse_spec(const char *spec, struct pmc_op_pmcallocate *pa,
-		   char *err, size_t errlen)
+/*
+ * The parser: spec into pa, among this machine's events if machine; the
+ * modes spec names (PMC_CAP_USER, PMC_CAP_SYSTEM) into *named.
+ */
+static int pmc_parse(const char *spec, int machine,
+		     struct pmc_op_pmcallocate *pa, uint32_t *named,
+		     char *err, size_t errlen)
 {
 	char buf[SPECMAX], *name, *mod = NULL, *tok, *next, *slash, *comma;
 	struct pmc_evref ev = { 0 };
@@ -599,10 +608,6 @@ int pmc_parse_spec(const char *spec, struct pmc_op_pmcallocate *pa,
 	int raw = 0, have_config = 0;
 	uint64_t v;
 
-	if (!pa || !err || !errlen) {
-		errno = EINVAL;
-		return -1;
-	}
 	if (!spec || !*spec)
 		FAIL("empty event specifier");
 	if (strlen(spec) >= sizeof(buf))
@@ -663,8 +668,8 @@ int pmc_parse_spec(const char *spec, struct pmc_op_pmcallocate *pa,
 	}
 
 	if (slash) {
-		if (pmc_parse_pmu_form(&cpu, name, slash + 1, spec, pa, &ev,
-				       err, errlen) < 0)
+		if (pmc_parse_pmu_form(machine, &cpu, name, slash + 1, spec,
+				       pa, &ev, err, errlen) < 0)
 			return -1;
 		raw = ev.code == PMC_EV_PMU_RAW;
 		have_config = 1;
@@ -696,12 +701,12 @@ int pmc_parse_spec(const char *spec, struct pmc_op_pmcallocate *pa,
 	if (raw) {
 		if (cl && cl != PMC_CLASS_PMU)
 			FAIL("raw event '%s' is of class PMU, not SOFT", name);
-		if (pmc_lib.fd >= 0 && !pmc_find_avail("raw", &ev))
+		if (machine && !pmc_find_avail("raw", &ev))
 			FAIL("raw event '%s' is not available on this machine%s",
 			     name, pmc_have_pmu() ? "" : " (no hardware PMU)");
 		ev.cl = PMC_CLASS_PMU;
 		ev.code = PMC_EV_PMU_RAW;
-	} else if (pmc_lookup(name, name, cl, &ev, err, errlen) < 0) {
+	} else if (pmc_lookup(machine, name, name, cl, &ev, err, errlen) < 0) {
 		return -1;
 	} else if (ev.enc) {
 		if (pmc_apply_vendor(&cpu, &ev, name, pa, err, errlen) < 0)
@@ -744,6 +749,37 @@ qualifiers:
 		pa->pm_caps = modes;
 	if (precise)
 		pa->pm_caps |= PMC_CAP_PRECISE;
+	*named = modes;
 	err[0] = '\0';
 	return 0;
+}
+
+int pmc_parse_spec_events(const char *spec, enum pmc_spec_events events,
+			  struct pmc_spec *ps, char *err, size_t errlen)
+{
+	if (!ps || !err || !errlen ||
+	    (events != PMC_SPEC_KNOWN && events != PMC_SPEC_MACHINE)) {
+		errno = EINVAL;
+		return -1;
+	}
+	memset(ps, 0, sizeof(*ps));
+	if (events == PMC_SPEC_MACHINE && pmc_lib.fd < 0) {
+		snprintf(err, errlen, "pmc_init() has not succeeded");
+		errno = ENXIO;
+		return -1;
+	}
+	return pmc_parse(spec, events == PMC_SPEC_MACHINE, &ps->ps_pa,
+			 &ps->ps_modes, err, errlen);
+}
+
+int pmc_parse_spec(const char *spec, struct pmc_op_pmcallocate *pa,
+		   char *err, size_t errlen)
+{
+	uint32_t named;
+
+	if (!pa || !err || !errlen) {
+		errno = EINVAL;
+		return -1;
+	}
+	return pmc_parse(spec, pmc_lib.fd >= 0, pa, &named, err, errlen);
 }

@@ -134,7 +134,9 @@ endif
 PROTO_C		:= $(B)/gen/profile.pb-c.c
 PROTO_H		:= $(B)/gen/profile.pb-c.h
 
-STAT_SRCS	:= tools/pmcstat_sym.c tools/pmcstat_report.c tools/pmcstat_export.c \
+STAT_SRCS	:= tools/pmcstat_opts.c tools/pmcstat_plan.c tools/pmcstat_run.c \
+		   tools/pmcstat_count.c tools/pmcstat_sample.c \
+		   tools/pmcstat_sym.c tools/pmcstat_report.c tools/pmcstat_export.c \
 		   tools/pmcstat_flame.c tools/pmcstat_annotate.c tools/pmcstat_metric.c \
 		   tools/pmcstat_gmon.c
 

@@ -123,6 +123,7 @@ void metric_env_init(struct metric_env *env)
 	DIR *d;
 
 	memset(env, 0, sizeof(*env));
+	env->events = PMC_SPEC_KNOWN;	/* no module needed */
 	env->smt_on = read_sysfs_num("devices/system/cpu/smt/active");
 	if (isnan(env->smt_on))
 		env->smt_on = 0;		/* no SMT control: none */
@@ -534,7 +535,7 @@ static int lit_value(struct walk *w, const char *name, double *v)
 
 static int event_value(struct walk *w, const char *name, double *v)
 {
-	struct pmc_op_pmcallocate pa;
+	struct pmc_spec ps;
 	char spec[600], err[400];
 	int i;
 
@@ -546,7 +547,8 @@ static int event_value(struct walk *w, const char *name, double *v)
 		return walk_metric(w, i, v);
 	if (metric_event_spec(name, spec, sizeof(spec)) < 0)
 		return wfail(w, "event '%s' is not supported", name);
-	if (pmc_parse_spec(spec, &pa, err, sizeof(err)) < 0)
+	if (pmc_parse_spec_events(spec, w->env->events, &ps, err,
+				  sizeof(err)) < 0)
 		return wfail(w, "event '%s': %s", name, err);
 	if (w->mode == COLLECT) {
 		*v = 0;
@@ -600,7 +602,7 @@ static int binop(struct walk *w, int op, double a, double b, double *v)
 
 static int walk(struct walk *w, const struct node *n, double *v)
 {
-	struct pmc_op_pmcallocate pa;
+	struct pmc_spec ps;
 	char spec[600], err[400];
 	double a = 0, b = 0;
 	int r;
@@ -615,7 +617,8 @@ static int walk(struct walk *w, const struct node *n, double *v)
 		return event_value(w, n->name, v);
 	case N_HAS_EVENT:
 		*v = metric_event_spec(n->name, spec, sizeof(spec)) == 0 &&
-		     pmc_parse_spec(spec, &pa, err, sizeof(err)) == 0;
+		     pmc_parse_spec_events(spec, w->env->events, &ps, err,
+					   sizeof(err)) == 0;
 		return W_DONE;
 	case N_UNSUPPORTED:
 		return wfail(w, "%s() is not supported", n->name);

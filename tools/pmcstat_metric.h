@@ -15,6 +15,8 @@
 
 #include <stddef.h>
 
+#include <pmc.h>
+
 struct metric_info {
 	const char	*name;		/* "tma_info_thread_ipc" */
 	const char	*expr;		/* MetricExpr */
@@ -29,6 +31,8 @@ struct metric_env {
 	/* the count of the event of pmc spec spec: 0, or -1 (not counted) */
 	int		(*count)(void *arg, const char *spec, double *v);
 	void		*arg;
+	/* the events specifiers are parsed against (default KNOWN) */
+	enum pmc_spec_events events;
 	double		duration;	/* duration_time, in seconds */
 	double		smt_on, core_wide, num_cpus_online, num_cpus, slots;
 };

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libhwpmc's event specifiers (pmc_parse_spec, pmc_allocate's messages):
+ * libhwpmc's event specifiers (pmc_parse_spec, pmc_parse_spec_events and
+ * pmc_allocate_parsed, pmc_allocate's messages):
  * with no module (every known event accepted), and against the fake
  * module of fake_hwpmc.c without a PMU, with a small one, and with a PMU
  * that has perf's generic and cache events (FAKE_HWPMC_PMU=2).
@@ -80,6 +81,70 @@ static void no_module(void)
 	errno = 0;
 	ok(pmc_parse_spec("cycles", &pa, err, 0) == -1 && errno == EINVAL,
 	   "no room for the message: EINVAL");
+}
+
+/*
+ * pmc_parse_spec_events(): the events known, the caller's choice.
+ * Before pmc_init(), PMC_SPEC_MACHINE has no machine to look at.
+ */
+static void spec_events_no_module(void)
+{
+	struct pmc_spec ps;
+
+	printf("# pmc_parse_spec_events, no module\n");
+	ok(pmc_parse_spec_events("cycles:uk", PMC_SPEC_KNOWN, &ps, err,
+				 sizeof(err)) == 0 && ps.ps_pa.pm_class == P &&
+	   ps.ps_pa.pm_ev == HW(CPU_CYCLES) && !ps.ps_pa.pm_caps &&
+	   ps.ps_modes == (U | K), "KNOWN 'cycles:uk': both modes named, no caps");
+	ok(pmc_parse_spec_events("cycles,usr", PMC_SPEC_KNOWN, &ps, err,
+				 sizeof(err)) == 0 && ps.ps_pa.pm_caps == U &&
+	   ps.ps_modes == U, "KNOWN 'cycles,usr': user mode");
+	ok(pmc_parse_spec_events("cycles", PMC_SPEC_KNOWN, &ps, err,
+				 sizeof(err)) == 0 && !ps.ps_modes &&
+	   ps.ps_pa.pm_cpu == (uint32_t)PMC_CPU_ANY, "KNOWN 'cycles': no mode named");
+	errno = 0;
+	ok(pmc_parse_spec_events("cycles", PMC_SPEC_MACHINE, &ps, err,
+				 sizeof(err)) == -1 && errno == ENXIO,
+	   "MACHINE before pmc_init: ENXIO (%s)", err);
+	errno = 0;
+	ok(pmc_parse_spec_events("cycles", (enum pmc_spec_events)7, &ps, err,
+				 sizeof(err)) == -1 && errno == EINVAL,
+	   "an unknown choice of events: EINVAL");
+}
+
+/* The same with the fake module (no PMU), and pmc_allocate_parsed(). */
+static void spec_events_soft_only(void)
+{
+	struct pmc_spec ps;
+	pmc_id_t id = 0;
+
+	printf("# pmc_parse_spec_events, pmc_allocate_parsed, fake module without PMU\n");
+	ok(pmc_parse_spec_events("cycles", PMC_SPEC_KNOWN, &ps, err,
+				 sizeof(err)) == 0 &&
+	   ps.ps_pa.pm_ev == HW(CPU_CYCLES),
+	   "KNOWN after pmc_init: every event hwpmc knows");
+	errno = 0;
+	ok(pmc_parse_spec_events("cycles", PMC_SPEC_MACHINE, &ps, err,
+				 sizeof(err)) == -1 && errno == EINVAL &&
+	   strstr(err, "not available on this machine"),
+	   "MACHINE: this machine's events (%s)", err);
+	ok(pmc_parse_spec_events("cpu-clock", PMC_SPEC_MACHINE, &ps, err,
+				 sizeof(err)) == 0 &&
+	   pmc_allocate_parsed("cpu-clock", &ps.ps_pa, PMC_MODE_TC, 0,
+			       (int)PMC_CPU_ANY, &id, 0) == 0 &&
+	   !pmc_allocate_message()[0] && pmc_release(id) == 0,
+	   "pmc_allocate_parsed of a parsed 'cpu-clock'");
+	errno = 0;
+	ok(pmc_allocate_parsed("my-clock", &ps.ps_pa, PMC_MODE_SC, 0,
+			       (int)PMC_CPU_ANY, &id, 0) == -1 &&
+	   errno == EINVAL &&
+	   strstr(pmc_allocate_message(), "my-clock: system-scope PMCs need a CPU"),
+	   "pmc_allocate_parsed: its message names spec (%s)",
+	   pmc_allocate_message());
+	errno = 0;
+	ok(pmc_allocate_parsed("cpu-clock", NULL, PMC_MODE_TC, 0,
+			       (int)PMC_CPU_ANY, &id, 0) == -1 &&
+	   errno == EINVAL, "pmc_allocate_parsed: NULL pa, EINVAL");
 }
 
 static void soft_only(void)
@@ -262,10 +327,12 @@ int main(void)
 	unsetenv("FAKE_HWPMC_PMU");
 	unsetenv("FAKE_HWPMC_UNPRIV");
 	no_module();
+	spec_events_no_module();
 
 	setenv("HWPMC_DEVICE", "/dev/null", 1);
 	ok(pmc_init() == 0, "pmc_init (fake, no PMU): %s", pmc_init_message());
 	soft_only();
+	spec_events_soft_only();
 
 	/* pmc_allocate: the message, and FreeBSD's errno */
 	errno = 0;

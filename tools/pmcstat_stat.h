@@ -1,0 +1,195 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * hwpmc-stat's run, by job: hwpmc-stat.c (main: the order of the jobs),
+ * pmcstat_opts.c (the options, into struct opts), pmcstat_plan.c (what
+ * to count: each event's specifier parsed once, rates, --metrics' events,
+ * -t's processes; and the commands that only describe: -u, -L,
+ * --list-metrics), pmcstat_run.c (the run: the command, attaching,
+ * starting, waiting), pmcstat_count.c (the counting PMCs: allocation and
+ * the text, CSV, JSON and summary outputs), pmcstat_sample.c (a sampling
+ * run's log, and the reports of a log).  The reports themselves are
+ * pmcstat.h's.
+ */
+#ifndef _HWPMC_PMCSTAT_STAT_H_
+#define _HWPMC_PMCSTAT_STAT_H_
+
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#include <pmc.h>
+
+#include "pmcstat.h"
+#include "pmcstat_metric.h"
+
+#define EX_USAGE	64
+#define MAXSPEC		256	/* -p and -s options */
+#define MINWAIT		0.1	/* -w: --csv, --json, files and pipes */
+#define TTYWAIT		1.0	/* -w: text on a terminal, -T: no faster than a person reads */
+#define DEFWAIT		5.0	/* pmcstat's interval, for runs with no end */
+#define TOPWAIT		1.0	/* -T: refresh */
+
+extern const char *prog;
+extern int verbose, quiet;
+
+/* The usage, and exit: with fmt, the error on stderr and EX_USAGE. */
+void	usage(const char *fmt, ...)
+	__attribute__((format(printf, 1, 2), noreturn));
+
+/* -- options: pmcstat_opts.c ----------------------------------------------- */
+
+enum outfmt { OUT_TEXT, OUT_CSV, OUT_JSON };
+
+/* The reports of a sampling run or of a log (-R), and their files. */
+struct reports {
+	int		dump;
+	const char	*graph, *folded, *out;
+	const char	*flame, *perfscript, *pprof;
+	const char	*pcs, *addrs;		/* -m, -a */
+	int		gmon;			/* -g */
+	struct report_opts ro;
+};
+
+/* One event to count or sample: -p, -s, -P, -S, or one of --metrics'. */
+struct want {
+	const char	*spec;
+	enum pmc_mode	mode;
+	uint32_t	flags;
+	uint64_t	rate;		/* sampling: events per sample */
+	const char	*cpus;		/* system scope: -c's CPU list */
+	struct pmc_spec	ps;		/* spec, parsed (plan_parse()) */
+};
+
+struct opts {
+	struct want	want[MAXSPEC];
+	int		nwant;
+	int		nsampling;		/* of them -P and -S */
+	const char	*tspec[MAXSPEC];	/* -t */
+	int		ntspec;
+	const char	*marg[MAXSPEC];		/* --metrics */
+	int		nmarg;
+	uint32_t	mflags;			/* --metrics' events: -d */
+	const char	*outfile, *logfile, *rfile, *describe;
+	double		interval, duration;	/* -w, -l; 0: none */
+	int		cumulative, top, listev, listm;
+	struct reports	rep;
+	int		argc;			/* the command, or 0 */
+	char		**argv;
+};
+
+/* The options into o; bad ones are usage errors. */
+void	opts_parse(struct opts *o, int argc, char **argv);
+/* The checks of the reports' options (after parse_metrics()). */
+void	opts_check_reports(const struct opts *o);
+/* The checks of a counting or sampling run's options, and -w's default. */
+void	opts_check(struct opts *o);
+
+/* -- the plan: pmcstat_plan.c ---------------------------------------------- */
+
+/* -t: the processes to attach to */
+struct targets {
+	pid_t		*pid;
+	unsigned char	*matched;	/* found by a regular expression */
+	int		n;
+};
+
+void	target_add(struct targets *t, pid_t pid, int matched);
+void	add_targets(struct targets *t, const char *spec);
+/* A CPU list: "*", or "0,2-5"; set[i] set for CPU i.  0, or -1. */
+int	parse_cpus(const char *s, unsigned char *set, int ncpu);
+
+/*
+ * Each event's specifier parsed, into its want's ps: with
+ * PMC_SPEC_KNOWN before pmc_init() (a bad specifier is a usage error even
+ * without the module), with PMC_SPEC_MACHINE after it.  The second parse
+ * is kept: the rate, the allocations and their user-mode fallback use it.
+ */
+void	plan_parse(struct opts *o, enum pmc_spec_events events);
+/*
+ * After pmc_init(): the events, the default rates, --metrics' events and
+ * the run's title; 0, or -1 (told).
+ */
+int	plan_make(struct opts *o, const struct targets *tg, int ncpu);
+
+/* --metrics: a metric of the CPU's table, its events counted as -p's */
+struct mreq {
+	int		index;
+	struct metric_info mi;
+	int		ok;		/* its events are counted */
+	char		why[360];	/* else: why not */
+};
+
+extern struct mreq *mreqs;		/* --metrics */
+extern int nmreq, mtable;
+extern struct metric_env menv;
+void	parse_metrics(const char *arg);
+void	plan_free(void);
+
+/* The commands that only describe: their exit status. */
+int	describe_event(const char *spec);	/* -u */
+int	list_events(void);			/* -L */
+int	list_metrics(const char *group);	/* --list-metrics */
+
+/* -- counting PMCs: pmcstat_count.c ---------------------------------------- */
+
+struct ctr {
+	const char	*spec;
+	struct pmc_op_pmcallocate pa;	/* spec, parsed once: its want's */
+	uint32_t	modes;		/* the modes spec names */
+	enum pmc_mode	mode;
+	uint32_t	flags;
+	uint64_t	count;		/* sampling: the reload count */
+	int		cpu;		/* system scope */
+	pmc_id_t	id;
+	pmc_value_t	last;		/* at the previous interval */
+	pmc_value_t	shown;		/* in the latest row */
+	int		width;		/* of its column */
+	int		uncounted;	/* ENODATA: perf did not schedule it */
+};
+
+#define SAMPLING(c)	PMC_IS_SAMPLING_MODE((c)->mode)
+
+extern struct ctr *ctrs;		/* every PMC of the run */
+extern int nctr;
+extern enum outfmt outfmt;
+extern int summary;			/* --summary, --metrics: perf stat's */
+extern char title[256];			/* "'command args'", "process 123" */
+extern double t0;			/* when counting started */
+
+/* The PMCs of o's events (on each CPU of their lists): 0, or -1 (told). */
+int	count_allocate(const struct opts *o, int ncpu);
+void	count_release(void);
+int	ncounters(void);		/* counting, not sampling, PMCs */
+int	metric_count_cb(void *arg, const char *spec, double *v);
+void	print_header(FILE *out);
+void	print_row(FILE *out, int cumulative, int final, int status);
+void	print_summary(FILE *out);
+const char *counters_limit(void);
+
+/* -- sampling runs and reports: pmcstat_sample.c --------------------------- */
+
+/* A sampling run's log: where it goes, where it is read back. */
+struct sampling {
+	int		logw, logr;
+	struct pmc_driverstats ds0, ds1;
+	struct logbuf	lb;		/* -T's copy */
+	struct log_summary sum;
+};
+
+int	want_stacks(const struct reports *r);
+const char *stdout_clash(const struct reports *r);
+int	is_host_port(const char *name);
+/* -R: the reports of a log file ("-": standard input); the exit status */
+int	report_file(const char *path, const struct reports *r);
+/* The log, before the PMCs (their PMCALLOCATE records follow): 0, or -1. */
+int	sample_begin(struct sampling *s, const struct opts *o);
+/* The log closed, its reports written, losses told: 0, or -1. */
+int	sample_end(struct sampling *s, const struct opts *o, FILE *out);
+
+/* -- the run: pmcstat_run.c ------------------------------------------------ */
+
+double	now(void);
+/* The run of a plan: the exit status. */
+int	run(struct opts *o, struct targets *tg, int ncpu);
+
+#endif /* _HWPMC_PMCSTAT_STAT_H_ */

@@ -50,6 +50,7 @@ sparse:
 KSRC_TARBALL	?= $(lastword $(sort $(wildcard /usr/src/linux-source-*.tar.xz)))
 CHECKPATCH	:= $(B)/ksrc/scripts/checkpatch.pl
 KERNEL_SOURCES	:= $(wildcard kmod/*.c kmod/*.h) include/hwpmc_events.h \
+		   include/hwpmc_allocate.h \
 		   $(wildcard include/uapi/linux/*.h)
 
 $(CHECKPATCH):

@@ -286,6 +286,7 @@ UT_LIB_OBJS	:= $(patsubst libhwpmc/%.c,$(UT)/obj/lib/%.o,$(LIB_SRCS)) \
 		   $(B)/obj/lib/pmu_events_data.o
 HAVE_CXX	:= $(shell command -v $(CXX) 2>/dev/null)
 UT_PROGS	:= $(UT)/test_names $(UT)/test_lib $(UT)/test_spec $(UT)/test_count \
+		   $(UT)/test_allocate \
 		   $(UT)/test_pmclog $(UT)/test_pmu $(UT)/test_compat $(UT)/test_metric \
 		   $(if $(HAVE_CXX),$(UT)/test_compat_cxx) \
 		   $(UT)/hwpmc-control $(UT)/hwpmc-stat \
@@ -325,6 +326,10 @@ $(UT)/test_metric: $(UT)/obj/test_metric.o $(UT)/obj/tools/pmcstat_metric.o \
 	$(CC) $(UT_SAN) -o $@ $^ $(LIB_LIBS) -lm
 
 $(UT)/test_count: $(UT)/obj/test_count.o $(UT)/obj/fake_hwpmc.o $(UT_LIB_OBJS)
+	$(CC) $(UT_SAN) -o $@ $^ $(LIB_LIBS)
+
+# PMCALLOCATE's policy (include/hwpmc_allocate.h): the fake and pmc(3)'s words
+$(UT)/test_allocate: $(UT)/obj/test_allocate.o $(UT)/obj/fake_hwpmc.o $(UT_LIB_OBJS)
 	$(CC) $(UT_SAN) -o $@ $^ $(LIB_LIBS)
 
 $(UT)/obj/tools/%.o: tools/%.c

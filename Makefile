@@ -11,7 +11,12 @@
 # defaults to the running kernel's build tree; when that kernel has no
 # headers installed, the newest installed Debian headers are used.
 
-VERSION		:= 0.1.0
+# The package version, from include/hwpmc_version.h (as dkms.conf reads it).
+VERSION		:= $(shell sed -n 's/^\#define HWPMC_VERSION_STRING[[:space:]]*"\(.*\)"$$/\1/p' \
+		     $(dir $(lastword $(MAKEFILE_LIST)))include/hwpmc_version.h)
+ifeq ($(VERSION),)
+  $(error no HWPMC_VERSION_STRING in include/hwpmc_version.h)
+endif
 ARCH_DEB	:= $(shell dpkg --print-architecture 2>/dev/null || uname -m)
 KVER		?= $(shell uname -r)
 ifeq ($(origin KDIR),undefined)
@@ -50,7 +55,7 @@ sparse:
 KSRC_TARBALL	?= $(lastword $(sort $(wildcard /usr/src/linux-source-*.tar.xz)))
 CHECKPATCH	:= $(B)/ksrc/scripts/checkpatch.pl
 KERNEL_SOURCES	:= $(wildcard kmod/*.c kmod/*.h) include/hwpmc_events.h \
-		   include/hwpmc_allocate.h \
+		   include/hwpmc_allocate.h include/hwpmc_version.h \
 		   $(wildcard include/uapi/linux/*.h)
 
 $(CHECKPATCH):

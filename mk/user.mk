@@ -37,8 +37,7 @@ MANDIR		?= $(PREFIX)/share/man
 PKGCONFIGDIR	?= $(LIBDIR)/pkgconfig
 
 U_SRC		:= $(CURDIR)
-U_CPPFLAGS	:= -I$(U_SRC)/include/uapi -I$(U_SRC)/include -I$(U_SRC)/libhwpmc \
-		   -DHWPMC_VERSION_STRING='"$(VERSION)"'
+U_CPPFLAGS	:= -I$(U_SRC)/include/uapi -I$(U_SRC)/include -I$(U_SRC)/libhwpmc
 U_CFLAGS	:= -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O2 -g \
 		   -fvisibility=hidden -MMD -MP $(EXTRA_CFLAGS)
 U_LDFLAGS	:= $(EXTRA_LDFLAGS)

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
- * hwpmc for Linux: the event tables shared by the module and libhwpmc.
+ * hwpmc for Linux: the event tables shared by the module and libhwpmc,
+ * and the capability names.
  *
  * One list, two users: the module probes these perf events at load to
  * learn which the machine has, and names them in GETDYNEVENTINFO; the
@@ -94,6 +95,25 @@ hwpmc_def_name(const struct hwpmc_event_def *defs, unsigned int n,
 }
 
 #define HWPMC_NDEFS(a)	(sizeof(a) / sizeof((a)[0]))
+
+/*
+ * The capabilities by bit, from <linux/hwpmc.h>'s one list
+ * (__HWPMC_CAPS()): FreeBSD's names (pmc_name_of_capability(3)) and the
+ * abbreviations of the module's load banner ("0x67<INT,USR,SYS,REA,WRI>").
+ */
+struct hwpmc_cap_def {
+	unsigned int	bit;		/* PMC_CAP_* */
+	const char	*name;		/* "INTERRUPT" */
+	const char	*abbrev;	/* "INT" */
+	const char	*descr;
+};
+
+#define HWPMC_CAP_DEF_(name, bit, abbrev, descr)	\
+	{ 1U << (bit), #name, abbrev, descr },
+static const struct hwpmc_cap_def hwpmc_cap_defs[] = {
+	__HWPMC_CAPS(HWPMC_CAP_DEF_)
+};
+#undef HWPMC_CAP_DEF_
 
 /*
  * The name of event code ev, in buf (len > 0).  Returns 0, or -1 when

@@ -345,21 +345,21 @@ const struct hwpmc_event *hwpmc_event_find(const struct hwpmc_class *cl,
 	return NULL;
 }
 
-/* FreeBSD's capability bit string: "0x67<INT,USR,SYS,REA,WRI>" */
+/*
+ * FreeBSD's capability bit string: "0x67<INT,USR,SYS,REA,WRI>", with the
+ * abbreviations of include/hwpmc_events.h's table.
+ */
 int hwpmc_caps_string(u32 caps, char *buf, size_t len)
 {
-	static const char * const names[] = {
-		"INT", "USR", "SYS", "EDG", "THR", "REA", "WRI", "INV",
-		"QUA", "PRC", "TAG", "CSC", "SYSWIDE", "DOMWIDE",
-	};
 	const char *sep = "";
 	int n, i;
 
 	n = scnprintf(buf, len, "%#x<", caps);
-	for (i = 0; i < ARRAY_SIZE(names); i++) {
-		if (!(caps & (1U << i)))
+	for (i = 0; i < ARRAY_SIZE(hwpmc_cap_defs); i++) {
+		if (!(caps & hwpmc_cap_defs[i].bit))
 			continue;
-		n += scnprintf(buf + n, len - n, "%s%s", sep, names[i]);
+		n += scnprintf(buf + n, len - n, "%s%s", sep,
+			       hwpmc_cap_defs[i].abbrev);
 		sep = ",";
 	}
 	n += scnprintf(buf + n, len - n, ">");

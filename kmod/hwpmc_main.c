@@ -16,6 +16,7 @@
 #include <linux/sysfs.h>
 
 #include "hwpmc_internal.h"
+#include <hwpmc_version.h>
 
 #define HWPMC_HASHSIZE		1024
 #define HWPMC_HASHSIZE_MAX	(1 << 20)	/* 8 MB of list heads */
@@ -298,4 +299,4 @@ module_exit(hwpmc_exit);
 MODULE_LICENSE("GPL");
 MODULE_AUTHOR("hwpmc for Linux developers");
 MODULE_DESCRIPTION("Hardware performance monitoring counters, FreeBSD hwpmc(4) semantics");
-MODULE_VERSION("0.1.0");
+MODULE_VERSION(HWPMC_VERSION_STRING);

@@ -48,16 +48,9 @@
 #include <linux/hwpmclog.h>
 
 #include "hwpmc_internal.h"
+#include <hwpmc_allocate.h>
 
-/* Flags PMCALLOCATE accepts; FreeBSD's EV_PMU index has no meaning here. */
-#define HWPMC_F_ALLOCATE	(PMC_F_DESCENDANTS | PMC_F_LOG_PROCCSW |	\
-				 PMC_F_LOG_PROCEXIT | PMC_F_CALLCHAIN |	\
-				 PMC_F_USERCALLCHAIN)
-#define HWPMC_F_PROCESS_ONLY	(PMC_F_DESCENDANTS | PMC_F_LOG_PROCCSW |	\
-				 PMC_F_LOG_PROCEXIT)
 #define HWPMC_F_NEEDS_LOG	(PMC_F_LOG_PROCCSW | PMC_F_LOG_PROCEXIT)
-/* A reload count perf accepts as a sample period: bit 63 clear. */
-#define HWPMC_COUNT_MAX		((u64)S64_MAX)
 
 LIST_HEAD(hwpmc_ss_pmcs);
 
@@ -904,60 +897,33 @@ static bool hwpmc_perfmon_noaudit(void)
 
 int hwpmc_pmc_allocate(struct file *file, struct pmc_op_pmcallocate *pa)
 {
-	const struct hwpmc_class *cl;
-	const struct hwpmc_event *ev;
+	const struct hwpmc_class *cl = hwpmc_class_find(pa->pm_class);
+	const struct hwpmc_event *ev = cl ? hwpmc_event_find(cl, pa->pm_ev) :
+					    NULL;
+	bool priv = hwpmc_perfmon_noaudit();
+	struct hwpmc_alloc_facts facts = {
+		.ncpu = nr_cpu_ids,
+		.cpu_online = pa->pm_cpu < nr_cpu_ids &&
+			      cpu_online(pa->pm_cpu),
+		.may_system = READ_ONCE(hwpmc_unprivileged_syspmcs) || priv,
+		.have_event = !!ev,
+		.ev_caps = ev ? ev->caps : 0,
+		.may_kernel = READ_ONCE(hwpmc_unprivileged_kernel) || priv,
+	};
+	enum hwpmc_alloc_check check;
 	struct hwpmc_owner *po;
 	struct hwpmc_pmc *pm, *other;
-	u32 mode = pa->pm_mode, modes, ri;
-	int cpu = (int)pa->pm_cpu, error;
+	u32 mode = pa->pm_mode, ri;
+	int cpu, error;
 
-	/* hwpmc(4)'s order: mode, CPU, privilege, flags, class, caps, row */
-	if (mode > PMC_MODE_LAST || pa->pm__pad)
-		return -EINVAL;
-	if (PMC_IS_VIRTUAL_MODE(mode)) {
-		if (pa->pm_cpu != PMC_CPU_ANY)
-			return -EINVAL;
-		cpu = -1;
-	} else {
-		if (pa->pm_cpu == PMC_CPU_ANY)
-			return -EINVAL;
-		error = hwpmc_check_cpu(cpu);
-		if (error)
-			return error;
-		/* a PMC id has 12 bits of CPU, and 0xFFF is process scope */
-		if (cpu >= PMC_ID_TO_CPU(PMC_CPU_ANY))
-			return -ENXIO;
-		if (!READ_ONCE(hwpmc_unprivileged_syspmcs) && !perfmon_capable())
-			return -EPERM;
-	}
-	if (pa->pm_flags & ~HWPMC_F_ALLOCATE)
-		return -EINVAL;
-	if (PMC_IS_SYSTEM_MODE(mode) && (pa->pm_flags & HWPMC_F_PROCESS_ONLY))
-		return -EINVAL;
-	if ((pa->pm_flags & (PMC_F_CALLCHAIN | PMC_F_USERCALLCHAIN)) &&
-	    !PMC_IS_SAMPLING_MODE(mode))
-		return -EINVAL;			/* sampling modes only */
-	cl = hwpmc_class_find(pa->pm_class);
-	if (!cl)
-		return -EINVAL;
-	ev = hwpmc_event_find(cl, pa->pm_ev);
-	if (!ev)
-		return -EINVAL;
-	if ((pa->pm_caps & ev->caps) != pa->pm_caps)
-		return -EOPNOTSUPP;
-	if (PMC_IS_SAMPLING_MODE(mode) && !(ev->caps & PMC_CAP_INTERRUPT))
-		return -EOPNOTSUPP;		/* the event cannot sample */
-	if (PMC_IS_SAMPLING_MODE(mode) && pa->pm_count > HWPMC_COUNT_MAX)
-		return -EINVAL;			/* perf's sample_period bound */
-	modes = pa->pm_caps & (PMC_CAP_USER | PMC_CAP_SYSTEM);
-	/*
-	 * Kernel mode is privileged (hwpmc.4) for hardware counts and for
-	 * every sampling PMC: its samples are kernel addresses.
-	 */
-	if ((cl->class == PMC_CLASS_PMU || PMC_IS_SAMPLING_MODE(mode)) &&
-	    modes != PMC_CAP_USER &&
-	    !READ_ONCE(hwpmc_unprivileged_kernel) && !perfmon_capable())
-		return -EPERM;
+	/* hwpmc(4)'s checks, in its order: include/hwpmc_allocate.h */
+	check = hwpmc_alloc_check(pa, &facts);
+	if (check == HWPMC_ALLOC_SYSTEM_PRIV ||
+	    check == HWPMC_ALLOC_KERNEL_PRIV)
+		perfmon_capable();	/* the denial's audit record */
+	if (check != HWPMC_ALLOC_OK)
+		return -hwpmc_alloc_errno(check);
+	cpu = PMC_IS_VIRTUAL_MODE(mode) ? -1 : (int)pa->pm_cpu;
 
 	pm = kzalloc(sizeof(*pm), GFP_KERNEL);
 	if (!pm)
@@ -989,7 +955,7 @@ int hwpmc_pmc_allocate(struct file *file, struct pmc_op_pmcallocate *pa)
 	pm->state = PMC_STATE_ALLOCATED;
 	pm->cpu = cpu;
 	pm->uid = current_uid();
-	pm->privileged = hwpmc_perfmon_noaudit();
+	pm->privileged = priv;
 	if (PMC_IS_SAMPLING_MODE(mode)) {
 		/* the reload count; hwpmc(4): at least mincount */
 		pm->reload = max_t(u64, pa->pm_count,
@@ -1373,7 +1339,7 @@ static int hwpmc_set_period(struct hwpmc_pmc *pm, u64 count)
 	u32 i;
 
 	lockdep_assert_held(&hwpmc_sx);
-	if (count > HWPMC_COUNT_MAX)
+	if (count > HWPMC_ALLOC_PERIOD_MAX)
 		return -EINVAL;
 	count = max_t(u64, count, READ_ONCE(hwpmc_mincount));
 	if (pm->sysev)

@@ -46,6 +46,16 @@ int pmc_lib_ioctl(unsigned long cmd, void *arg);
 const struct pmc_class_events *pmc_lib_class_events(uint32_t cl);
 
 /*
+ * Why the module refused allocate request pa with errno err, in words
+ * naming spec, in m: returns the check of <hwpmc_allocate.h> that failed
+ * (an enum hwpmc_alloc_check), or 0 (HWPMC_ALLOC_OK) for a refusal after
+ * those checks (no free row, raw bits, perf).
+ */
+int pmc_lib_allocate_explain(const char *spec,
+			     const struct pmc_op_pmcallocate *pa, int err,
+			     char *m, size_t len);
+
+/*
  * Module state, for pmc_init()'s diagnosis (pmc_modcheck.c): one of the
  * values below; *installed is set to 1 when a module file exists for the
  * running kernel, 0 when not, -1 when that cannot be told.

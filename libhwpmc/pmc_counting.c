@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "libpmc_internal.h"
+#include <hwpmc_allocate.h>
 
 /* Per thread, as errno is: why this thread's last pmc_allocate() failed. */
 static _Thread_local char pmc_alloc_msg[384];
@@ -17,57 +18,154 @@ const char *pmc_allocate_message(void)
 	return pmc_alloc_msg;
 }
 
-/* The module's refusal of a well-formed specifier, in words. */
-static void pmc_allocate_explain(const char *spec,
-				 const struct pmc_op_pmcallocate *pa, int err)
+/*
+ * The facts of <hwpmc_allocate.h> as the library knows them after the
+ * module refused pa with err: the CPUs and the event's capabilities from
+ * pmc_init()'s cache; what only the module knows (is the CPU online, is
+ * the caller privileged) taken as failing exactly when err is that
+ * check's errno.  The module stopped at its first failing check, so the
+ * first check that fails with these facts and has errno err is it; but
+ * ENXIO for a CPU a PMC id cannot name is taken for that, not for the
+ * CPU being offline.
+ */
+static void pmc_allocate_facts(const struct pmc_op_pmcallocate *pa, int err,
+			       struct hwpmc_alloc_facts *f)
 {
-	char *m = pmc_alloc_msg;
-	size_t len = sizeof(pmc_alloc_msg);
-	uint32_t modes = pa->pm_caps & (PMC_CAP_USER | PMC_CAP_SYSTEM);
-	int sys = PMC_IS_SYSTEM_MODE(pa->pm_mode);
+	const struct pmc_class_events *ce = pmc_lib_class_events(pa->pm_class);
+	uint32_t i;
 
-	switch (err) {
-	case EINVAL:
-		if (pa->pm_mode > PMC_MODE_LAST)
-			snprintf(m, len, "%s: bad mode %u", spec, pa->pm_mode);
-		else if (!sys && pa->pm_cpu != (uint32_t)PMC_CPU_ANY)
-			snprintf(m, len, "%s: process-scope PMCs take CPU PMC_CPU_ANY, not %d",
-				 spec, (int)pa->pm_cpu);
-		else if (sys && pa->pm_cpu == (uint32_t)PMC_CPU_ANY)
-			snprintf(m, len, "%s: system-scope PMCs need a CPU number",
-				 spec);
-		else if (sys && pa->pm_cpu >= pmc_lib.cpuinfo.pm_ncpu)
-			snprintf(m, len, "%s: no CPU %u (CPUs 0-%u)", spec,
-				 pa->pm_cpu, pmc_lib.cpuinfo.pm_ncpu - 1);
+	memset(f, 0, sizeof(*f));
+	f->ncpu = pmc_lib.cpuinfo.pm_ncpu;
+	f->cpu_online = err != ENXIO ||
+			pa->pm_cpu >= PMC_ID_TO_CPU((uint32_t)PMC_CPU_ANY);
+	f->may_system = err != EPERM;
+	f->may_kernel = err != EPERM;
+	for (i = 0; ce && i < ce->ce_nevent; i++)
+		if (ce->ce_events[i].pm_ev_code == pa->pm_ev) {
+			f->have_event = 1;
+			f->ev_caps = ce->ce_events[i].pm_ev_caps;
+		}
+}
+
+/* The capabilities the event lacks, in words. */
+static void pmc_caps_explain(char *m, size_t len, const char *spec,
+			     uint32_t missing)
+{
+	const char *name;
+
+	if (missing & PMC_CAP_PRECISE) {
+		snprintf(m, len, "%s: precise events (:p) are not offered by this hwpmc module",
+			 spec);
+	} else if (missing & (PMC_CAP_USER | PMC_CAP_SYSTEM)) {
+		snprintf(m, len, "%s: the event cannot count %s mode alone",
+			 spec, missing & PMC_CAP_USER ? "user" : "kernel");
+	} else {
+		name = pmc_name_of_capability((enum pmc_caps)
+					      (missing & -missing));
+		snprintf(m, len, "%s: the event lacks capability %s", spec,
+			 name ? name : "?");
+	}
+}
+
+int pmc_lib_allocate_explain(const char *spec,
+			     const struct pmc_op_pmcallocate *pa, int err,
+			     char *m, size_t len)
+{
+	struct hwpmc_alloc_facts f;
+	enum hwpmc_alloc_check c;
+	const char *cl = pmc_name_of_class(pa->pm_class);
+	int sampling = PMC_IS_SAMPLING_MODE(pa->pm_mode);
+
+	pmc_allocate_facts(pa, err, &f);
+	c = hwpmc_alloc_check(pa, &f);
+	if (hwpmc_alloc_errno(c) != err)
+		c = HWPMC_ALLOC_OK;	/* a refusal after the policy's checks */
+	if (!cl)
+		cl = "?";
+	switch (c) {
+	case HWPMC_ALLOC_MODE:
+		if (pa->pm__pad)
+			snprintf(m, len, "%s: pm__pad is not zero", spec);
 		else
-			snprintf(m, len, "%s: refused (flags %#x; or no free PMC row)",
-				 spec, pa->pm_flags);
+			snprintf(m, len, "%s: bad mode %u", spec, pa->pm_mode);
 		break;
-	case ENXIO:
+	case HWPMC_ALLOC_CPU_PROCESS:
+		snprintf(m, len, "%s: process-scope PMCs take CPU PMC_CPU_ANY, not %d",
+			 spec, (int)pa->pm_cpu);
+		break;
+	case HWPMC_ALLOC_CPU_SYSTEM:
+		snprintf(m, len, "%s: system-scope PMCs need a CPU number", spec);
+		break;
+	case HWPMC_ALLOC_CPU_RANGE:
+		snprintf(m, len, "%s: no CPU %u (CPUs 0-%u)", spec, pa->pm_cpu,
+			 f.ncpu - 1);
+		break;
+	case HWPMC_ALLOC_CPU_OFFLINE:
 		snprintf(m, len, "%s: CPU %u is offline", spec, pa->pm_cpu);
 		break;
-	case EOPNOTSUPP:
-		if (pa->pm_caps & PMC_CAP_PRECISE)
-			snprintf(m, len, "%s: precise events (:p) are not offered by this hwpmc module",
-				 spec);
-		else if (PMC_IS_SAMPLING_MODE(pa->pm_mode))
-			snprintf(m, len, "%s: sampling modes are not available yet",
-				 spec);
-		else
-			snprintf(m, len, "%s: the event cannot count %s mode alone",
-				 spec, modes == PMC_CAP_USER ? "user" : "kernel");
+	case HWPMC_ALLOC_CPU_ID:
+		snprintf(m, len, "%s: CPU %u: PMC ids name CPUs below 4095 only",
+			 spec, pa->pm_cpu);
 		break;
-	case EPERM:
-		if (sys)
-			snprintf(m, len, "%s: system-scope PMCs need CAP_PERFMON (or hwpmc's unprivileged_syspmcs=1)",
-				 spec);
-		else
-			snprintf(m, len, "%s: counting kernel mode needs CAP_PERFMON; add ',usr' to count user mode only",
-				 spec);
+	case HWPMC_ALLOC_SYSTEM_PRIV:
+		snprintf(m, len, "%s: system-scope PMCs need CAP_PERFMON (or hwpmc's unprivileged_syspmcs=1)",
+			 spec);
+		break;
+	case HWPMC_ALLOC_FLAGS:
+		snprintf(m, len, "%s: unknown flags %#x", spec,
+			 pa->pm_flags & ~(uint32_t)HWPMC_ALLOC_F_ALL);
+		break;
+	case HWPMC_ALLOC_FLAGS_SYSTEM:
+		snprintf(m, len, "%s: flags %#x are for process-scope PMCs only",
+			 spec, pa->pm_flags & HWPMC_ALLOC_F_PROCESS);
+		break;
+	case HWPMC_ALLOC_FLAGS_CHAIN:
+		snprintf(m, len, "%s: call chains (PMC_F_CALLCHAIN, PMC_F_USERCALLCHAIN) need a sampling mode",
+			 spec);
+		break;
+	case HWPMC_ALLOC_EVENT:
+		snprintf(m, len, "%s: class %s has no event %#x on this machine",
+			 spec, cl, (unsigned int)pa->pm_ev);
+		break;
+	case HWPMC_ALLOC_CAPS:
+		pmc_caps_explain(m, len, spec, pa->pm_caps & ~f.ev_caps);
+		break;
+	case HWPMC_ALLOC_INTERRUPT:
+		snprintf(m, len, "%s: the event cannot sample (no PMC_CAP_INTERRUPT); count it instead",
+			 spec);
+		break;
+	case HWPMC_ALLOC_COUNT:
+		snprintf(m, len, "%s: sampling count %ju is above perf's largest period, 2^63 - 1",
+			 spec, (uintmax_t)pa->pm_count);
+		break;
+	case HWPMC_ALLOC_KERNEL_PRIV:
+		snprintf(m, len, "%s: %s kernel mode needs CAP_PERFMON (or hwpmc's unprivileged_kernel=1); add ',usr' to %s user mode only",
+			 spec, sampling ? "sampling" : "counting",
+			 sampling ? "sample" : "count");
+		break;
+	case HWPMC_ALLOC_CONFIG:
+		snprintf(m, len, "%s: a perf configuration (pm_config*) is for raw events only",
+			 spec);
+		break;
+	case HWPMC_ALLOC_RESERVED:
+		snprintf(m, len, "%s: pm_md.pm_pmu.pm__reserved is not zero",
+			 spec);
 		break;
 	default:
-		snprintf(m, len, "%s: %s", spec, strerror(err));
+		/* the module's later steps: rows, raw bits, perf (hwpmc(4)) */
+		if (err == EINVAL)
+			snprintf(m, len, "%s: no free PMC row of class %s (or a raw configuration the module refuses)",
+				 spec, cl);
+		else if (err == EPERM)
+			snprintf(m, len, "%s: the raw configuration needs CAP_PERFMON",
+				 spec);
+		else if (err == ENXIO)
+			snprintf(m, len, "%s: CPU %u went offline", spec,
+				 pa->pm_cpu);
+		else
+			snprintf(m, len, "%s: %s", spec, strerror(err));
 	}
+	return (int)c;
 }
 
 /* Allocate the PMC of specifier spec, parsed into pa (the caller's). */
@@ -83,7 +181,8 @@ static int pmc_allocate_pa(const char *spec, struct pmc_op_pmcallocate *pa,
 	pa->pm_count = count;
 	if (pmc_lib_ioctl(HWPMC_IOC_PMCALLOCATE, pa) < 0) {
 		err = errno;
-		pmc_allocate_explain(spec, pa, err);
+		pmc_lib_allocate_explain(spec, pa, err, pmc_alloc_msg,
+					 sizeof(pmc_alloc_msg));
 		errno = err;
 		return -1;
 	}

@@ -21,21 +21,17 @@
 
 const char *pmc_name_of_capability(enum pmc_caps cap)
 {
-	static const char *const names[] = {
-		"INTERRUPT", "USER", "SYSTEM", "EDGE", "THRESHOLD", "READ",
-		"WRITE", "INVERT", "QUALIFIER", "PRECISE", "TAGGING",
-		"CASCADE", "SYSWIDE", "DOMWIDE",
-	};
 	uint32_t c = (uint32_t)cap;
 
-	_Static_assert(ARRAY_SIZE(names) == 14 &&
-		       PMC_CAP_LAST == 1U << 13, "capability names");
+	/* the module's table (its banner's abbreviations), in bit order */
+	_Static_assert(1U << (ARRAY_SIZE(hwpmc_cap_defs) - 1) == PMC_CAP_LAST,
+		       "capability names");
 	/* exactly one bit, in range (FreeBSD) */
 	if (c == 0 || (c & (c - 1)) || c > PMC_CAP_LAST) {
 		errno = EINVAL;
 		return NULL;
 	}
-	return names[__builtin_ctz(c)];
+	return hwpmc_cap_defs[__builtin_ctz(c)].name;
 }
 
 const char *pmc_name_of_class(enum pmc_class pc)

@@ -60,7 +60,6 @@ ifeq ($(WITH_DKMS)$(DESTDIR),1)
 	install -d $(DKMS_SRC)
 	cp -a Kbuild dkms.conf kmod include udev $(DKMS_SRC)/
 	find $(DKMS_SRC) \( -name '*.o' -o -name '*.ko' -o -name '.*.cmd' -o -name '*.mod*' \) -delete
-	sed -i 's/^PACKAGE_VERSION=.*/PACKAGE_VERSION="$(VERSION)"/' $(DKMS_SRC)/dkms.conf
 	$(DKMS) add hwpmc/$(VERSION)
 	@set -e; \
 	if [ -e /lib/modules/$(KVER)/build/Makefile ]; then kernels=$(KVER); else \

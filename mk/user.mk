@@ -37,8 +37,7 @@ MANDIR		?= $(PREFIX)/share/man
 PKGCONFIGDIR	?= $(LIBDIR)/pkgconfig
 
 U_SRC		:= $(CURDIR)
-U_CPPFLAGS	:= -I$(U_SRC)/include/uapi -I$(U_SRC)/include -I$(U_SRC)/libhwpmc \
-		   -DHWPMC_VERSION_STRING='"$(VERSION)"'
+U_CPPFLAGS	:= -I$(U_SRC)/include/uapi -I$(U_SRC)/include -I$(U_SRC)/libhwpmc
 U_CFLAGS	:= -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O2 -g \
 		   -fvisibility=hidden -MMD -MP $(EXTRA_CFLAGS)
 U_LDFLAGS	:= $(EXTRA_LDFLAGS)
@@ -288,6 +287,7 @@ UT_LIB_OBJS	:= $(patsubst libhwpmc/%.c,$(UT)/obj/lib/%.o,$(LIB_SRCS)) \
 		   $(B)/obj/lib/pmu_events_data.o
 HAVE_CXX	:= $(shell command -v $(CXX) 2>/dev/null)
 UT_PROGS	:= $(UT)/test_names $(UT)/test_lib $(UT)/test_spec $(UT)/test_count \
+		   $(UT)/test_allocate \
 		   $(UT)/test_pmclog $(UT)/test_pmu $(UT)/test_compat $(UT)/test_metric \
 		   $(if $(HAVE_CXX),$(UT)/test_compat_cxx) \
 		   $(UT)/hwpmc-control $(UT)/hwpmc-stat \
@@ -329,6 +329,10 @@ $(UT)/test_metric: $(UT)/obj/test_metric.o $(UT)/obj/tools/pmcstat_metric.o \
 $(UT)/test_count: $(UT)/obj/test_count.o $(UT)/obj/fake_hwpmc.o $(UT_LIB_OBJS)
 	$(CC) $(UT_SAN) -o $@ $^ $(LIB_LIBS)
 
+# PMCALLOCATE's policy (include/hwpmc_allocate.h): the fake and pmc(3)'s words
+$(UT)/test_allocate: $(UT)/obj/test_allocate.o $(UT)/obj/fake_hwpmc.o $(UT_LIB_OBJS)
+	$(CC) $(UT_SAN) -o $@ $^ $(LIB_LIBS)
+
 $(UT)/obj/tools/%.o: tools/%.c
 	@mkdir -p $(@D)
 	$(CC) $(U_CPPFLAGS) $(CURSES_CFLAGS) $(PPROF_CFLAGS) $(DW_CFLAGS) $(UT_CFLAGS) -c $< -o $@
@@ -350,7 +354,7 @@ $(UT)/hwpmc-control: $(UT)/obj/hwpmc-control.o $(UT_LIB_OBJS)
 	$(CC) $(UT_SAN) -o $@ $^ $(LIB_LIBS)
 
 # The fake module, preloaded into the tools: not instrumented.
-$(UT)/fake_hwpmc.so: tests/unit/fake_hwpmc.c tests/unit/fake_hwpmc.h
+$(UT)/fake_hwpmc.so: tests/unit/fake_hwpmc.c tests/unit/fake_hwpmc.h include/hwpmc_allocate.h
 	@mkdir -p $(@D)
 	$(CC) $(U_CPPFLAGS) $(filter-out -fvisibility=hidden -MMD -MP,$(U_CFLAGS)) \
 		-fPIC -shared -o $@ $<

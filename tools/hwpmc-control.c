@@ -23,16 +23,13 @@
 #include <unistd.h>
 
 #include <pmc.h>
+#include <hwpmc_version.h>
 
 #define PROG		"hwpmc-control"
 #define EX_USAGE	64		/* <sysexits.h> */
 #define ALL		(-1)		/* "*": every CPU or every row */
 #define CPU_MAX		4096		/* PMC ids carry 12 bits of CPU */
 #define ROW_MAX		256		/* ... and 8 bits of row */
-
-#ifndef HWPMC_VERSION_STRING
-#define HWPMC_VERSION_STRING	"unknown"
-#endif
 
 enum mode { M_NONE, M_LIST_EVENTS, M_STATE, M_STATS, M_ADMIN, M_VERSION };
 

@@ -212,32 +212,6 @@ enum pmc_disp {
 #define PMC_DISP_FIRST	PMC_DISP_STANDALONE
 /* PMC_DISP_LAST (THREAD) follows <linux/hwpmc.h>, below. */
 
-/* Capabilities, __PMC_CAP(name, bit, description). */
-#define __PMC_CAPS()							\
-	__PMC_CAP(INTERRUPT,	0,	"can sample (overflow interrupt)") \
-	__PMC_CAP(USER,		1,	"can count user mode only")	\
-	__PMC_CAP(SYSTEM,	2,	"can count kernel mode only")	\
-	__PMC_CAP(EDGE,		3,	"edge detection")		\
-	__PMC_CAP(THRESHOLD,	4,	"threshold comparison")		\
-	__PMC_CAP(READ,		5,	"can be read")			\
-	__PMC_CAP(WRITE,	6,	"can be written")		\
-	__PMC_CAP(INVERT,	7,	"inverted threshold comparison") \
-	__PMC_CAP(QUALIFIER,	8,	"event qualifiers")		\
-	__PMC_CAP(PRECISE,	9,	"precise sampling")		\
-	__PMC_CAP(TAGGING,	10,	"event tagging")		\
-	__PMC_CAP(CASCADE,	11,	"cascading counters")		\
-	__PMC_CAP(SYSWIDE,	12,	"system-wide counter")		\
-	__PMC_CAP(DOMWIDE,	13,	"NUMA-domain-wide counter")
-
-enum pmc_caps {
-#undef __PMC_CAP
-#define __PMC_CAP(NAME, VALUE, DESCR)	PMC_CAP_##NAME = (1 << VALUE),
-	__PMC_CAPS()
-#undef __PMC_CAP
-};
-
-/* PMC_CAP_FIRST and PMC_CAP_LAST come from <linux/hwpmc.h>. */
-
 /*
  * Events.  FreeBSD generates enum pmc_event from __PMC_EVENTS(): each
  * __PMC_EV_BLOCK(C, V) starts a block whose first __PMC_EV(C, N) has code
@@ -326,7 +300,6 @@ typedef char __hwpmc_enum_sizes[(sizeof(enum pmc_cputype) == 4 &&
 				 sizeof(enum pmc_state) == 4 &&
 				 sizeof(enum pmc_mode) == 4 &&
 				 sizeof(enum pmc_disp) == 4 &&
-				 sizeof(enum pmc_caps) == 4 &&
 				 sizeof(enum pmc_event) == 4 &&
 				 sizeof(enum pmc_ops) == 4) ? 1 : -1];
 
@@ -350,6 +323,27 @@ typedef uint64_t pmc_value_t;
 #define __hwpmc_enum_pmc_state	enum pmc_state
 #include <linux/hwpmc.h>
 #include <sys/_pmc_undef.h>
+
+/*
+ * Capabilities, __PMC_CAP(name, bit, description), from the one list of
+ * <linux/hwpmc.h> (__HWPMC_CAPS(), which also has the module's
+ * abbreviations); here, after that header, because no structure field
+ * has this type.
+ */
+#define __HWPMC_CAP_FREEBSD(NAME, VALUE, ABBREV, DESCR)		\
+	__PMC_CAP(NAME, VALUE, DESCR)
+#define __PMC_CAPS()		__HWPMC_CAPS(__HWPMC_CAP_FREEBSD)
+
+enum pmc_caps {
+#undef __PMC_CAP
+#define __PMC_CAP(NAME, VALUE, DESCR)	PMC_CAP_##NAME = (1 << VALUE),
+	__PMC_CAPS()
+#undef __PMC_CAP
+};
+
+typedef char __hwpmc_enum_caps_size[sizeof(enum pmc_caps) == 4 ? 1 : -1];
+
+/* PMC_CAP_FIRST and PMC_CAP_LAST come from <linux/hwpmc.h>. */
 
 /* FreeBSD's values. */
 #define PMC_CPU_ANY		~0

@@ -32,10 +32,12 @@ fi
 log() { printf '[%s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 
-# Makefile VERSION, which dkms.conf's PACKAGE_VERSION must follow.
+# The package version (include/hwpmc_version.h, as the Makefile and
+# dkms.conf read it).
 hwpmc_version() {
 	if [ -n "${VERSION:-}" ]; then echo "$VERSION"; return; fi
-	sed -n 's/^VERSION[[:space:]]*:\{0,1\}=[[:space:]]*//p' "$HWPMC_TOP/Makefile" | sed -n 1p
+	sed -n 's/^#define HWPMC_VERSION_STRING[[:space:]]*"\(.*\)"$/\1/p' \
+		"$HWPMC_TOP/include/hwpmc_version.h"
 }
 
 # apt knows a package (in an index or installed)?

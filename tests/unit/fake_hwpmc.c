@@ -19,6 +19,7 @@
 #include <linux/perf_event.h>
 #include <linux/hwpmc.h>
 #include <linux/hwpmclog.h>
+#include <hwpmc_allocate.h>
 
 #include "fake_hwpmc.h"
 
@@ -232,6 +233,8 @@ struct fake_pmc {
 };
 
 static struct fake_pmc fake_pmcs[FAKE_NPMC];
+static int fake_logfd = -1;		/* the log, below */
+static int fake_logerr;
 
 static const struct pmc_dyn_event_descr *fake_event(uint32_t cl, uint32_t ev)
 {
@@ -288,47 +291,27 @@ static uint64_t fake_value(struct fake_pmc *pm)
 	return pm->value;
 }
 
+int fake_hwpmc_alloc_check;
+
+/* The module's checks (<hwpmc_allocate.h>) with the fake's facts, then a row. */
 static int do_pmcallocate(struct pmc_op_pmcallocate *pa)
 {
-	const struct pmc_dyn_event_descr *d;
-	uint32_t mode = pa->pm_mode, modes;
+	const struct pmc_dyn_event_descr *d = fake_event(pa->pm_class, pa->pm_ev);
 	int unpriv = env_ul("FAKE_HWPMC_UNPRIV", 0) != 0;
+	struct hwpmc_alloc_facts f = {
+		.ncpu = FAKE_NCPU,
+		.cpu_online = pa->pm_cpu != FAKE_OFFLINE_CPU,
+		.may_system = !unpriv,
+		.have_event = d != NULL,
+		.ev_caps = d ? d->pm_ev_caps : 0,
+		.may_kernel = !unpriv,
+	};
+	uint32_t mode = pa->pm_mode;
 	unsigned int i;
 
-	if (mode > PMC_MODE_LAST || pa->pm__pad)
-		return -EINVAL;
-	if (PMC_IS_SAMPLING_MODE(mode))
-		return -EOPNOTSUPP;
-	if (!PMC_IS_SYSTEM_MODE(mode)) {
-		if (pa->pm_cpu != PMC_CPU_ANY)
-			return -EINVAL;
-	} else {
-		if (pa->pm_cpu >= FAKE_NCPU)
-			return -EINVAL;
-		if (pa->pm_cpu == FAKE_OFFLINE_CPU)
-			return -ENXIO;
-		if (unpriv)
-			return -EPERM;
-	}
-	if (pa->pm_flags & ~(PMC_F_DESCENDANTS | PMC_F_LOG_PROCCSW |
-			     PMC_F_LOG_PROCEXIT))
-		return -EINVAL;
-	if (PMC_IS_SYSTEM_MODE(mode) && pa->pm_flags)
-		return -EINVAL;
-	d = fake_event(pa->pm_class, pa->pm_ev);
-	if (!d)
-		return -EINVAL;
-	if ((pa->pm_caps & d->pm_ev_caps) != pa->pm_caps)
-		return -EOPNOTSUPP;
-	modes = pa->pm_caps & (PMC_CAP_USER | PMC_CAP_SYSTEM);
-	if (pa->pm_class == PMC_CLASS_PMU && modes != PMC_CAP_USER && unpriv)
-		return -EPERM;
-	if (pa->pm_ev != PMC_EV_PMU_RAW &&
-	    (pa->pm_md.pm_pmu.pm_config || pa->pm_md.pm_pmu.pm_config1 ||
-	     pa->pm_md.pm_pmu.pm_config2))
-		return -EINVAL;
-	if (pa->pm_md.pm_pmu.pm__reserved)
-		return -EINVAL;
+	fake_hwpmc_alloc_check = hwpmc_alloc_check(pa, &f);
+	if (fake_hwpmc_alloc_check != HWPMC_ALLOC_OK)
+		return -hwpmc_alloc_errno(fake_hwpmc_alloc_check);
 	for (i = 0; i < FAKE_NPMC && fake_pmcs[i].used; i++)
 		;
 	if (i == FAKE_NPMC)
@@ -337,7 +320,8 @@ static int do_pmcallocate(struct pmc_op_pmcallocate *pa)
 	fake_pmcs[i].used = 1;
 	fake_pmcs[i].mode = mode;
 	fake_pmcs[i].flags = pa->pm_flags;
-	fake_pmcs[i].caps = pa->pm_caps | PMC_CAP_READ | PMC_CAP_WRITE;
+	fake_pmcs[i].caps = pa->pm_caps | PMC_CAP_READ | PMC_CAP_WRITE |
+			    (PMC_IS_SAMPLING_MODE(mode) ? PMC_CAP_INTERRUPT : 0);
 	fake_pmcs[i].cpu = PMC_IS_SYSTEM_MODE(mode) ? (int)pa->pm_cpu : -1;
 	fake_pmcs[i].value = pa->pm_count;
 	fake_pmcs[i].id = PMC_ID_MAKE_ID(PMC_IS_SYSTEM_MODE(mode) ?
@@ -404,7 +388,8 @@ static int do_pmcsimple(unsigned long cmd, const struct pmc_op_simple *sp)
 	case HWPMC_IOC_PMCSTART:
 		if (pm->running)
 			return 0;
-		if (pm->flags & (PMC_F_LOG_PROCCSW | PMC_F_LOG_PROCEXIT))
+		if (((pm->flags & (PMC_F_LOG_PROCCSW | PMC_F_LOG_PROCEXIT)) ||
+		     PMC_IS_SAMPLING_MODE(pm->mode)) && fake_logfd < 0)
 			return -EDESTADDRREQ;	/* no log */
 		if (pm->cpu < 0 && !pm->ntarget) {
 			error = pm->had_targets ? -ESRCH : fake_attach(pm, 0);
@@ -457,6 +442,9 @@ static int do_pmcsetcount(const struct pmc_op_pmcsetcount *sc)
 	error = fake_find(sc->pm_pmcid, &pm);
 	if (!error && pm->running)
 		error = -EBUSY;
+	if (!error && PMC_IS_SAMPLING_MODE(pm->mode) &&
+	    sc->pm_count > HWPMC_ALLOC_PERIOD_MAX)
+		error = -EINVAL;	/* perf's sample_period bound */
 	if (!error)
 		pm->value = sc->pm_count;
 	return error;
@@ -495,10 +483,8 @@ static int do_getcaps(struct pmc_op_caps *pc)
 /*
  * The log: records written synchronously to a dup of the caller's fd,
  * INITIALIZE first, USERDATA for WRITELOG, CLOSELOG last; the first write
- * error stays, as the module's.
+ * error stays, as the module's.  (fake_logfd is above, with the PMCs.)
  */
-static int fake_logfd = -1;
-static int fake_logerr;
 
 static void fake_log(uint32_t type, void *rec, uint32_t size)
 {

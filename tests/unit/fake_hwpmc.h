@@ -10,12 +10,17 @@
  *   FAKE_HWPMC_GROW=1   the SOFT event list grows between two calls
  *   FAKE_HWPMC_PMU=2    a PMU with perf's generic and most cache events,
  *                       all able to count user or kernel mode alone
- *   FAKE_HWPMC_UNPRIV=1 the caller lacks CAP_PERFMON: system-scope PMCs
- *                       and PMU events counting kernel mode are EPERM
+ *   FAKE_HWPMC_UNPRIV=1 the caller lacks CAP_PERFMON: system-scope PMCs,
+ *                       PMU events counting kernel mode and sampling
+ *                       kernel mode are EPERM
  *   FAKE_HWPMC_TICK=N   what a running PMC counts at a read (FAKE_TICK)
  * PMCs (allocate, attach, detach, start, stop, rw, setcount, release,
- * getcaps by id, getmsr) follow the module's checks and errors; a
- * running PMC counts FAKE_TICK (or FAKE_HWPMC_TICK) more at every read.  Attaching to pid
+ * getcaps by id, getmsr) follow the module's checks and errors, in all
+ * four modes; PMCALLOCATE's are the module's own (<hwpmc_allocate.h>),
+ * and fake_hwpmc_alloc_check names the one the last PMCALLOCATE failed
+ * (HWPMC_ALLOC_OK: none; EINVAL then means no free row).  Sampling PMCs
+ * and those with PMC_F_LOG_* need a log at PMCSTART; a running PMC counts
+ * FAKE_TICK (or FAKE_HWPMC_TICK) more at every read.  Attaching to pid
  * FAKE_PID_EPERM (init) is EPERM, to a pid that does not exist ESRCH.
  * Fixed: FAKE_NCPU CPUs, CPU FAKE_OFFLINE_CPU offline, FAKE_NSOFT SOFT
  * rows; row 1 of CPU 0 is owned by pid 42 (TS mode, cpu-clock, reload
@@ -37,5 +42,7 @@
 #define FAKE_NTARGET		8	/* targets per PMC */
 #define FAKE_TICK		1000
 #define FAKE_PID_EPERM		1
+
+extern int fake_hwpmc_alloc_check;	/* enum hwpmc_alloc_check */
 
 #endif

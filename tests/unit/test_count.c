@@ -99,8 +99,17 @@ static void allocate_errors(void)
 	pmc_id_t id = 0;
 
 	ERR(pmc_allocate("cpu-clock", PMC_MODE_TC, 0, (int)PMC_CPU_ANY, NULL, 0), EINVAL);
-	ERR(pmc_allocate("cpu-clock", PMC_MODE_TS, 0, (int)PMC_CPU_ANY, &id, 0), EOPNOTSUPP);
-	ok(strstr(pmc_allocate_message(), "sampling") != NULL, "... %s",
+	/* sampling: an event that can (PMC_CAP_INTERRUPT), and a log to start */
+	ERR(pmc_allocate("page-faults", PMC_MODE_TS, 0, (int)PMC_CPU_ANY, &id, 0), EOPNOTSUPP);
+	ok(strstr(pmc_allocate_message(), "cannot sample") != NULL, "... %s",
+	   pmc_allocate_message());
+	ok(pmc_allocate("cpu-clock", PMC_MODE_TS, PMC_F_CALLCHAIN, (int)PMC_CPU_ANY, &id,
+			1000) == 0, "allocate cpu-clock TS with call chains");
+	ERR(pmc_start(id), EDESTADDRREQ);
+	ok(pmc_release(id) == 0, "release it");
+	ERR(pmc_allocate("cpu-clock", PMC_MODE_TC, PMC_F_CALLCHAIN, (int)PMC_CPU_ANY, &id, 0),
+	    EINVAL);
+	ok(strstr(pmc_allocate_message(), "need a sampling mode") != NULL, "... %s",
 	   pmc_allocate_message());
 	ERR(pmc_allocate("cpu-clock", (enum pmc_mode)9, 0, (int)PMC_CPU_ANY, &id, 0), EINVAL);
 	ok(strstr(pmc_allocate_message(), "bad mode 9") != NULL, "... %s",

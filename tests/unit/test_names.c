@@ -199,6 +199,26 @@ static void check_invalid_events(void)
 	   !strcmp(buf, "L1-dcache-l"), "cache names truncate too");
 }
 
+/* The capability table the module's banner and pmc(3) share. */
+static void check_cap_defs(void)
+{
+	char banner[128] = "";
+	unsigned int i, inorder = 1;
+
+	for (i = 0; i < HWPMC_NDEFS(hwpmc_cap_defs); i++) {
+		inorder &= hwpmc_cap_defs[i].bit == 1U << i;
+		if (hwpmc_cap_defs[i].bit & 0x67) {
+			if (banner[0])
+				strcat(banner, ",");
+			strcat(banner, hwpmc_cap_defs[i].abbrev);
+		}
+	}
+	ok(inorder && HWPMC_NDEFS(hwpmc_cap_defs) == 14,
+	   "hwpmc_cap_defs: the 14 capabilities, one per bit, in order");
+	ok(!strcmp(banner, "INT,USR,SYS,REA,WRI"),
+	   "the banner's 0x67 (hwpmc.4): <%s>", banner);
+}
+
 int main(void)
 {
 	CHECK_TABLE(pmc_name_of_class, enum pmc_class, classes);
@@ -212,6 +232,7 @@ int main(void)
 	CHECK_INVALID(pmc_name_of_capability, enum pmc_caps, 3);
 	CHECK_INVALID(pmc_name_of_capability, enum pmc_caps, 1U << 14);
 	CHECK_INVALID(pmc_name_of_capability, enum pmc_caps, 1U << 31);
+	check_cap_defs();
 
 	CHECK_TABLE(pmc_name_of_cputype, enum pmc_cputype, cputypes);
 	CHECK_INVALID(pmc_name_of_cputype, enum pmc_cputype, 0x2);

@@ -154,6 +154,29 @@
 #define PMC_CAP_FIRST		PMC_CAP_INTERRUPT
 #define PMC_CAP_LAST		PMC_CAP_DOMWIDE
 
+/*
+ * The capabilities as one list, C(name, bit, abbreviation, description)
+ * for PMC_CAP_<name> = 1 << bit: <sys/pmc.h>'s __PMC_CAPS() and the table
+ * of include/hwpmc_events.h (pmc_name_of_capability(3)'s names, the
+ * module's load banner's abbreviations, FreeBSD's) come from it.
+ * tests/unit/compat_uapi.c checks it against the values above.
+ */
+#define __HWPMC_CAPS(C)							\
+	C(INTERRUPT,	0,	"INT",	"can sample (overflow interrupt)") \
+	C(USER,		1,	"USR",	"can count user mode only")	\
+	C(SYSTEM,	2,	"SYS",	"can count kernel mode only")	\
+	C(EDGE,		3,	"EDG",	"edge detection")		\
+	C(THRESHOLD,	4,	"THR",	"threshold comparison")		\
+	C(READ,		5,	"REA",	"can be read")			\
+	C(WRITE,	6,	"WRI",	"can be written")		\
+	C(INVERT,	7,	"INV",	"inverted threshold comparison") \
+	C(QUALIFIER,	8,	"QUA",	"event qualifiers")		\
+	C(PRECISE,	9,	"PRC",	"precise sampling")		\
+	C(TAGGING,	10,	"TAG",	"event tagging")		\
+	C(CASCADE,	11,	"CSC",	"cascading counters")		\
+	C(SYSWIDE,	12,	"SYSWIDE", "system-wide counter")	\
+	C(DOMWIDE,	13,	"DOMWIDE", "NUMA-domain-wide counter")
+
 /* Flags for PMCALLOCATE (pm_flags) and PMCRW (the VALUE flags). */
 #define PMC_F_UNUSED1		0x00000001
 #define PMC_F_DESCENDANTS	0x00000002

@@ -1,0 +1,239 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * PMCALLOCATE's policy, <hwpmc_allocate.h>, as its two userland users
+ * apply it: the fake module (fake_hwpmc.c) refuses each request of a
+ * table with the expected check and errno, and pmc(3)'s explanation of
+ * that errno (pmc_lib_allocate_explain(), pmc_allocate_message()) names
+ * the same check, in words given here.  Every check of the header is in
+ * the table.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <pmc.h>
+#include "libpmc_internal.h"
+#include <hwpmc_allocate.h>
+#include "fake_hwpmc.h"
+#include "tap.h"
+
+#define ANY		((uint32_t)PMC_CPU_ANY)
+#define SOFT(x)		PMC_CLASS_SOFT, (enum pmc_event)(PMC_EV_SOFT_FIRST + (x))
+#define PMU(x)		PMC_CLASS_PMU, (enum pmc_event)(PMC_EV_PMU_HW_FIRST + (x))
+#define RAW		PMC_CLASS_PMU, (enum pmc_event)PMC_EV_PMU_RAW
+#define CPU_CLOCK	0	/* PERF_COUNT_SW_*, PERF_COUNT_HW_* */
+#define TASK_CLOCK	1
+#define PAGE_FAULTS	2
+#define CYCLES		0
+#define INSTRUCTIONS	1
+
+struct req {
+	enum hwpmc_alloc_check check;	/* the one expected to fail */
+	const char	*words;		/* in the explanation */
+	int		unpriv;		/* FAKE_HWPMC_UNPRIV */
+	enum pmc_mode	mode;
+	enum pmc_class	cl;
+	enum pmc_event	ev;
+	uint32_t	caps, cpu, flags;
+	uint64_t	count;
+	uint64_t	config;		/* pm_md.pm_pmu.pm_config */
+	uint64_t	reserved;	/* pm_md.pm_pmu.pm__reserved; and pm__pad */
+};
+
+/* The fake (FAKE_HWPMC_PMU=1): CPUs 0-3, CPU 2 offline; its event table. */
+static const struct req reqs[] = {
+	{ HWPMC_ALLOC_OK, "", 0, PMC_MODE_TC, SOFT(CPU_CLOCK), 0, ANY, 0, 0, 0, 0 },
+	{ HWPMC_ALLOC_OK, "", 0, PMC_MODE_TS, SOFT(CPU_CLOCK), 0, ANY,
+	  PMC_F_CALLCHAIN | PMC_F_DESCENDANTS, 1000, 0, 0 },
+	{ HWPMC_ALLOC_OK, "", 0, PMC_MODE_SS, SOFT(CPU_CLOCK), 0, 3,
+	  PMC_F_USERCALLCHAIN, 0, 0, 0 },
+	{ HWPMC_ALLOC_OK, "", 1, PMC_MODE_TS, SOFT(CPU_CLOCK), PMC_CAP_USER, ANY,
+	  0, 0, 0, 0 },
+	{ HWPMC_ALLOC_OK, "", 0, PMC_MODE_TC, RAW, 0, ANY, 0, 0, 0xc0, 0 },
+	{ HWPMC_ALLOC_MODE, "bad mode 9", 0, (enum pmc_mode)9, SOFT(CPU_CLOCK), 0,
+	  ANY, 0, 0, 0, 0 },
+	{ HWPMC_ALLOC_MODE, "pm__pad is not zero", 0, PMC_MODE_TC,
+	  SOFT(CPU_CLOCK), 0, ANY, 0, 0, 0, 1 },
+	{ HWPMC_ALLOC_CPU_PROCESS, "take CPU PMC_CPU_ANY, not 0", 0, PMC_MODE_TS,
+	  SOFT(CPU_CLOCK), 0, 0, 0, 0, 0, 0 },
+	{ HWPMC_ALLOC_CPU_SYSTEM, "need a CPU number", 0, PMC_MODE_SC,
+	  SOFT(CPU_CLOCK), 0, ANY, 0, 0, 0, 0 },
+	{ HWPMC_ALLOC_CPU_RANGE, "no CPU 4 (CPUs 0-3)", 0, PMC_MODE_SS,
+	  SOFT(CPU_CLOCK), 0, 4, 0, 0, 0, 0 },
+	{ HWPMC_ALLOC_CPU_OFFLINE, "CPU 2 is offline", 0, PMC_MODE_SC,
+	  SOFT(CPU_CLOCK), 0, 2, 0, 0, 0, 0 },
+	{ HWPMC_ALLOC_SYSTEM_PRIV, "unprivileged_syspmcs=1", 1, PMC_MODE_SC,
+	  SOFT(CPU_CLOCK), 0, 0, 0, 0, 0, 0 },
+	{ HWPMC_ALLOC_FLAGS, "unknown flags 0x40000", 0, PMC_MODE_TC,
+	  SOFT(CPU_CLOCK), 0, ANY, 0x40000, 0, 0, 0 },
+	{ HWPMC_ALLOC_FLAGS, "unknown flags 0x200", 0, PMC_MODE_TC,
+	  SOFT(CPU_CLOCK), 0, ANY, PMC_F_EV_PMU, 0, 0, 0 },
+	{ HWPMC_ALLOC_FLAGS_SYSTEM, "flags 0x4 are for process-scope PMCs only", 0,
+	  PMC_MODE_SS, SOFT(CPU_CLOCK), 0, 0, PMC_F_LOG_PROCCSW, 0, 0, 0 },
+	{ HWPMC_ALLOC_FLAGS_CHAIN, "need a sampling mode", 0, PMC_MODE_TC,
+	  SOFT(CPU_CLOCK), 0, ANY, PMC_F_CALLCHAIN, 0, 0, 0 },
+	{ HWPMC_ALLOC_FLAGS_CHAIN, "need a sampling mode", 0, PMC_MODE_SC,
+	  SOFT(CPU_CLOCK), 0, 0, PMC_F_USERCALLCHAIN, 0, 0, 0 },
+	{ HWPMC_ALLOC_EVENT, "class SOFT has no event 0x20fff", 0, PMC_MODE_TC,
+	  SOFT(0xfff), 0, ANY, 0, 0, 0, 0 },
+	{ HWPMC_ALLOC_EVENT, "class K8 has no event", 0, PMC_MODE_TC,
+	  PMC_CLASS_K8, (enum pmc_event)0, 0, ANY, 0, 0, 0, 0 },
+	{ HWPMC_ALLOC_CAPS, "cannot count user mode alone", 0, PMC_MODE_TC,
+	  SOFT(TASK_CLOCK), PMC_CAP_USER, ANY, 0, 0, 0, 0 },
+	{ HWPMC_ALLOC_CAPS, "cannot count kernel mode alone", 0, PMC_MODE_TC,
+	  SOFT(TASK_CLOCK), PMC_CAP_SYSTEM, ANY, 0, 0, 0, 0 },
+	{ HWPMC_ALLOC_CAPS, "precise events (:p)", 0, PMC_MODE_TS,
+	  PMU(CYCLES), PMC_CAP_PRECISE, ANY, 0, 0, 0, 0 },
+	{ HWPMC_ALLOC_CAPS, "lacks capability EDGE", 0, PMC_MODE_TC,
+	  SOFT(CPU_CLOCK), PMC_CAP_EDGE, ANY, 0, 0, 0, 0 },
+	{ HWPMC_ALLOC_INTERRUPT, "cannot sample", 0, PMC_MODE_TS,
+	  SOFT(PAGE_FAULTS), 0, ANY, 0, 0, 0, 0 },
+	{ HWPMC_ALLOC_INTERRUPT, "cannot sample", 0, PMC_MODE_SS,
+	  SOFT(PAGE_FAULTS), 0, 1, 0, 0, 0, 0 },
+	{ HWPMC_ALLOC_COUNT, "9223372036854775808 is above", 0, PMC_MODE_TS,
+	  SOFT(CPU_CLOCK), 0, ANY, 0, 1ULL << 63, 0, 0 },
+	{ HWPMC_ALLOC_KERNEL_PRIV, "counting kernel mode needs CAP_PERFMON", 1,
+	  PMC_MODE_TC, PMU(INSTRUCTIONS), 0, ANY, 0, 0, 0, 0 },
+	{ HWPMC_ALLOC_KERNEL_PRIV, "add ',usr' to sample user mode only", 1,
+	  PMC_MODE_TS, SOFT(CPU_CLOCK), PMC_CAP_SYSTEM, ANY, 0, 0, 0, 0 },
+	{ HWPMC_ALLOC_CONFIG, "for raw events only", 0, PMC_MODE_TC, PMU(CYCLES),
+	  0, ANY, 0, 0, 0x3c, 0 },
+	{ HWPMC_ALLOC_RESERVED, "pm__reserved is not zero", 0, PMC_MODE_TC, RAW,
+	  0, ANY, 0, 0, 0xc0, 1 },
+};
+
+static void fill(const struct req *r, struct pmc_op_pmcallocate *pa)
+{
+	memset(pa, 0, sizeof(*pa));
+	pa->pm_mode = r->mode;
+	pa->pm_class = r->cl;
+	pa->pm_ev = r->ev;
+	pa->pm_caps = r->caps;
+	pa->pm_cpu = r->cpu;
+	pa->pm_flags = r->flags;
+	pa->pm_count = r->count;
+	pa->pm_md.pm_pmu.pm_config = r->config;
+	if (r->check == HWPMC_ALLOC_MODE)
+		pa->pm__pad = (uint32_t)r->reserved;
+	else
+		pa->pm_md.pm_pmu.pm__reserved = r->reserved;
+}
+
+/* The fake refuses r with r->check; the library says why, in r->words. */
+static void table(unsigned int *seen)
+{
+	struct pmc_op_pmcallocate pa;
+	const struct req *r;
+	char msg[384];
+	int err, c, want;
+
+	for (r = reqs; r < reqs + sizeof(reqs) / sizeof(reqs[0]); r++) {
+		if (r->unpriv)
+			setenv("FAKE_HWPMC_UNPRIV", "1", 1);
+		else
+			unsetenv("FAKE_HWPMC_UNPRIV");
+		fill(r, &pa);
+		want = hwpmc_alloc_errno(r->check);
+		err = pmc_lib_ioctl(HWPMC_IOC_PMCALLOCATE, &pa) < 0 ? errno : 0;
+		ok(err == want && fake_hwpmc_alloc_check == (int)r->check,
+		   "fake: %s: %s (%s, check %s)", hwpmc_alloc_check_name(r->check),
+		   want ? strerror(want) : "allocated", err ? strerror(err) : "0",
+		   hwpmc_alloc_check_name(fake_hwpmc_alloc_check));
+		seen[r->check]++;
+		if (!err) {
+			ok(pmc_release(pa.pm_pmcid) == 0, "... released");
+			continue;
+		}
+		c = pmc_lib_allocate_explain("x", &pa, err, msg, sizeof(msg));
+		ok(c == fake_hwpmc_alloc_check && strstr(msg, r->words),
+		   "explained: %s: \"%s\"", hwpmc_alloc_check_name(c), msg);
+	}
+	unsetenv("FAKE_HWPMC_UNPRIV");
+}
+
+/*
+ * CPU_ID needs more than 4095 CPUs, which the fake has not: the library
+ * explains the module's ENXIO with 8192 CPUs in its cache.
+ */
+static void cpu_id(unsigned int *seen)
+{
+	struct pmc_op_pmcallocate pa = {
+		.pm_mode = PMC_MODE_SC, .pm_class = PMC_CLASS_SOFT,
+		.pm_ev = PMC_EV_SOFT_CPU_CLOCK, .pm_cpu = 4095,
+	};
+	struct hwpmc_alloc_facts f = {
+		.ncpu = 8192, .cpu_online = 1, .may_system = 1,
+		.have_event = 1, .may_kernel = 1,
+	};
+	uint32_t ncpu = pmc_lib.cpuinfo.pm_ncpu;
+	char msg[384];
+	int c;
+
+	ok(hwpmc_alloc_check(&pa, &f) == HWPMC_ALLOC_CPU_ID &&
+	   hwpmc_alloc_errno(HWPMC_ALLOC_CPU_ID) == ENXIO,
+	   "CPU 4095 of 8192: CPU_ID, ENXIO");
+	pa.pm_cpu = 4094;
+	ok(hwpmc_alloc_check(&pa, &f) == HWPMC_ALLOC_OK, "CPU 4094 of 8192: OK");
+	pa.pm_cpu = 4095;
+	pmc_lib.cpuinfo.pm_ncpu = 8192;
+	c = pmc_lib_allocate_explain("x", &pa, ENXIO, msg, sizeof(msg));
+	pmc_lib.cpuinfo.pm_ncpu = ncpu;
+	ok(c == HWPMC_ALLOC_CPU_ID && strstr(msg, "CPUs below 4095 only"),
+	   "explained: %s: \"%s\"", hwpmc_alloc_check_name(c), msg);
+	seen[HWPMC_ALLOC_CPU_ID]++;
+}
+
+/* What comes after the policy: no free row; the fake then names no check. */
+static void no_row(void)
+{
+	struct req r = { HWPMC_ALLOC_OK, "", 0, PMC_MODE_TC, SOFT(CPU_CLOCK), 0,
+			 ANY, 0, 0, 0, 0 };
+	pmc_id_t ids[FAKE_NPMC];
+	struct pmc_op_pmcallocate pa;
+	unsigned int n;
+	char msg[384];
+	int c, err;
+
+	for (n = 0; n < FAKE_NPMC; n++) {
+		fill(&r, &pa);
+		if (pmc_lib_ioctl(HWPMC_IOC_PMCALLOCATE, &pa) < 0)
+			break;
+		ids[n] = pa.pm_pmcid;
+	}
+	fill(&r, &pa);
+	err = pmc_lib_ioctl(HWPMC_IOC_PMCALLOCATE, &pa) < 0 ? errno : 0;
+	c = pmc_lib_allocate_explain("x", &pa, err, msg, sizeof(msg));
+	ok(n == FAKE_NPMC && err == EINVAL && fake_hwpmc_alloc_check == 0 &&
+	   c == HWPMC_ALLOC_OK && strstr(msg, "no free PMC row of class SOFT"),
+	   "no row: EINVAL after the checks: \"%s\"", msg);
+	while (n)
+		pmc_release(ids[--n]);
+}
+
+int main(void)
+{
+	unsigned int seen[HWPMC_ALLOC_NCHECK] = { 0 }, i, named = 1;
+
+	for (i = 0; i < HWPMC_ALLOC_NCHECK; i++)
+		named &= strcmp(hwpmc_alloc_check_name(i), "?") != 0 &&
+			 strcmp(hwpmc_alloc_reason(i), "?") != 0 &&
+			 (i == HWPMC_ALLOC_OK) == (hwpmc_alloc_errno(i) == 0);
+	ok(named, "every check has a name, words and an errno (OK none)");
+	setenv("HWPMC_DEVICE", "/dev/null", 1);
+	setenv("FAKE_HWPMC_PMU", "1", 1);
+	unsetenv("FAKE_HWPMC_UNPRIV");
+	ok(pmc_init() == 0, "pmc_init (fake, with a PMU): %s", pmc_init_message());
+	table(seen);
+	cpu_id(seen);
+	no_row();
+	for (i = 0; i < HWPMC_ALLOC_NCHECK; i++)
+		if (!seen[i])
+			break;
+	ok(i == HWPMC_ALLOC_NCHECK, "every check is in the table (first missing: %s)",
+	   i < HWPMC_ALLOC_NCHECK ? hwpmc_alloc_check_name(i) : "none");
+	pmc_fini();
+	unsetenv("FAKE_HWPMC_PMU");
+	return tap_done();
+}

@@ -18,8 +18,9 @@
  *           mapped: PROCEXEC, so that the image's MAP_INs follow it.
  *   mmap    kprobe on perf_event_mmap(), which mmap_region() and
  *           mprotect() call for every new mapping: MAP_IN for
- *           executable file mappings (the image, its interpreter,
- *           libraries loaded by the loader or by dlopen() later).
+ *           executable mappings (the image, its interpreter,
+ *           libraries loaded by the loader or by dlopen() later,
+ *           anonymous memory made executable for JIT code).
  *   fork    sched_process_fork: PROCFORK for DESCENDANTS PMCs.
  *   exit    kprobe on perf_event_exit_task(), which do_exit() calls
  *           before perf folds the thread's counters into their parents:
@@ -349,7 +350,7 @@ static int hwpmc_kp_mmap(struct kprobe *kp, struct pt_regs *regs)
 {
 	struct vm_area_struct *vma;
 	struct hwpmc_logset ls = { 0 };
-	char *path;
+	const char *path;
 	u64 now;
 	int i;
 
@@ -362,8 +363,7 @@ static int hwpmc_kp_mmap(struct kprobe *kp, struct pt_regs *regs)
 	hwpmc_md_task_counters(current, hwpmc_add_sampling, &ls);
 	hwpmc_add_system(&ls);
 	if (ls.n) {
-		path = d_path(&vma->vm_file->f_path,
-			      this_cpu_ptr(hwpmc_pathbuf), PMCLOG_PATH_MAX);
+		path = hwpmc_vma_path(vma, this_cpu_ptr(hwpmc_pathbuf));
 		now = ktime_get_ns();
 		for (i = 0; !IS_ERR(path) && i < ls.n; i++)
 			hwpmc_rec_map_in(ls.lg[i], current->tgid, vma, path, now);
@@ -375,7 +375,7 @@ static int hwpmc_kp_mmap(struct kprobe *kp, struct pt_regs *regs)
 /*
  * munmap() and mremap() of mm's [start, start + len) (the munmap entry
  * of this kernel: do_vmi_munmap() from 6.2, do_mas_munmap() in 6.1):
- * MAP_OUT of the range when an executable file mapping is in it.
+ * MAP_OUT of the range when an executable mapping is in it.
  * mmap_lock is held for writing by the caller.
  */
 static int hwpmc_kp_munmap(struct kprobe *kp, struct pt_regs *regs)

@@ -408,6 +408,7 @@ void hwpmc_rec_pmcattach(struct hwpmc_log *lg, const struct hwpmc_pmc *pm,
 			 struct task_struct *p, bool maps);
 void hwpmc_rec_all_maps(struct hwpmc_log *lg);
 bool hwpmc_vma_wanted(const struct vm_area_struct *vma);
+const char *hwpmc_vma_path(const struct vm_area_struct *vma, char *buf);
 void hwpmc_rec_map_in(struct hwpmc_log *lg, pid_t pid,
 		      const struct vm_area_struct *vma, const char *path,
 		      u64 time);

@@ -97,16 +97,38 @@ void hwpmc_rec_map_in(struct hwpmc_log *lg, pid_t pid,
 		.pl_prot = hwpmc_vma_prot(vma),
 		.pl_start = vma->vm_start,
 		.pl_end = vma->vm_end,
-		.pl_pgoff = (u64)vma->vm_pgoff << PAGE_SHIFT,
+		/* anonymous memory has no file offset */
+		.pl_pgoff = vma->vm_file ? (u64)vma->vm_pgoff << PAGE_SHIFT : 0,
 	};
 
 	hwpmc_log_append_path(lg, PMCLOG_TYPE_MAP_IN, time, &r, sizeof(r),
 			      path);
 }
 
+/*
+ * Executable mappings: of files, and anonymous ones, where code made at
+ * run time lives (a JIT compiler's, described in /tmp/perf-PID.map), and
+ * the vDSO.
+ */
 bool hwpmc_vma_wanted(const struct vm_area_struct *vma)
 {
-	return vma->vm_file && (vma->vm_flags & VM_EXEC);
+	return vma->vm_flags & VM_EXEC;
+}
+
+/*
+ * The path MAP_IN gives a wanted mapping: its file's, in buf
+ * (PMCLOG_PATH_MAX); else perf's names, "[vdso]" and "//anon".  An
+ * ERR_PTR when the file's path does not fit.
+ */
+const char *hwpmc_vma_path(const struct vm_area_struct *vma, char *buf)
+{
+	if (vma->vm_file)
+		return d_path(&vma->vm_file->f_path, buf, PMCLOG_PATH_MAX);
+#if defined(CONFIG_X86) || defined(CONFIG_ARM64)
+	if (vma->vm_start == (unsigned long)vma->vm_mm->context.vdso)
+		return "[vdso]";
+#endif
+	return "//anon";
 }
 
 /*
@@ -118,7 +140,7 @@ static void hwpmc_rec_maps(struct hwpmc_log *lg, pid_t pid,
 {
 	struct vm_area_struct *vma;
 	unsigned long addr = 0;
-	char *path;
+	const char *path;
 	u64 now = ktime_get_ns();
 
 	mmap_read_lock(mm);
@@ -126,7 +148,7 @@ static void hwpmc_rec_maps(struct hwpmc_log *lg, pid_t pid,
 		addr = vma->vm_end;
 		if (!hwpmc_vma_wanted(vma))
 			continue;
-		path = d_path(&vma->vm_file->f_path, buf, PMCLOG_PATH_MAX);
+		path = hwpmc_vma_path(vma, buf);
 		if (!IS_ERR(path))
 			hwpmc_rec_map_in(lg, pid, vma, path, now);
 	}

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/mount.h>
@@ -570,6 +571,92 @@ TEST_F(log, a_mapping_after_the_attach_is_logged)
 	EXPECT_EQ(1, found) TH_LOG("MAP_IN of %s at offset 4096", exe);
 	EXPECT_EQ(1, unmapped) TH_LOG("MAP_OUT of it after");
 	free(lg.buf);
+}
+
+/* JIT-like code: anonymous memory made executable two ways */
+static void jit_fn(void *arg)
+{
+	unsigned long *where = arg;
+	char *a, *b;
+
+	/* a writable page each side: no neighbour to merge the code with */
+	a = mmap(NULL, 4 * 4096, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	b = mmap(NULL, 4096, PROT_READ | PROT_EXEC,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (a == MAP_FAILED || b == MAP_FAILED)
+		_exit(90);
+	a += 4096;
+	memset(a, 0, 8192);		/* "compiled" */
+	if (mprotect(a, 8192, PROT_READ | PROT_EXEC))
+		_exit(91);
+	where[0] = (unsigned long)a;
+	where[1] = (unsigned long)b;
+	spin_ms(20);
+}
+
+/*
+ * Executable anonymous memory, where JIT compilers put their code, is
+ * logged as perf names it ("//anon", no file offset): made executable by
+ * mprotect() or by mmap(); and the vDSO as "[vdso]" at the attach.
+ */
+TEST_F(log, anonymous_code_and_the_vdso_are_logged)
+{
+	unsigned long *where, vdso = getauxval(AT_SYSINFO_EHDR);
+	struct pmclog_map_in *mi;
+	struct pmclog_header *h;
+	struct child c;
+	struct log lg;
+	size_t off;
+	int a = 0, b = 0, v = 0, f = logfile(self->path);
+	__u32 id;
+
+	where = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+		     MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, (void *)where);
+	where[0] = where[1] = 0;
+	ASSERT_LE(0, f);
+	ASSERT_EQ(0, configure(self->fd, f));
+	close(f);
+	child_start(&c, jit_fn, where);
+	ASSERT_EQ(0, alloc(self->fd, PMC_MODE_TS, EV_SOFT(CPU_CLOCK),
+			   PMC_CPU_ANY, 0, MS, &id));
+	ASSERT_EQ(0, attach(self->fd, id, c.pid));
+	ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTART, id));
+	child_go(&c);
+	ASSERT_EQ(0, child_wait(&c, NULL));
+	ASSERT_NE(0, where[0]);
+	ASSERT_EQ(0, xioctl(self->fd, HWPMC_IOC_CLOSELOG, NULL));
+	EXPECT_EQ(0, simple(self->fd, HWPMC_IOC_PMCRELEASE, id));
+	log_load_file(&lg, self->path);
+	for_each_record(&lg, h, off) {
+		if (TYPE(h) != PMCLOG_TYPE_MAP_IN)
+			continue;
+		mi = (void *)h;
+		if (mi->pl_pid != c.pid)
+			continue;
+		if (mi->pl_start == where[0] && mi->pl_end == where[0] + 8192 &&
+		    (mi->pl_prot & PROT_EXEC)) {
+			a++;
+			EXPECT_STREQ("//anon", mi->pl_pathname);
+			EXPECT_EQ(0, mi->pl_pgoff);
+		}
+		if (mi->pl_start == where[1] && mi->pl_end == where[1] + 4096) {
+			b++;
+			EXPECT_STREQ("//anon", mi->pl_pathname);
+		}
+		if (vdso && mi->pl_start == vdso) {
+			v++;
+			EXPECT_STREQ("[vdso]", mi->pl_pathname);
+		}
+	}
+	EXPECT_EQ(0, lg.bad);
+	EXPECT_EQ(1, a) TH_LOG("MAP_IN of the mprotect()ed range");
+	EXPECT_EQ(1, b) TH_LOG("MAP_IN of the PROT_EXEC mapping");
+	if (vdso)
+		EXPECT_EQ(1, v) TH_LOG("MAP_IN of the vDSO at %#lx", vdso);
+	free(lg.buf);
+	munmap(where, 4096);
 }
 
 /*

@@ -30,10 +30,11 @@
  * libiberty (HWPMC_WITH_IBERTY: rust_demangle(), cplus_demangle_v3())
  * unless sym_demangle is 0.  Source lines (sym_lines): a function's
  * declaration, and per address (sym_srcline()) the instruction's line
- * and the functions inlined there.  JIT code: addresses in no mapping of
- * a process are looked up in its /tmp/perf-PID.map ("START SIZE name"
- * lines, hex), the object "[jit]".  The vDSO: a mapping of "[vdso]" is resolved against this
- * system's vDSO (a copy of our own, at getauxval(AT_SYSINFO_EHDR)) when
+ * and the functions inlined there.  JIT code: addresses in no file
+ * mapping of a process (anonymous executable memory, MAP_IN "//anon")
+ * are looked up in its /tmp/perf-PID.map ("START SIZE name" lines, hex),
+ * the object "[jit]".  The vDSO: a mapping of "[vdso]" is resolved
+ * against this system's vDSO (a copy of our own, at getauxval(AT_SYSINFO_EHDR)) when
  * the log's root is this system's.
  */
 #include <elf.h>
@@ -1103,6 +1104,9 @@ void sym_map_in(pid_t pid, uint64_t start, uint64_t end, uint64_t pgoff,
 			p->maps[i] = p->maps[--p->nmap];
 			i--;
 		}
+	/* anonymous code: resolved by the process's perf map (JIT) */
+	if (!strcmp(path, "//anon"))
+		return;
 	if (p->nmap == p->room) {
 		p->room = p->room ? p->room * 2 : 16;
 		p->maps = xrealloc(p->maps, p->room * sizeof(*p->maps));

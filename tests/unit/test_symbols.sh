@@ -83,6 +83,10 @@ h() { printf '%x' $(($1)); }
 	for i in 1 2 3 4 5 6 7; do echo "sample $(h "0x$P + 0x$bar + 2") $(h "0x$P + 0x$main + 4")"; done
 	for i in 1 2 3 4 5; do echo "sample $(h "0x$L + 0x$hid + 2") $(h "0x$L + 0x$ent + 4")"; done
 	for i in 1 2 3 4; do echo "sample $(h "0x$D + 0x$hid + 2")"; done
+	# the JIT's code: anonymous memory (the module's MAP_IN "//anon"),
+	# over a file mapping it replaced
+	echo "map $J $(h "0x$J + 0x1000") 0 $T/bin/sym_prog"
+	echo "map $J $(h "0x$J + 0x1000") 0 //anon"
 	for i in 1 2 3; do echo "sample $(h "0x$J + 0x10")"; done
 	echo "sample $(h "0x$J + 0x110")"
 } > "$T/script"

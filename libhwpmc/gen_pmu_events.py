@@ -11,7 +11,9 @@ extracts it from Debian's linux-source package); only its x86 and arm64
 trees are read.  OUT.c holds one string pool and offset-only tables (no
 pointers, so the library needs no relocations for them): every CPU-id
 pattern of each mapfile.csv, the core events of each model (name, perf
-encoding terms, brief description, topic, SampleAfterValue, flags), with
+encoding terms, brief description, topic as perf names it ("cache",
+"floating point": the JSON file's name), SampleAfterValue, flags, and
+the long description where it says more than the brief one), with
 arm64's ArchStdEvent references resolved against the architecture's
 standard events (the JSON files at the top of arm64/).  Uncore and other
 non-core events are left out.  Layout: libhwpmc/pmu_events.h.
@@ -115,7 +117,7 @@ def model_events(archdir, arch, subdir, std):
     for name in sorted(os.listdir(d)):
         if not name.endswith(".json") or "metric" in name:
             continue
-        topic = name[:-5]
+        topic = name[:-5].replace("-", " ")     # perf's jevents get_topic()
         for ev in load(os.path.join(d, name)):
             if not is_event(ev):
                 continue
@@ -295,7 +297,7 @@ def main():
     pool = Pool()
     pool.add("")
     std = arm64_std(archdir)
-    events = {}		# (name, enc, desc, topic, period, flags) -> index
+    events = {}		# (name, enc, desc, topic, period, flags, ldesc) -> index
     tables = []		# (name, arch, first, count)
     index = []
     table_of = {}
@@ -307,8 +309,13 @@ def main():
                 first = len(index)
                 for lname, ev, topic in model_events(archdir, arch, subdir,
                                                      std):
-                    desc = ev.get("BriefDescription") or \
-                        ev.get("PublicDescription") or ""
+                    desc = (ev.get("BriefDescription") or
+                            ev.get("PublicDescription") or "").strip()
+                    # perf list -v's: kept only where it says more
+                    ldesc = " ".join((ev.get("PublicDescription") or
+                                      "").split())
+                    if ldesc == " ".join(desc.split()):
+                        ldesc = ""
                     flags = 0
                     if ev.get("Deprecated") == "1":
                         flags |= FLAG_DEPRECATED
@@ -316,8 +323,8 @@ def main():
                         flags |= FLAG_PRECISE
                     period = num(ev.get("SampleAfterValue", "0"))
                     rec = (pool.add(lname), pool.add(encoding(ev, arch)),
-                           pool.add(desc.strip()), pool.add(topic),
-                           min(period, 0xffffffff), flags)
+                           pool.add(desc), pool.add(topic),
+                           min(period, 0xffffffff), flags, pool.add(ldesc))
                     if rec not in events:
                         events[rec] = len(events)
                     index.append(events[rec])
@@ -339,7 +346,7 @@ def main():
         f.write(";\n\nconst struct hwpmc_pe_event hwpmc_pe_events[%d] = {\n"
                 % len(events))
         for rec in sorted(events, key=events.get):
-            f.write("\t{ %d, %d, %d, %d, %d, %d },\n" % rec)
+            f.write("\t{ %d, %d, %d, %d, %d, %d, %d },\n" % rec)
         f.write("};\n\nconst uint16_t hwpmc_pe_index[%d] = {\n" % len(index))
         for i in range(0, len(index), 12):
             f.write("\t" + " ".join("%d," % x for x in index[i:i + 12]) +

@@ -118,6 +118,7 @@ struct pmc_pmu_cpu {
 
 struct pmc_pmu_event {
 	const char	*name, *enc, *desc, *topic;
+	const char	*ldesc;		/* long description, or "" */
 	uint32_t	period;
 	int		deprecated, precise;
 };

@@ -528,6 +528,7 @@ int pmc_pmu_event_at(int table, unsigned int i, struct pmc_pmu_event *ev)
 	ev->enc = PE_STR(e->enc);
 	ev->desc = PE_STR(e->desc);
 	ev->topic = PE_STR(e->topic);
+	ev->ldesc = PE_STR(e->ldesc);
 	ev->period = e->period;
 	ev->deprecated = !!(e->flags & HWPMC_PE_DEPRECATED);
 	ev->precise = !!(e->flags & HWPMC_PE_PRECISE);

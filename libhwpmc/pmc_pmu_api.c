@@ -2,7 +2,8 @@
 /*
  * libhwpmc: the vendor event tables through pmc(3): FreeBSD's pmc_pmu_*
  * functions (same names, arguments and return conventions) and the Linux
- * additions pmc_pmu_cpuid(), pmc_pmu_model() and pmc_pmu_event_info().
+ * additions pmc_pmu_cpuid(), pmc_pmu_model(), pmc_pmu_event_info() and
+ * pmc_pmu_event_long_desc().
  *
  * The CPU is HWPMC_CPUID's or this machine's (pmc_pmu.c); where FreeBSD
  * takes a cpuid argument, NULL means that CPU and a string another one,
@@ -140,6 +141,19 @@ int pmc_pmu_event_info(int idx, struct pmc_pmu_event_info *info)
 	return 0;
 }
 
+/* perf's long description ("PublicDescription"), else the brief one. */
+const char *pmc_pmu_event_long_desc(int idx)
+{
+	struct pmc_pmu_event ev;
+
+	if (idx < 0 ||
+	    pmc_pmu_event_at(pmu_table(NULL), (unsigned int)idx, &ev) < 0) {
+		errno = idx < 0 ? EINVAL : ENOENT;
+		return NULL;
+	}
+	return *ev.ldesc ? ev.ldesc : ev.desc;
+}
+
 int pmc_pmu_enabled(void)
 {
 	return pmu_table(NULL) >= 0;
@@ -221,10 +235,15 @@ void pmc_pmu_print_counter_desc(const char *event_name)
 			printf("%s:\t%s\n", ev.name, ev.desc);
 }
 
-/* The tables keep the brief descriptions only (docs/design.md). */
+/* perf's long descriptions, where the JSON has them; else the brief. */
 void pmc_pmu_print_counter_desc_long(const char *event_name)
 {
-	pmc_pmu_print_counter_desc(event_name);
+	struct pmc_pmu_event ev;
+
+	FOR_EACH_MATCH(ev, event_name)
+		if (*ev.ldesc || *ev.desc)
+			printf("%s:\t%s\n", ev.name,
+			       *ev.ldesc ? ev.ldesc : ev.desc);
 }
 
 void pmc_pmu_print_counter_full(const char *event_name)

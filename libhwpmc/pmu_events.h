@@ -21,9 +21,10 @@ struct hwpmc_pe_event {
 	uint32_t	name;		/* lower case, as perf and FreeBSD list it */
 	uint32_t	enc;		/* perf terms: "event=0xc0,umask=0x1" */
 	uint32_t	desc;		/* BriefDescription */
-	uint32_t	topic;		/* JSON file: "cache", "pipeline", ... */
+	uint32_t	topic;		/* perf's: "cache", "floating point" */
 	uint32_t	period;		/* SampleAfterValue (0: none) */
 	uint32_t	flags;		/* HWPMC_PE_* */
+	uint32_t	ldesc;		/* PublicDescription, "" if the brief */
 };
 
 /* One model's events: hwpmc_pe_index[first .. first + count - 1]. */

@@ -104,6 +104,70 @@ check "--summary: task-clock in msec, CPUs utilized" \
 check "--summary: page faults and seconds elapsed" \
 	sh -c "grep -q '^ *[0-9][0-9]*  *page-faults *\$' '$out' && grep -q 'seconds time elapsed' '$out'"
 
+# vendor events (the kernel's pmu-events tables, docs/design.md decision
+# 20) count what their generic equivalents do: both in one run of the
+# same workload, on counters that are pinned, never multiplexed.  arm64:
+# INST_RETIRED and CPU_CYCLES are the events (0x08, 0x11) perf's
+# instructions and cycles are; x86: INST_RETIRED.ANY is the fixed counter
+# perf's instructions uses.  Skipped without a PMU, a vendor table for
+# the CPU or a generic event this PMU can count.
+case $(uname -m) in
+aarch64|arm64)	pairs="INST_RETIRED:instructions:2 CPU_CYCLES:cycles:10" ;;
+x86_64|i?86)	pairs="INST_RETIRED.ANY:instructions:2" ;;
+*)		pairs= ;;
+esac
+hwpmc-control -L > "$out" 2> "$err"
+has_pmu=$(grep -cx 'PMU' "$out")
+note=$(sed -n 's/^hwpmc-control: note: //p' "$err" | head -n 1)
+[ -n "$note" ] || note="the CPU's vendor table has no such event"
+table=$(hwpmc-control -L -v 2> /dev/null | sed -n 's/^# vendor events: //p')
+diag "vendor events: ${table:-none} ($(uname -m))"
+# csv_total COUNTER FILE: a CSV total row's value (the spec in any case)
+csv_total() {
+	awk -F, -v e="$1" '$1 == "total" && tolower($2) == tolower(e) { print $5 }' "$2"
+}
+vendor_agrees() {	# VENDOR GENERIC PERCENT
+	_v=$1 _g=$2 _pct=$3
+	_name="vendor $_v counts what $_g does, within $_pct%"
+	if [ "$has_pmu" -eq 0 ]; then
+		skip "$_name" "no hardware PMU in this machine"
+		return
+	fi
+	if ! grep -qx "	$(printf '%s' "$_v" | tr 'A-Z' 'a-z')" "$out"; then
+		skip "$_name" "$_v is not listed: $note"
+		return
+	fi
+	if ! hwpmc-stat -p "$_g" true 2> "$err"; then
+		skip "$_name" "$_g cannot be counted here: $(grep -v '^#' "$err" | head -n 1)"
+		return
+	fi
+	hwpmc-stat --csv -o "$err" -p "$_v" -p "$_g" ./hwpmc_spin 0.5
+	_rc=$?
+	_a=$(csv_total "$_v" "$err")
+	_b=$(csv_total "$_g" "$err")
+	diag "$_v ${_a:-none}, $_g ${_b:-none} (exit $_rc)"
+	if [ "$_rc" -eq 0 ] && awk -v a="$_a" -v b="$_b" -v p="$_pct" 'BEGIN {
+		if (a !~ /^[0-9]+$/ || b !~ /^[0-9]+$/ || b + 0 == 0)
+			exit 1
+		d = a - b
+		if (d < 0)
+			d = -d
+		exit !(d * 100 <= b * p)
+	}'; then
+		ok "$_name ($_a vs $_b)"
+	else
+		fail "$_name (${_a:-none} vs ${_b:-none}, exit $_rc)"
+	fi
+}
+if [ -z "$pairs" ]; then
+	skip "vendor events count what generic ones do" "no vendor event pair for $(uname -m)"
+fi
+for p in $pairs; do	# VENDOR:GENERIC:PERCENT
+	pv=${p%%:*} pp=${p##*:}
+	pg=${p#*:} && pg=${pg%:*}
+	vendor_agrees "$pv" "$pg" "$pp"
+done
+
 # errors: usage (64) with a message naming the problem
 expect_err() {	# NAME EXIT PATTERN ARGS...
 	_n=$1 _x=$2 _p=$3; shift 3

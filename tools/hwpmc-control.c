@@ -3,8 +3,9 @@
  * hwpmc-control: FreeBSD's pmccontrol(8) for hwpmc on Linux.
  *
  *   hwpmc-control -L [-v]             list classes and their events (with
- *                                     the CPU's vendor events; -v: and
- *                                     their descriptions and encodings)
+ *                                     the CPU's vendor events, by topic;
+ *                                     -v: and their descriptions, perf's
+ *                                     long ones, and encodings)
  *   hwpmc-control -l                  list the state of every PMC row
  *   hwpmc-control -s                  driver statistics
  *   hwpmc-control [-c cpu|*] -e pmc|* [-c cpu|*] -d pmc|* ...
@@ -46,7 +47,8 @@ static void usage(FILE *f)
 		"       " PROG " [-c cpu|*] {-e pmc|* | -d pmc|*} ...\n"
 		"  -L          list PMC classes and their events, with the CPU's\n"
 		"              vendor events (HWPMC_CPUID names another CPU)\n"
-		"  -v          with -L: descriptions and encodings of vendor events\n"
+		"  -v          with -L: descriptions (perf's long ones) and encodings\n"
+		"              of vendor events\n"
 		"  -l          list the state of the PMC rows of every CPU\n"
 		"  -s          print driver statistics\n"
 		"  -c cpu|*    CPU for the following -e and -d (default: all)\n"
@@ -117,22 +119,94 @@ static const char *class_name(uint32_t cl, char *buf, size_t len)
 	return buf;
 }
 
+/* One vendor event; with -v, perf's long description, else the brief. */
+static void print_vendor_event(int idx, const struct pmc_pmu_event_info *info,
+			       int verbose)
+{
+	const char *desc;
+
+	printf("\t%s\n", info->pe_name);
+	if (!verbose)
+		return;
+	desc = pmc_pmu_event_long_desc(idx);
+	if (desc && *desc)
+		printf("\t\t%s\n", desc);
+	printf("\t\t[%s, %s%s]\n", info->pe_topic, info->pe_encoding,
+	       info->pe_precise ? ", precise" : "");
+}
+
 /* One event line; with -v, a vendor event's description and encoding. */
 static void print_event(const char *name, int verbose)
 {
 	struct pmc_pmu_event_info info;
 	int idx;
 
-	printf("\t%s\n", name);
-	if (!verbose)
-		return;
-	idx = pmc_pmu_idx_get_by_event(NULL, name);
-	if (idx < 0 || pmc_pmu_event_info(idx, &info) < 0)
-		return;
-	if (*info.pe_desc)
-		printf("\t\t%s\n", info.pe_desc);
-	printf("\t\t[%s, %s%s]\n", info.pe_topic, info.pe_encoding,
-	       info.pe_precise ? ", precise" : "");
+	idx = verbose ? pmc_pmu_idx_get_by_event(NULL, name) : -1;
+	if (idx >= 0 && pmc_pmu_event_info(idx, &info) == 0)
+		print_vendor_event(idx, &info, verbose);
+	else
+		printf("\t%s\n", name);
+}
+
+struct vendor_event {
+	int		idx;
+	struct pmc_pmu_event_info info;
+};
+
+/* By topic, then in the table's order (by name), as perf list sorts. */
+static int vendor_cmp(const void *a, const void *b)
+{
+	const struct vendor_event *x = a, *y = b;
+	int r = strcmp(x->info.pe_topic, y->info.pe_topic);
+
+	return r ? r : (x->idx > y->idx) - (x->idx < y->idx);
+}
+
+/*
+ * The CPU's vendor events (the deprecated ones left out), grouped by
+ * topic as perf list does: a line "topic:", then the topic's events.
+ */
+static void print_vendor_events(int verbose)
+{
+	struct pmc_pmu_event_info info;
+	struct vendor_event *v = NULL, *nv;
+	size_t n = 0, cap = 0, i;
+	int idx;
+
+	for (idx = 0; pmc_pmu_event_info(idx, &info) == 0; idx++) {
+		if (info.pe_deprecated)
+			continue;
+		if (n == cap) {
+			cap = cap ? 2 * cap : 512;
+			nv = realloc(v, cap * sizeof(*v));
+			if (!nv)
+				die("out of memory");
+			v = nv;
+		}
+		v[n].idx = idx;
+		v[n++].info = info;
+	}
+	if (n)
+		qsort(v, n, sizeof(*v), vendor_cmp);
+	for (i = 0; i < n; i++) {
+		if (i == 0 || strcmp(v[i].info.pe_topic, v[i - 1].info.pe_topic))
+			printf("%s:\n", v[i].info.pe_topic);
+		print_vendor_event(v[i].idx, &v[i].info, verbose);
+	}
+	free(v);
+}
+
+/* The first vendor event listed and how many are: 0 when none. */
+static int vendor_count(const char **first)
+{
+	struct pmc_pmu_event_info info;
+	int idx, n = 0;
+
+	*first = NULL;
+	for (idx = 0; pmc_pmu_event_info(idx, &info) == 0; idx++)
+		if (!info.pe_deprecated && n++ == 0)
+			*first = info.pe_name;
+	return n;
 }
 
 /* Where the vendor events come from, or why there are none. */
@@ -154,9 +228,9 @@ static void vendor_note(int verbose)
 static int list_events(int verbose)
 {
 	const struct pmc_cpuinfo *ci;
-	const char **names;
+	const char **names, *first;
 	char buf[16];
-	int n, i;
+	int n, i, nvendor;
 	uint32_t c;
 
 	if (pmc_cpuinfo(&ci) < 0)
@@ -172,8 +246,14 @@ static int list_events(int verbose)
 			die("cannot list the events of class %s: %s",
 			    class_name(cl, buf, sizeof(buf)), strerror(errno));
 		printf("%s\n", class_name(cl, buf, sizeof(buf)));
-		for (i = 0; i < n; i++)
+		/* the PMU class's names end with the vendor events: by topic */
+		nvendor = cl == PMC_CLASS_PMU ? vendor_count(&first) : 0;
+		if (nvendor > n || (nvendor && strcmp(names[n - nvendor], first)))
+			nvendor = 0;
+		for (i = 0; i < n - nvendor; i++)
 			print_event(names[i], verbose);
+		if (nvendor)
+			print_vendor_events(verbose);
 		free(names);
 	}
 	return 0;
@@ -191,10 +271,8 @@ static int list_known_events(int verbose)
 		{ PMC_EV_PMU_CACHE_FIRST, PMC_EV_PMU_CACHE_LAST },
 		{ PMC_EV_PMU_RAW, PMC_EV_PMU_RAW },
 	};
-	struct pmc_pmu_event_info info;
 	const char *name;
 	uint32_t r, ev;
-	int i;
 
 	fprintf(stderr, PROG ": note: %s; listing every event hwpmc knows\n",
 		pmc_init_message());
@@ -208,9 +286,7 @@ static int list_known_events(int verbose)
 				printf("\t%s\n", name);
 		}
 	}
-	for (i = 0; pmc_pmu_event_info(i, &info) == 0; i++)
-		if (!info.pe_deprecated)
-			print_event(info.pe_name, verbose);
+	print_vendor_events(verbose);
 	return 0;
 }
 

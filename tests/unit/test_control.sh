@@ -91,11 +91,29 @@ ok $? "-L: class lines, tab-indented events"
 has err "no vendor event table for CPU NoSuchVendor-0-0-0, from HWPMC_CPUID"
 ok $? "-L: an unknown CPU is named on stderr"
 
-# vendor events of the pmu-events tables, after the module's PMU events
+# vendor events of the pmu-events tables, after the module's PMU events,
+# by topic as perf list groups them: a "topic:" line, then its events
+TAB=$(printf '\t')
+heads() { grep -v "^$TAB" "$T/out" | paste -sd '|' -; }
+topic_of() { awk -v e="$1" '/:$/ { t = $0 } $0 == "\t" e { print t }' "$T/out"; }
+after() { awk -v e="$1" -v k="$2" 'n && !--n; $0 == "\t" e { n = k }' "$T/out"; }
 HWPMC_CPUID=GenuineIntel-6-55-4 FAKE_HWPMC_PMU=1 run 0 fake "$CTL" -L &&
-	has out "$(printf '\traw\n\tarith.divider_active')" &&
-	has out "$(printf '\tinst_retired.any\n')" && [ ! -s "$T/err" ]
-ok $? "-L: Skylake-X's vendor events follow the PMU class's"
+	[ ! -s "$T/err" ] &&
+	[ "$(heads)" = "SOFT|PMU|cache:|floating point:|frontend:|memory:|other:|pipeline:|virtual memory:" ] &&
+	[ "$(grep -A 1 -x "${TAB}raw" "$T/out" | paste -sd '|' -)" = "${TAB}raw|cache:" ] &&
+	[ "$(topic_of inst_retired.any)" = "pipeline:" ] &&
+	[ "$(topic_of arith.divider_active)" = "pipeline:" ] &&
+	[ "$(topic_of fp_arith_inst_retired.scalar_double)" = "floating point:" ] &&
+	[ "$(topic_of dtlb_load_misses.walk_completed)" = "virtual memory:" ]
+ok $? "-L: Skylake-X's vendor events follow the PMU class's, by topic"
+grep -c "^$TAB[a-z]" "$T/out" > "$T/n1"
+HWPMC_CPUID=GenuineIntel-6-55-4 FAKE_HWPMC_PMU=1 run 0 fake "$CTL" -L -v &&
+	[ "$(after inst_retired.any 1)" = "$TAB${TAB}Counts the number of instructions retired from execution. For instructions that consist of multiple micro-ops, Counts the retirement of the last micro-op of the instruction. Counting continues during hardware interrupts, traps, and inside interrupt handlers. Notes: INST_RETIRED.ANY is counted by a designated fixed counter, leaving the four (eight when Hyperthreading is disabled) programmable counters available for other events. INST_RETIRED.ANY_P is counted by a programmable counter and it is an architectural performance event. Counting: Faulting executions of GETSEC/VM entry/VM Exit/MWait will not count as retired instructions." ] &&
+	[ "$(after inst_retired.any 2)" = "$TAB$TAB[pipeline, event=0x0,umask=0x1]" ] &&
+	[ "$(after uops_issued.stall_cycles 1)" = "$TAB${TAB}Counts cycles during which the Resource Allocation Table (RAT) does not issue any Uops to the reservation station (RS) for the current thread." ] &&
+	[ "$(topic_of uops_issued.stall_cycles)" = "pipeline:" ] &&
+	[ "$(grep -c "^$TAB[a-z]" "$T/out")" = "$(cat "$T/n1")" ]
+ok $? "-L -v: perf's long descriptions (PublicDescription), the same events"
 HWPMC_CPUID=GenuineIntel-6-55-4 run 0 fake "$CTL" -L &&
 	! grep -q inst_retired "$T/out"
 ok $? "-L: no vendor events without a PMU (no raw events)"
@@ -103,15 +121,26 @@ run 0 fake "$CTL" -L && [ ! -s "$T/err" ]
 ok $? "-L: no note about vendor tables without a PMU"
 HWPMC_CPUID=0x00000000410fd070 FAKE_HWPMC_PMU=1 run 0 fake "$CTL" -L -v &&
 	has out "# vendor events: arm/cortex-a57-a72, CPU 0x00000000410fd070, from HWPMC_CPUID" &&
-	has out "$(printf '\tinst_retired\n\t\tInstruction architecturally executed\n\t\t[instruction, event=0x8]')"
-ok $? "-L -v: Cortex-A57's descriptions and encodings"
+	[ "$(after inst_retired 1)" = "$TAB${TAB}Instruction architecturally executed" ] &&
+	[ "$(after inst_retired 2)" = "$TAB$TAB[instruction, event=0x8]" ] &&
+	[ "$(topic_of inst_retired)" = "instruction:" ]
+ok $? "-L -v: Cortex-A57's descriptions (brief: no long one) and encodings"
+# the arm64 guest's emulated PMU (r1p0): the same table, CPU_CYCLES listed
+HWPMC_CPUID=0x00000000411fd070 FAKE_HWPMC_PMU=1 run 0 fake "$CTL" -L -v &&
+	has out "# vendor events: arm/cortex-a57-a72, CPU 0x00000000411fd070" &&
+	[ "$(heads)" = "# vendor events: arm/cortex-a57-a72, CPU 0x00000000411fd070, from HWPMC_CPUID|SOFT|PMU|branch:|bus:|cache:|exception:|instruction:|memory:" ] &&
+	[ "$(topic_of cpu_cycles)" = "bus:" ] && [ "$(after cpu_cycles 2)" = "$TAB$TAB[bus, event=0x11]" ]
+ok $? "-L -v: the arm64 guest's MIDR 0x411fd070 has Cortex-A57's table"
 
 # without the module: every known event, and the CPU's
 HWPMC_DEVICE=/nonexistent/hwpmc HWPMC_CPUID=AuthenticAMD-25-1-1 run 0 "$CTL" -L &&
 	has err "note: " && has err "listing every event hwpmc knows" &&
 	has out "$(printf 'SOFT\n\tcpu-clock')" && has out "$(printf '\n\tcycles\n')" &&
-	has out "$(printf '\tL1-dcache-load-misses\n')" && has out "$(printf '\tex_ret_instr\n')"
-ok $? "-L without a module: known events and Zen 3's"
+	has out "$(printf '\tL1-dcache-load-misses\n')" && has out "$(printf '\tex_ret_instr\n')" &&
+	[ "$(heads)" = "SOFT|PMU|branch:|cache:|core:|floating point:|memory:|other:|recommended:" ] &&
+	[ "$(grep -A 1 -x "${TAB}raw" "$T/out" | paste -sd '|' -)" = "${TAB}raw|branch:" ] &&
+	[ "$(topic_of ex_ret_instr)" = "core:" ]
+ok $? "-L without a module: known events and Zen 3's, by topic"
 
 run 0 fake "$CTL" -s && [ "$(wc -l < "$T/out")" = 12 ] &&
 	has out "interrupts processed:                    2" &&

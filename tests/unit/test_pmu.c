@@ -434,6 +434,15 @@ static void api(void)
 	errno = 0;
 	ok(pmc_pmu_event_info(1 << 20, &info) == -1 && errno == ENOENT,
 	   "pmc_pmu_event_info past the end: ENOENT");
+	/* skylakex/pipeline.json: PublicDescription beside the brief one */
+	s = pmc_pmu_event_long_desc(idx);
+	ok(s && !strncmp(s, "Counts the number of instructions retired from execution. For", 61) &&
+	   strstr(s, "Faulting executions of GETSEC/VM entry/VM Exit/MWait will not count as retired instructions."),
+	   "pmc_pmu_event_long_desc: perf's long description: %.40s",
+	   s ? s : "NULL");
+	errno = 0;
+	ok(pmc_pmu_event_long_desc(1 << 20) == NULL && errno == ENOENT,
+	   "pmc_pmu_event_long_desc past the end: ENOENT");
 	idx = pmc_pmu_idx_get_by_event("AuthenticAMD-25-1-1", "ex_ret_instr");
 	s = pmc_pmu_event_get_by_idx("AuthenticAMD-25-1-1", idx);
 	ok(idx >= 0 && s && !strcmp(s, "ex_ret_instr"),
@@ -462,6 +471,10 @@ static void api(void)
 		sizeof(out));
 	ok(!strncmp(out, "uops_issued.stall_cycles:\tCycles when Resource Allocation Table", 61),
 	   "pmc_pmu_print_counter_desc: %.70s", out);
+	capture(pmc_pmu_print_counter_desc_long, "UOPS_ISSUED.STALL_CYCLES",
+		out, sizeof(out));
+	ok(!strcmp(out, "uops_issued.stall_cycles:\tCounts cycles during which the Resource Allocation Table (RAT) does not issue any Uops to the reservation station (RS) for the current thread.\n"),
+	   "pmc_pmu_print_counter_desc_long: %.70s", out);
 	capture(pmc_pmu_print_counter_full, "uops_issued.stall_cycles", out,
 		sizeof(out));
 	ok(strstr(out, "name: uops_issued.stall_cycles\n") &&

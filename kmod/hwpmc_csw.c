@@ -1306,9 +1306,10 @@ void hwpmc_thr_fork(struct task_struct *parent, struct task_struct *child)
  * last one left signal->live sees 0 there).  Its slots
  * stay with their PMCs, dead, until hwpmc_vpmc_reap().  Called where
  * perf stops a thread's counters (the kprobe on perf_event_exit_task(),
- * so that the counts agree with perf's: exit_mm() comes after); from
- * sched_process_exit only in a kernel without kprobes.  No record is
- * made for p after this: attaches and forks see PF_EXITING.
+ * so that the counts agree with perf's: exit_mm() comes after), and
+ * again from sched_process_exit, which finds nothing then unless the
+ * kprobe is missing or disarmed.  No record is made for p after this:
+ * attaches and forks see PF_EXITING.
  */
 void hwpmc_thr_exit(struct task_struct *p)
 {

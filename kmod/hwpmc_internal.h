@@ -194,6 +194,7 @@ struct hwpmc_owner {
 	struct hwpmc_log	*log;		/* READ_ONCE in atomic context */
 	struct file		*logdev;	/* the log configured through */
 	u64			exec_id;	/* self_exec_id at creation */
+	int			nss;		/* its running SS PMCs */
 	struct rcu_head		rcu;
 };
 

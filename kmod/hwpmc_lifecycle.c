@@ -86,13 +86,14 @@ static bool hwpmc_exit_exact;	/* the exit_itimers() kprobe is on */
 /*
  * A thread of p's process exits; the last one ends the process.  The
  * thread's own end (its counting slices) is taken earlier, by the
- * kprobe on perf_event_exit_task() (hwpmc_hooks.c), which the module
- * needs when the kernel has kprobes; here only without them.
+ * kprobe on perf_event_exit_task() (hwpmc_hooks.c); the call here finds
+ * nothing then, and is the one without kprobes, or with kprobes
+ * disarmed (debugfs kprobes/enabled), so that no thread record and its
+ * task reference outlive the thread.
  */
 static void hwpmc_probe_exit(HWPMC_TP_EXIT_PROTO)
 {
-	if (!IS_ENABLED(CONFIG_KPROBES))
-		hwpmc_thr_exit(p);	/* also without owners: notifiers */
+	hwpmc_thr_exit(p);	/* also without owners: notifiers */
 	if (!atomic_read(&hwpmc_active) || atomic_read(&p->signal->live))
 		return;
 	if (!READ_ONCE(hwpmc_exit_exact))
@@ -165,10 +166,13 @@ int hwpmc_lifecycle_init(void)
 {
 	int i, error = 0;
 
-	for (i = 0; i < ARRAY_SIZE(hwpmc_tps) && !error; i++)
+	for (i = 0; i < ARRAY_SIZE(hwpmc_tps); i++) {
 		error = hwpmc_tp_register(hwpmc_tps[i].tp, hwpmc_tps[i].probe);
+		if (error)
+			break;
+	}
 	if (error) {
-		for (i--; --i >= 0; )
+		while (--i >= 0)	/* those registered before entry i */
 			hwpmc_tp_unregister(hwpmc_tps[i].tp,
 					    hwpmc_tps[i].probe);
 		hwpmc_tp_sync();

@@ -245,6 +245,21 @@ static void hwpmc_pmc_detached(struct hwpmc_pmc *pm, struct pid *tgid)
 }
 
 /*
+ * What a system sampler's log needs of what exists: PROC_CREATE and
+ * THR_CREATE of every process and thread, MAP_IN of their executable
+ * mappings (FreeBSD's once per owner, here when its first system
+ * sampler starts or a log comes while one runs); hwpmc_sx held.
+ */
+static void hwpmc_owner_snapshot(struct hwpmc_owner *po)
+{
+	lockdep_assert_held_write(&hwpmc_sx);
+	if (!po->log)
+		return;
+	hwpmc_rec_all_tasks(po->log);
+	hwpmc_rec_all_maps(po->log);
+}
+
+/*
  * The caller's PMC of this id: ESRCH when the caller owns no PMC at all,
  * EINVAL when it owns none of this id (hwpmc(4)).
  */
@@ -1184,9 +1199,14 @@ int hwpmc_pmc_start(u32 id)
 	}
 	if (pm->sysev) {
 		if (pm->mode == PMC_MODE_SS) {
-			hwpmc_rec_all_tasks(pm->owner->log);
-			hwpmc_rec_all_maps(pm->owner->log);
+			/*
+			 * On the list first, so that the hooks log what is
+			 * born during the walks; the walks once while the
+			 * owner has system samplers running.
+			 */
 			list_add_tail_rcu(&pm->sslink, &hwpmc_ss_pmcs);
+			if (!pm->owner->nss++)
+				hwpmc_owner_snapshot(pm->owner);
 		}
 		pm->sysbase = hwpmc_md_read_off(pm->sysev);
 		hwpmc_md_start(pm->sysev);
@@ -1195,6 +1215,7 @@ int hwpmc_pmc_start(u32 id)
 			hwpmc_md_stop(pm->sysev);
 			if (pm->mode == PMC_MODE_SS) {
 				list_del_rcu(&pm->sslink);
+				pm->owner->nss--;
 				synchronize_rcu();
 			}
 			error = -EBUSY;
@@ -1243,6 +1264,7 @@ static void hwpmc_pmc_halt(struct hwpmc_pmc *pm)
 	}
 	if (pm->mode == PMC_MODE_SS) {
 		list_del_rcu(&pm->sslink);
+		pm->owner->nss--;
 		synchronize_rcu();	/* before it may be added again */
 	}
 	if (hwpmc_pmc_virtual(pm)) {
@@ -1618,6 +1640,8 @@ int hwpmc_pmc_configurelog(struct file *file, int fd)
 	}
 	WRITE_ONCE(po->log, lg);
 	po->logdev = file;
+	if (po->nss)		/* system samplers run on into this log */
+		hwpmc_owner_snapshot(po);
 	list_for_each_entry(pm, &po->pmcs, link) {
 		hwpmc_rec_pmcallocate(lg, pm);
 		gone = false;

@@ -117,17 +117,30 @@ bool hwpmc_vma_wanted(const struct vm_area_struct *vma)
 
 /*
  * The path MAP_IN gives a wanted mapping: its file's, in buf
- * (PMCLOG_PATH_MAX); else perf's names, "[vdso]" and "//anon".  An
- * ERR_PTR when the file's path does not fit.
+ * (PMCLOG_PATH_MAX); else the names perf gives: a special mapping's own
+ * ("[vdso]", "[uprobes]"; the vDSO is named so before the x86 exec code
+ * records where it put it), "[heap]", "[stack]" (executable with
+ * READ_IMPLIES_EXEC or an executable stack), and "//anon", code made at
+ * run time.  An ERR_PTR when the file's path does not fit.
  */
 const char *hwpmc_vma_path(const struct vm_area_struct *vma, char *buf)
 {
+	struct vm_area_struct *v = (struct vm_area_struct *)vma;
+	const struct mm_struct *mm = vma->vm_mm;
+	const char *name;
+
 	if (vma->vm_file)
 		return d_path(&vma->vm_file->f_path, buf, PMCLOG_PATH_MAX);
-#if defined(CONFIG_X86) || defined(CONFIG_ARM64)
-	if (vma->vm_start == (unsigned long)vma->vm_mm->context.vdso)
-		return "[vdso]";
-#endif
+	if (vma->vm_ops && vma->vm_ops->name) {
+		name = vma->vm_ops->name(v);
+		if (name)
+			return name;
+	}
+	if (mm && vma->vm_start <= mm->brk && vma->vm_end >= mm->start_brk)
+		return "[heap]";
+	if (mm && vma->vm_start <= mm->start_stack &&
+	    vma->vm_end >= mm->start_stack)
+		return "[stack]";
 	return "//anon";
 }
 
@@ -292,8 +305,9 @@ void hwpmc_rec_proc_create(struct hwpmc_log *lg, struct task_struct *p,
 {
 	struct pmclog_proc_create r = { .pl_pid = task_tgid_nr(p) };
 
+	/* as perf copies it: no task_lock in a probe */
 	BUILD_BUG_ON(sizeof(r.pl_pcomm) < TASK_COMM_LEN);
-	get_task_comm(r.pl_pcomm, p);
+	strscpy_pad(r.pl_pcomm, p->comm, sizeof(r.pl_pcomm));
 	hwpmc_log_append(lg, PMCLOG_TYPE_PROC_CREATE, time, &r, sizeof(r),
 			 NULL, 0);
 }
@@ -307,7 +321,7 @@ void hwpmc_rec_thr_create(struct hwpmc_log *lg, struct task_struct *t,
 	};
 
 	BUILD_BUG_ON(sizeof(r.pl_tdname) < TASK_COMM_LEN);
-	get_task_comm(r.pl_tdname, t);
+	strscpy_pad(r.pl_tdname, t->comm, sizeof(r.pl_tdname));
 	hwpmc_log_append(lg, PMCLOG_TYPE_THR_CREATE, time, &r, sizeof(r),
 			 NULL, 0);
 }
@@ -320,9 +334,10 @@ void hwpmc_rec_thr_exit(struct hwpmc_log *lg, pid_t tid, u64 time)
 }
 
 /*
- * A system-sampling PMC starts: PROC_CREATE and THR_CREATE for every
- * process and thread there is (those born meanwhile come from the fork
- * hook).  RCU's read side only: no allocation, nothing sleeps.
+ * PROC_CREATE and THR_CREATE for every process and thread there is, for
+ * a system sampler's log (those born meanwhile come from the fork hook:
+ * the caller put the PMC on hwpmc_ss_pmcs first).  RCU's read side
+ * only: no allocation, nothing sleeps.
  */
 void hwpmc_rec_all_tasks(struct hwpmc_log *lg)
 {

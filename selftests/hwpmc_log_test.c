@@ -870,7 +870,7 @@ TEST_F(log, exec_logs_procexec_then_the_new_mappings)
 	size_t off;
 	char prog[256];
 	int f = logfile(self->path), seen_exec = 0, map_after = 0;
-	int map_before = 0;
+	int map_before = 0, vdso_after = 0, anon_after = 0;
 	__u32 id;
 	ssize_t n;
 
@@ -904,6 +904,11 @@ TEST_F(log, exec_logs_procexec_then_the_new_mappings)
 		}
 		if (TYPE(h) == PMCLOG_TYPE_MAP_IN) {
 			mi = (void *)h;
+			if (mi->pl_pid == c.pid && seen_exec) {
+				/* named so also when x86 maps it at exec */
+				vdso_after += !strcmp(mi->pl_pathname, "[vdso]");
+				anon_after += !strcmp(mi->pl_pathname, "//anon");
+			}
 			if (mi->pl_pid != c.pid ||
 			    !strstr(mi->pl_pathname, "hwpmc_touch"))
 				continue;
@@ -916,6 +921,9 @@ TEST_F(log, exec_logs_procexec_then_the_new_mappings)
 	EXPECT_EQ(1, seen_exec);
 	EXPECT_LE(1, map_after);
 	EXPECT_EQ(0, map_before);
+	if (getauxval(AT_SYSINFO_EHDR))
+		EXPECT_LE(1, vdso_after) TH_LOG("MAP_IN [vdso] after the exec");
+	EXPECT_EQ(0, anon_after) TH_LOG("a program with no JIT: no //anon");
 	EXPECT_EQ(0, lg.bad);
 	free(lg.buf);
 }

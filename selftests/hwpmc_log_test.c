@@ -514,6 +514,35 @@ static void map_fn(void *arg)
 }
 
 /*
+ * Child c runs fn(arg) under a process-sampling cpu-clock PMC whose log
+ * goes to path; the log is closed and the PMC released after it, and lg
+ * holds the log.  0, or the step that failed.
+ */
+static int sampled_child_log(int fd, const char *path, void (*fn)(void *),
+			     void *arg, struct child *c, struct log *lg)
+{
+	int f = logfile(path), step = 0;
+	__u32 id;
+
+	if (f < 0 || (++step, configure(fd, f)))
+		return step + 1;
+	close(f);
+	child_start(c, fn, arg);
+	if ((++step, alloc(fd, PMC_MODE_TS, EV_SOFT(CPU_CLOCK), PMC_CPU_ANY,
+			    0, MS, &id)) ||
+	    (++step, attach(fd, id, c->pid)) ||
+	    (++step, simple(fd, HWPMC_IOC_PMCSTART, id)))
+		return step + 1;
+	child_go(c);
+	if ((++step, child_wait(c, NULL)) ||
+	    (++step, xioctl(fd, HWPMC_IOC_CLOSELOG, NULL)) ||
+	    (++step, simple(fd, HWPMC_IOC_PMCRELEASE, id)))
+		return step + 1;
+	log_load_file(lg, path);
+	return 0;
+}
+
+/*
  * An executable mapping made after the attach is logged (MAP_IN), and
  * so is its munmap() (MAP_OUT of the same range, later).
  */
@@ -529,25 +558,13 @@ TEST_F(log, a_mapping_after_the_attach_is_logged)
 	size_t off;
 	char exe[256];
 	ssize_t n;
-	int found = 0, f = logfile(self->path);
-	__u32 id;
+	int found = 0;
 
 	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 	ASSERT_LT(0, n);
 	exe[n] = 0;
-	ASSERT_LE(0, f);
-	ASSERT_EQ(0, configure(self->fd, f));
-	close(f);
-	child_start(&c, map_fn, NULL);
-	ASSERT_EQ(0, alloc(self->fd, PMC_MODE_TS, EV_SOFT(CPU_CLOCK),
-			   PMC_CPU_ANY, 0, MS, &id));
-	ASSERT_EQ(0, attach(self->fd, id, c.pid));
-	ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTART, id));
-	child_go(&c);
-	ASSERT_EQ(0, child_wait(&c, NULL));
-	ASSERT_EQ(0, xioctl(self->fd, HWPMC_IOC_CLOSELOG, NULL));
-	EXPECT_EQ(0, simple(self->fd, HWPMC_IOC_PMCRELEASE, id));
-	log_load_file(&lg, self->path);
+	ASSERT_EQ(0, sampled_child_log(self->fd, self->path, map_fn, NULL,
+				       &c, &lg));
 	for_each_record(&lg, h, off) {
 		if (TYPE(h) == PMCLOG_TYPE_MAP_OUT && found) {
 			mo = (void *)h;
@@ -608,27 +625,15 @@ TEST_F(log, anonymous_code_and_the_vdso_are_logged)
 	struct child c;
 	struct log lg;
 	size_t off;
-	int a = 0, b = 0, v = 0, f = logfile(self->path);
-	__u32 id;
+	int a = 0, b = 0, v = 0;
 
 	where = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
 		     MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	ASSERT_NE(MAP_FAILED, (void *)where);
 	where[0] = where[1] = 0;
-	ASSERT_LE(0, f);
-	ASSERT_EQ(0, configure(self->fd, f));
-	close(f);
-	child_start(&c, jit_fn, where);
-	ASSERT_EQ(0, alloc(self->fd, PMC_MODE_TS, EV_SOFT(CPU_CLOCK),
-			   PMC_CPU_ANY, 0, MS, &id));
-	ASSERT_EQ(0, attach(self->fd, id, c.pid));
-	ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTART, id));
-	child_go(&c);
-	ASSERT_EQ(0, child_wait(&c, NULL));
+	ASSERT_EQ(0, sampled_child_log(self->fd, self->path, jit_fn, where,
+				       &c, &lg));
 	ASSERT_NE(0, where[0]);
-	ASSERT_EQ(0, xioctl(self->fd, HWPMC_IOC_CLOSELOG, NULL));
-	EXPECT_EQ(0, simple(self->fd, HWPMC_IOC_PMCRELEASE, id));
-	log_load_file(&lg, self->path);
 	for_each_record(&lg, h, off) {
 		if (TYPE(h) != PMCLOG_TYPE_MAP_IN)
 			continue;

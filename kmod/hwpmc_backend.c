@@ -402,9 +402,9 @@ int hwpmc_md_attr(const struct hwpmc_event *ev, u32 caps,
 /*
  * The rest of a PMC's attribute: the hypervisor's mode for the
  * privileged only; a process-sampling PMC's counters are copied into new
- * threads, and into new processes with DESCENDANTS (perf's inheritance),
- * and their counts follow their tasks when perf swaps contexts; period,
- * a sampling PMC's reload count.
+ * threads (perf's inheritance; new processes with DESCENDANTS get
+ * counters of their own, as targets), and their counts follow their
+ * tasks when perf swaps contexts; period, a sampling PMC's reload count.
  */
 void hwpmc_md_attr_pmc(struct perf_event_attr *attr, u32 mode, u32 flags,
 		       u64 period, bool privileged)
@@ -413,7 +413,7 @@ void hwpmc_md_attr_pmc(struct perf_event_attr *attr, u32 mode, u32 flags,
 		attr->exclude_hv = 1;
 	if (mode == PMC_MODE_TS) {
 		attr->inherit = 1;
-		attr->inherit_thread = !(flags & PMC_F_DESCENDANTS);
+		attr->inherit_thread = 1;
 		attr->inherit_stat = 1;
 	}
 	if (PMC_IS_SAMPLING_MODE(mode))

@@ -21,7 +21,8 @@
  *           executable mappings (the image, its interpreter,
  *           libraries loaded by the loader or by dlopen() later,
  *           anonymous memory made executable for JIT code).
- *   fork    sched_process_fork: PROCFORK for DESCENDANTS PMCs.
+ *   fork    sched_process_fork: PROCFORK for DESCENDANTS PMCs, and the
+ *           task work that makes the new process their target.
  *   exit    kprobe on perf_event_exit_task(), which do_exit() calls
  *           before perf folds the thread's counters into their parents:
  *           PROCEXIT with the process's count (LOG_PROCEXIT of sampling
@@ -679,6 +680,88 @@ static void hwpmc_check_inherited(struct task_struct *child)
 	}
 }
 
+/* -- new processes of DESCENDANTS targets ---------------------------------------- */
+
+static void (*hwpmc_born_fn)(struct callback_head *cb);
+
+static void hwpmc_born_add(struct hwpmc_born *b, struct hwpmc_pmc *pm)
+{
+	u32 i;
+
+	if (!(pm->flags & PMC_F_DESCENDANTS))
+		return;
+	for (i = 0; i < b->n; i++)
+		if (b->pm[i] == pm)
+			return;
+	if (b->n == HWPMC_BORN_MAX) {
+		hwpmc_pmc_lost(pm);	/* the child is not its target */
+		return;
+	}
+	b->serial[b->n] = pm->serial;
+	b->pm[b->n++] = pm;
+}
+
+static void hwpmc_born_add_ev(struct perf_event *ev, struct hwpmc_pmc *pm,
+			      void *arg)
+{
+	hwpmc_born_add(arg, pm);
+}
+
+static void hwpmc_born_add_pmc(struct hwpmc_pmc *pm, void *arg)
+{
+	hwpmc_born_add(arg, pm);
+}
+
+/*
+ * New process child of the current one, which has not run yet: the
+ * DESCENDANTS PMCs the current process is a target of (its own counters,
+ * or its thread's slots) make child their target too, as FreeBSD's
+ * pmc_process_fork() does.  Targets change under hwpmc_sx, which this
+ * probe may not take: a task work of the child's does it, before the
+ * child first returns to user space (hwpmc_pmc_born()).  Its counting
+ * slots are the fork's already (hwpmc_thr_fork()); its sampling counters
+ * come with the task work.  The task work holds the module: rmmod says
+ * EBUSY meanwhile, and the unload waits for works queued during it.
+ */
+static void hwpmc_born_queue(struct task_struct *child)
+{
+	struct hwpmc_born *b;
+	u32 i;
+
+	b = kzalloc(sizeof(*b), GFP_ATOMIC | __GFP_NOWARN);
+	if (!b) {
+		struct hwpmc_born none = { 0 };
+
+		hwpmc_md_task_counters(current, hwpmc_born_add_ev, &none);
+		hwpmc_thr_pmcs(current, hwpmc_born_add_pmc, &none);
+		for (i = 0; i < none.n; i++)
+			hwpmc_pmc_lost(none.pm[i]);
+		return;
+	}
+	hwpmc_md_task_counters(current, hwpmc_born_add_ev, b);
+	hwpmc_thr_pmcs(current, hwpmc_born_add_pmc, b);
+	if (!b->n) {
+		kfree(b);
+		return;
+	}
+	b->parent = get_pid(task_tgid(current));
+	init_task_work(&b->cb, hwpmc_born_fn);
+	__module_get(THIS_MODULE);
+	atomic_inc(&hwpmc_enable_pending);
+	if (task_work_add(child, &b->cb, TWA_RESUME))
+		hwpmc_hooks_born_done(b);	/* cannot happen: not run yet */
+}
+
+/* The end of a hwpmc_born's task work: the last thing it does. */
+void hwpmc_hooks_born_done(struct hwpmc_born *b)
+{
+	put_pid(b->parent);
+	kfree(b);
+	if (atomic_dec_and_test(&hwpmc_enable_pending))
+		wake_up_var(&hwpmc_enable_pending);
+	module_put(THIS_MODULE);
+}
+
 static void hwpmc_probe_fork(void *data, struct task_struct *parent,
 			     struct task_struct *child)
 {
@@ -704,6 +787,7 @@ static void hwpmc_probe_fork(void *data, struct task_struct *parent,
 		rcu_read_unlock();
 		return;
 	}
+	hwpmc_born_queue(child);
 	hwpmc_md_task_counters(current, hwpmc_add_descendants, &ls);
 	hwpmc_thr_pmcs(current, hwpmc_add_descendants_pmc, &ls);
 	hwpmc_add_system(&ls);
@@ -755,10 +839,11 @@ void hwpmc_hooks_exit(struct task_struct *p)
 	rcu_read_unlock();
 }
 
-int hwpmc_hooks_init(void)
+int hwpmc_hooks_init(void (*born)(struct callback_head *cb))
 {
 	int error;
 
+	hwpmc_born_fn = born;
 	error = hwpmc_tp_register(HWPMC_TP_FORK, hwpmc_probe_fork);
 	if (error)
 		return error;

@@ -207,6 +207,7 @@ struct hwpmc_target {
 	struct list_head	link;		/* pm->targets */
 	struct pid		*tgid;
 	u32			gen;		/* the attach that added it */
+	bool			descendant;	/* not the attach's root */
 	bool			exited;		/* kept for its descendants */
 	u64			base;		/* sum of counters at start */
 	u32			nev;
@@ -254,6 +255,7 @@ struct hwpmc_pmc {
 	struct hwpmc_owner	*owner;
 	struct file		*file;		/* allocated through */
 	const struct hwpmc_event *event;
+	u64			serial;		/* unique for the module's life */
 	u32			id;
 	u32			mode;
 	u32			flags;
@@ -382,8 +384,27 @@ void hwpmc_sample_fini(void);
 void hwpmc_sample_overflow(void *context, struct pt_regs *regs);
 void hwpmc_sample_drain(void);
 
+/*
+ * A new process of a target of PMC_F_DESCENDANTS PMCs (hwpmc_hooks.c):
+ * which PMCs, for the task work that makes it their target before it
+ * first returns to user space (hwpmc_pmc_born(), given at load).  The
+ * PMCs are checked again by pointer and serial (they may go meanwhile).
+ */
+#define HWPMC_BORN_MAX		16
+
+struct hwpmc_born {
+	struct callback_head	cb;
+	struct pid		*parent;	/* its parent's tgid */
+	u32			n;
+	struct hwpmc_pmc	*pm[HWPMC_BORN_MAX];
+	u64			serial[HWPMC_BORN_MAX];
+};
+
+void hwpmc_pmc_born(struct callback_head *cb);
+
 /* Records from the kernel's events (hwpmc_hooks.c). */
-int hwpmc_hooks_init(void);
+int hwpmc_hooks_init(void (*born)(struct callback_head *cb));
+void hwpmc_hooks_born_done(struct hwpmc_born *b);
 void hwpmc_hooks_fini(void);
 void hwpmc_hooks_exit(struct task_struct *p);
 int hwpmc_proccsw_use(struct hwpmc_pmc *pm, bool on);

@@ -249,7 +249,7 @@ static int __init hwpmc_init(void)
 	error = hwpmc_pmc_init();
 	if (error)
 		goto fail_csw;
-	error = hwpmc_hooks_init();
+	error = hwpmc_hooks_init(hwpmc_pmc_born);
 	if (error)
 		goto fail_pmc;
 	error = hwpmc_lifecycle_init();

@@ -87,6 +87,8 @@ static int hwpmc_cpu_online(unsigned int cpu)
 	return 0;
 }
 
+static atomic64_t hwpmc_pmc_serial = ATOMIC64_INIT(0);
+
 int hwpmc_pmc_init(void)
 {
 	unsigned int i, n;
@@ -607,7 +609,12 @@ struct hwpmc_tev {
  * thread that has one inherits it, and gets no second (the fork probe's
  * merge for slots, hwpmc_task_carries() for counters).
  */
-static int hwpmc_target_add(struct hwpmc_pmc *pm, struct task_struct *p)
+/* How a target comes (hwpmc_target_add()). */
+#define HWPMC_TA_DESCENDANT	0x1	/* of the attach's root */
+#define HWPMC_TA_BORN		0x2	/* at fork: no records, started */
+
+static int hwpmc_target_add(struct hwpmc_pmc *pm, struct task_struct *p,
+			    unsigned int how, u32 gen)
 {
 	struct pid *tgid = task_tgid(p);
 	struct task_struct **t = NULL;
@@ -695,7 +702,8 @@ static int hwpmc_target_add(struct hwpmc_pmc *pm, struct task_struct *p)
 		goto out;
 	}
 	pt->tgid = get_pid(tgid);
-	pt->gen = pm->attach_gen;
+	pt->gen = gen;
+	pt->descendant = how & (HWPMC_TA_DESCENDANT | HWPMC_TA_BORN);
 	for (i = 0; i < ntv; i++) {
 		if (!tv[i].ev)
 			continue;
@@ -704,7 +712,11 @@ static int hwpmc_target_add(struct hwpmc_pmc *pm, struct task_struct *p)
 	}
 	list_add_tail(&pt->link, &pm->targets);
 	pm->had_targets = true;
-	if (pm->owner->log)
+	/* born: its fork's PROCFORK told the log; counting since its birth */
+	if (how & HWPMC_TA_BORN) {
+		if (pm->state == PMC_STATE_RUNNING)
+			hwpmc_target_start(pt);
+	} else if (pm->owner->log)
 		hwpmc_rec_pmcattach(pm->owner->log, pm, p,
 				  PMC_IS_SAMPLING_MODE(pm->mode));
 out:
@@ -757,7 +769,7 @@ static void hwpmc_target_free(struct hwpmc_pmc *pm, struct hwpmc_target *pt)
  * hwpmc_sx: while exec holds it, the module's probes do not sleep.
  */
 static int hwpmc_attach_one(struct hwpmc_pmc *pm, struct task_struct *p,
-			    bool skip)
+			    bool skip, unsigned int how)
 {
 	int error;
 
@@ -767,7 +779,7 @@ static int hwpmc_attach_one(struct hwpmc_pmc *pm, struct task_struct *p,
 		return error;
 	error = hwpmc_may_attach(p);
 	if (!error)
-		error = hwpmc_target_add(pm, p);
+		error = hwpmc_target_add(pm, p, how, pm->attach_gen);
 	else if (skip)
 		error = 0;
 	up_read(&p->signal->exec_update_lock);
@@ -831,7 +843,8 @@ static int hwpmc_attach_descendants(struct hwpmc_pmc *pm,
 	}
 	for (i = 0; i < n; i++) {
 		if (!error) {
-			error = hwpmc_attach_one(pm, d[i], true);
+			error = hwpmc_attach_one(pm, d[i], true,
+						 HWPMC_TA_DESCENDANT);
 			if (error == -ESRCH || error == -EEXIST)
 				error = 0;
 		}
@@ -878,7 +891,7 @@ static int hwpmc_do_attach(struct hwpmc_pmc *pm, pid_t nr)
 	if (p->flags & PF_KTHREAD)
 		error = -EINVAL;		/* not a user process */
 	else
-		error = hwpmc_attach_one(pm, p, false);
+		error = hwpmc_attach_one(pm, p, false, 0);
 	if (!error && (pm->flags & PMC_F_DESCENDANTS)) {
 		error = hwpmc_attach_descendants(pm, p);
 		if (error) {
@@ -896,6 +909,91 @@ static int hwpmc_do_attach(struct hwpmc_pmc *pm, pid_t nr)
 	}
 	put_task_struct(p);
 	return error;
+}
+
+/* PMC pm of serial serial, if it still exists; hwpmc_sx held. */
+static struct hwpmc_pmc *hwpmc_pmc_by_serial(const struct hwpmc_pmc *pm,
+					     u64 serial)
+{
+	struct hwpmc_owner *po;
+	struct hwpmc_pmc *q;
+	unsigned int b;
+
+	lockdep_assert_held(&hwpmc_sx);
+	for (b = 0; b < (1U << hwpmc_hashbits); b++)
+		hlist_for_each_entry(po, &hwpmc_ownerhash[b], link)
+			list_for_each_entry(q, &po->pmcs, link)
+				if (q == pm && q->serial == serial)
+					return q;
+	return NULL;
+}
+
+/*
+ * New process p (current) was born of a target of DESCENDANTS PMC pm,
+ * whose process is parent: p becomes pm's target, as its parent's
+ * descendant, of its parent's attach, unless its parent left pm since
+ * the fork, or pm's owner may not watch p (its credentials changed
+ * since), or p is a target of another PMC of pm's row; then its slots
+ * (counting PMCs), copied at the fork, go.  A parent that exited since
+ * was a target at the fork: p stays one (of pm's last attach, if the
+ * parent's attach is not known any more).
+ */
+static void hwpmc_born_one(struct hwpmc_pmc *pm, struct pid *parent,
+			   struct task_struct *p)
+{
+	struct hwpmc_target *ppt = hwpmc_target_find(pm, parent);
+	struct task_struct *pp;
+	u32 gen = pm->attach_gen;
+	int error = 0;
+
+	lockdep_assert_held_write(&hwpmc_sx);
+	if (ppt) {
+		gen = ppt->gen;
+	} else {
+		pp = get_pid_task(parent, PIDTYPE_TGID);
+		if (pp && atomic_read(&pp->signal->live))
+			error = -ESRCH;		/* detached since the fork */
+		if (pp)
+			put_task_struct(pp);
+	}
+	if (!error && !hwpmc_owner_may_keep(pm, p))
+		error = -EPERM;
+	if (!error) {
+		/* p is current: it cannot exec meanwhile */
+		down_read(&p->signal->exec_update_lock);
+		error = hwpmc_target_add(pm, p, HWPMC_TA_BORN, gen);
+		up_read(&p->signal->exec_update_lock);
+	}
+	if (error == -EEXIST)
+		return;		/* attached since the fork */
+	if (error && hwpmc_pmc_virtual(pm))
+		pm->value += hwpmc_vpmc_remove(pm, 0, task_tgid(p));
+	if (error == -ENOMEM)
+		hwpmc_pmc_lost(pm);
+}
+
+/*
+ * Task work of a new process, before it first returns to user space
+ * (queued by the fork hook, hwpmc_hooks.c): it becomes a target of its
+ * parent's DESCENDANTS PMCs.  In exit_task_work() (killed before it ran)
+ * it does nothing: the process is gone.
+ */
+void hwpmc_pmc_born(struct callback_head *cb)
+{
+	struct hwpmc_born *b = container_of(cb, struct hwpmc_born, cb);
+	struct hwpmc_pmc *pm;
+	u32 i;
+
+	if (!(current->flags & PF_EXITING)) {
+		down_write(&hwpmc_sx);
+		for (i = 0; i < b->n; i++) {
+			pm = hwpmc_pmc_by_serial(b->pm[i], b->serial[i]);
+			if (pm)
+				hwpmc_born_one(pm, b->parent, current);
+		}
+		up_write(&hwpmc_sx);
+	}
+	hwpmc_hooks_born_done(b);	/* last: the module may go */
 }
 
 /* -- operations ---------------------------------------------------------- */
@@ -960,6 +1058,7 @@ int hwpmc_pmc_allocate(struct file *file, struct pmc_op_pmcallocate *pa)
 			goto fail;
 	}
 	pm->file = file;
+	pm->serial = atomic64_inc_return(&hwpmc_pmc_serial);
 	raw_spin_lock_init(&pm->exitlock);
 	INIT_LIST_HEAD(&pm->slots);
 	INIT_LIST_HEAD(&pm->sslink);
@@ -1081,20 +1180,34 @@ static void hwpmc_targets_gone(struct hwpmc_pmc *pm)
 
 /*
  * PMC_F_DESCENDANTS: detaching a process detaches its descendants that
- * are targets too, as attaching attached them.
- */
-/*
- * The targets that root's PMCATTACH made with it (its descendants then,
- * whether they are orphans now or not) go with it.
+ * are targets too, as attaching attached them.  The root of a PMCATTACH
+ * takes the targets that came with it or were born of them since
+ * (whether they are orphans now or not); a descendant, its descendants
+ * that are targets (the current process tree, as FreeBSD's
+ * pmc_detach_process() walks it).
  */
 static void hwpmc_detach_descendants(struct hwpmc_pmc *pm,
-				     struct hwpmc_target *root)
+				     struct hwpmc_target *top)
 {
 	struct hwpmc_target *pt, *tmp;
+	struct task_struct *p, *q;
+	bool below;
 
-	list_for_each_entry_safe(pt, tmp, &pm->targets, link)
-		if (pt != root && pt->gen == root->gen)
+	lockdep_assert_held_write(&hwpmc_sx);
+	list_for_each_entry_safe(pt, tmp, &pm->targets, link) {
+		if (pt == top || pt->gen != top->gen)
+			continue;
+		below = !top->descendant;
+		if (!below) {
+			rcu_read_lock();
+			p = pid_task(top->tgid, PIDTYPE_TGID);
+			q = pid_task(pt->tgid, PIDTYPE_TGID);
+			below = p && q && hwpmc_descends(q, p);
+			rcu_read_unlock();
+		}
+		if (below)
 			hwpmc_target_free(pm, pt);
+	}
 }
 
 int hwpmc_pmc_detach(u32 id, pid_t nr)
@@ -1119,8 +1232,9 @@ int hwpmc_pmc_detach(u32 id, pid_t nr)
 	if (pt) {
 		if (pm->flags & PMC_F_DESCENDANTS)
 			hwpmc_detach_descendants(pm, pt);
-		/* and those born since the attach, orphans too */
-		if ((pm->flags & PMC_F_DESCENDANTS) && hwpmc_pmc_virtual(pm))
+		/* and the root's, those born since the attach, orphans too */
+		if ((pm->flags & PMC_F_DESCENDANTS) && !pt->descendant &&
+		    hwpmc_pmc_virtual(pm))
 			pm->value += hwpmc_vpmc_remove(pm, pt->gen, NULL);
 		hwpmc_target_free(pm, pt);
 		hwpmc_pmc_detached(pm, tgid);

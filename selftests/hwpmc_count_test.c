@@ -1836,6 +1836,119 @@ TEST_F(count, descendants_detach_takes_orphans_too)
 	waitpid(other, NULL, 0);
 }
 
+/*
+ * A child born of a DESCENDANTS target after the attach is a target of
+ * its own, as in FreeBSD: it cannot be attached twice, it can be
+ * detached alone (and counts no more), its parent stays attached.
+ */
+TEST_F(count, descendants_born_child_is_a_target)
+{
+	int go[2], cp[2], rel[2];
+	pid_t root, child = 0;
+	__u64 v1, v2;
+	__u32 id;
+	char c;
+
+	ASSERT_EQ(0, pipe(go));
+	ASSERT_EQ(0, pipe(cp));
+	ASSERT_EQ(0, pipe(rel));
+	root = fork();
+	ASSERT_LE(0, root);
+	if (root == 0) {
+		close(rel[1]);
+		if (read(go[0], &c, 1) != 1)
+			_exit(1);
+		child = fork();
+		if (child == 0) {
+			spin(5);
+			_exit(0);
+		}
+		if (write(cp[1], &child, sizeof(child)) != sizeof(child))
+			_exit(1);
+		if (read(rel[0], &c, 1) < 0)	/* asleep until released */
+			_exit(1);
+		kill(child, SIGKILL);
+		waitpid(child, NULL, 0);
+		_exit(0);
+	}
+	close(rel[0]);
+	ASSERT_EQ(0, alloc_tc(self->fd, EV_SOFT(TASK_CLOCK), PMC_F_DESCENDANTS,
+			      &id));
+	ASSERT_EQ(0, attach(self->fd, id, root));
+	ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTART, id));
+	ASSERT_EQ(1, write(go[1], "g", 1));
+	ASSERT_EQ(sizeof(child), read(cp[0], &child, sizeof(child)));
+	usleep(100000);		/* it ran: a target since its fork */
+	v1 = value(self->fd, id);
+	EXPECT_LT(20000000ULL, v1);		/* it was counted */
+	EXPECT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTOP, id));
+	EXPECT_EQ(EEXIST, attach(self->fd, id, child));
+	EXPECT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTART, id));
+	EXPECT_EQ(0, detach(self->fd, id, child));
+	EXPECT_EQ(ESRCH, detach(self->fd, id, child));
+	v1 = value(self->fd, id);
+	usleep(300000);
+	v2 = value(self->fd, id);
+	TH_LOG("task-clock at the child's detach: %llu ns, 300 ms later %llu ns",
+	       (unsigned long long)v1, (unsigned long long)v2);
+	EXPECT_GT(20000000ULL, v2 - v1);	/* the child counts no more */
+	EXPECT_EQ(0, detach(self->fd, id, root));	/* the root stayed */
+	EXPECT_EQ(0, simple(self->fd, HWPMC_IOC_PMCRELEASE, id));
+	close(rel[1]);
+	waitpid(root, NULL, 0);
+}
+
+/*
+ * A born child stays a target when the process it was born of exits:
+ * the PMC's targets are not gone (no ESRCH at PMCSTART, the child can
+ * be detached) until the child exits too.
+ */
+TEST_F(count, descendants_born_child_outlives_its_root)
+{
+	int go[2], cp[2];
+	pid_t root, child = 0;
+	__u64 v1, v2;
+	__u32 id;
+	char c;
+
+	ASSERT_EQ(0, prctl(PR_SET_CHILD_SUBREAPER, 1));
+	ASSERT_EQ(0, pipe(go));
+	ASSERT_EQ(0, pipe(cp));
+	root = fork();
+	ASSERT_LE(0, root);
+	if (root == 0) {
+		if (read(go[0], &c, 1) != 1)
+			_exit(1);
+		child = fork();
+		if (child == 0) {
+			spin(5);
+			_exit(0);
+		}
+		if (write(cp[1], &child, sizeof(child)) != sizeof(child))
+			_exit(1);
+		_exit(0);
+	}
+	ASSERT_EQ(0, alloc_tc(self->fd, EV_SOFT(TASK_CLOCK), PMC_F_DESCENDANTS,
+			      &id));
+	ASSERT_EQ(0, attach(self->fd, id, root));
+	ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTART, id));
+	ASSERT_EQ(1, write(go[1], "g", 1));
+	ASSERT_EQ(sizeof(child), read(cp[0], &child, sizeof(child)));
+	ASSERT_EQ(root, waitpid(root, NULL, 0));
+	usleep(100000);		/* the root's exit is done with */
+	v1 = value(self->fd, id);
+	usleep(100000);
+	v2 = value(self->fd, id);
+	EXPECT_LT(20000000ULL, v2 - v1);	/* the child counts on */
+	EXPECT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTOP, id));
+	EXPECT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTART, id));
+	EXPECT_EQ(0, detach(self->fd, id, child));
+	kill(child, SIGKILL);
+	waitpid(child, NULL, 0);
+	ASSERT_EQ(0, prctl(PR_SET_CHILD_SUBREAPER, 0));
+	EXPECT_EQ(0, simple(self->fd, HWPMC_IOC_PMCRELEASE, id));
+}
+
 TEST(hundred_owners_at_once)
 {
 	pid_t pids[100];

@@ -1176,6 +1176,80 @@ TEST_F(log, descendants_sampled_after_the_root_exits)
 }
 
 /*
+ * A child born of a DESCENDANTS target of a sampling PMC is a target of
+ * its own (FreeBSD's semantics): detached alone, it is sampled no more
+ * from the detach on, while its parent goes on being sampled.
+ */
+TEST_F(log, descendants_born_child_detached_alone)
+{
+	struct pmclog_callchain *cc;
+	struct pmclog_header *h;
+	int f = logfile(self->path), go[2], cp[2];
+	int child_before = 0, child_after = 0, root_after = 0;
+	pid_t root, child = 0;
+	struct timespec ts;
+	__u64 t_detach;
+	struct log lg;
+	size_t off;
+	__u32 id;
+	char x;
+
+	ASSERT_LE(0, f);
+	ASSERT_EQ(0, configure(self->fd, f));
+	close(f);
+	ASSERT_EQ(0, pipe(go));
+	ASSERT_EQ(0, pipe(cp));
+	root = fork();
+	ASSERT_LE(0, root);
+	if (!root) {
+		if (read(go[0], &x, 1) != 1)
+			_exit(95);
+		child = fork();
+		if (!child) {
+			spin_ms(600);
+			_exit(0);
+		}
+		if (write(cp[1], &child, sizeof(child)) != sizeof(child))
+			_exit(94);
+		spin_ms(600);
+		waitpid(child, NULL, 0);
+		_exit(0);
+	}
+	ASSERT_EQ(0, alloc(self->fd, PMC_MODE_TS, EV_SOFT(CPU_CLOCK),
+			   PMC_CPU_ANY, PMC_F_DESCENDANTS, 2 * MS, &id));
+	ASSERT_EQ(0, attach(self->fd, id, root));
+	ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTART, id));
+	ASSERT_EQ(1, write(go[1], "g", 1));
+	ASSERT_EQ(sizeof(child), read(cp[0], &child, sizeof(child)));
+	usleep(200000);
+	ASSERT_EQ(0, detach(self->fd, id, child));
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	t_detach = ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+	ASSERT_EQ(root, waitpid(root, NULL, 0));
+	ASSERT_EQ(0, xioctl(self->fd, HWPMC_IOC_CLOSELOG, NULL));
+	log_load_file(&lg, self->path);
+	for_each_record(&lg, h, off) {
+		if (TYPE(h) != PMCLOG_TYPE_CALLCHAIN)
+			continue;
+		cc = (void *)h;
+		if (cc->pl_pid == (__u32)child && h->pl_time < t_detach)
+			child_before++;
+		else if (cc->pl_pid == (__u32)child)
+			child_after++;
+		else if (cc->pl_pid == (__u32)root && h->pl_time > t_detach)
+			root_after++;
+	}
+	TH_LOG("child: %d samples before its detach, %d after; root: %d after",
+	       child_before, child_after, root_after);
+	EXPECT_LE(20, child_before);
+	EXPECT_EQ(0, child_after);
+	EXPECT_LE(20, root_after);
+	EXPECT_EQ(0, lg.bad);
+	free(lg.buf);
+	EXPECT_EQ(0, simple(self->fd, HWPMC_IOC_PMCRELEASE, id));
+}
+
+/*
  * A sampling attach counts each thread once, also threads cloned while
  * the attach lists the process (the review's H4): 200 sleeping threads
  * make the attach long, a thread that has its counter already clones

@@ -534,6 +534,55 @@ static void b_csw(void)
 	unpin();
 }
 
+/*
+ * -- 3b. a CPU counter turned on and off ---------------------------------
+ *
+ * What holding a counting PMC's hardware counters only while a target
+ * runs (the review's M10) would add to each switch: a CPU-wide counter
+ * enabled at a target's switch-in and disabled at its switch-out.  The
+ * cheapest way a module has is perf's enable and disable of the counter
+ * (a notifier may not even call them: they take the context's mutex);
+ * measured here as the ioctl pair on a perf fd of this CPU, less the
+ * same pair of ioctls that do nothing (PERF_EVENT_IOC_ID), against the
+ * module's whole added cost per switch (bench csw).
+ */
+static void b_onoff(void)
+{
+	long n = quick ? 500 : 5000, i;
+	int runs = quick ? 3 : 9, r, fd;
+	double on[MAXRUNS], t0, t1, t2;
+	struct perf_event_attr at = {
+		.type = events[0].type, .size = sizeof(at),
+		.config = events[0].config, .disabled = 1, .pinned = 1,
+	};
+	uint64_t pid;
+
+	pin(0);
+	fd = (int)syscall(SYS_perf_event_open, &at, -1, 0, -1,
+			  PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0)
+		die("perf_event_open (CPU 0; root or perf_event_paranoid <= 0)");
+	for (r = -1; r < runs; r++) {	/* r == -1: warm-up */
+		t0 = now();
+		for (i = 0; i < n; i++)
+			if (ioctl(fd, PERF_EVENT_IOC_ID, &pid) ||
+			    ioctl(fd, PERF_EVENT_IOC_ID, &pid))
+				die("PERF_EVENT_IOC_ID");
+		t1 = now();
+		for (i = 0; i < n; i++)
+			if (ioctl(fd, PERF_EVENT_IOC_ENABLE, 0) ||
+			    ioctl(fd, PERF_EVENT_IOC_DISABLE, 0))
+				die("PERF_EVENT_IOC_ENABLE/DISABLE");
+		t2 = now();
+		if (r >= 0)
+			on[r] = ((t2 - t1) - (t1 - t0)) / n / 2;
+	}
+	close(fd);
+	result("CPU counter on+off, per switch (M10's alternative)",
+	       "ns/switch", on, NULL, runs);
+	unpin();
+}
+
 /* -- 4. attach ------------------------------------------------------------ */
 
 static int thr_fd, thr_wfd;
@@ -1625,6 +1674,7 @@ static const struct {
 	void (*fn)(void);
 } benches[] = {
 	{ "read", b_read }, { "startstop", b_startstop }, { "csw", b_csw },
+	{ "onoff", b_onoff },
 	{ "attach", b_attach }, { "sample", b_sample }, { "mem", b_mem },
 };
 

@@ -613,7 +613,7 @@ void hwpmc_md_release(struct perf_event *ev)
 
 /*
  * A sampling counter's period.  Not that of the copies perf made of it
- * in threads and processes created since (PERF_EVENT_IOC_PERIOD does
+ * in threads created since (PERF_EVENT_IOC_PERIOD does
  * not either): perf_event_period() of a copy takes its context's mutex,
  * which may not be taken under the child_mutex that guards the copies
  * (perf_read() takes them the other way round; lockdep says so).

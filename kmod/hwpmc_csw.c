@@ -1361,8 +1361,8 @@ void hwpmc_thr_exit(struct task_struct *p)
  * As the kernel ends the thread's perf counters at a non-dumpable exec
  * (begin_new_exec()), its slots count nothing more from now on, for every
  * owner, before the program runs, and forks do not copy them; this also
- * covers descendants counted through PMC_F_DESCENDANTS, which are not
- * targets.  The lifecycle work then detaches targets from the PMCs of
+ * covers a descendant born since whose task work has not made it a
+ * target yet.  The lifecycle work then detaches targets from the PMCs of
  * owners that may no longer attach to them (hwpmc_owner_may_keep()).
  */
 void hwpmc_thr_exec(struct task_struct *p, bool secure)
@@ -1400,6 +1400,44 @@ void hwpmc_thr_pmcs(struct task_struct *t,
 	list_for_each_entry_rcu(s, &thr->slots, tlink)
 		if (!READ_ONCE(s->gone))
 			fn(s->pm, arg);
+}
+
+/*
+ * fn for each counting PMC thread t is a target thread of, with the
+ * attach its slot came from; RCU read side.
+ */
+void hwpmc_thr_gens(struct task_struct *t,
+		    void (*fn)(struct hwpmc_pmc *pm, u32 gen, void *arg),
+		    void *arg)
+{
+	struct hwpmc_thr *thr = hwpmc_thr_find(t);
+	struct hwpmc_slot *s;
+
+	if (!thr)
+		return;
+	list_for_each_entry_rcu(s, &thr->slots, tlink)
+		if (!READ_ONCE(s->gone))
+			fn(s->pm, s->gen, arg);
+}
+
+/*
+ * New task t, which has not run yet, is not counted by pm after all
+ * (the fork probe found no memory to make it a target): its slots of
+ * pm, copied at the fork, stop counting.
+ */
+void hwpmc_thr_forget(struct task_struct *t, struct hwpmc_pmc *pm)
+{
+	struct hwpmc_thr *thr;
+	struct hwpmc_slot *s;
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&hwpmc_vlock, flags);
+	thr = hwpmc_thr_find(t);
+	if (thr)
+		list_for_each_entry(s, &thr->slots, tlink)
+			if (s->pm == pm)
+				hwpmc_slot_gone(s);
+	raw_spin_unlock_irqrestore(&hwpmc_vlock, flags);
 }
 
 /* -- module ---------------------------------------------------------------------- */

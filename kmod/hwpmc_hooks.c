@@ -5,8 +5,9 @@
  * mappings, so that a reader can resolve the user addresses of samples.
  *
  * A thread is a target thread of a sampling PMC when it carries the
- * PMC's perf counters, which perf copies into new threads and, with
- * DESCENDANTS, into new processes; the hooks, which run in the context
+ * PMC's perf counters, which perf copies into new threads (new processes
+ * with DESCENDANTS get their own: hwpmc_born_queue()); the hooks, which
+ * run in the context
  * of the process concerned, find those PMCs among the current task's
  * counters (hwpmc_md_task_counters()).  Counting PMCs are found in the
  * thread's record (hwpmc_csw.c: hwpmc_thr_pmcs()), which forks keep in
@@ -589,7 +590,7 @@ static void hwpmc_kprobes_fini(void)
 /*
  * -- inherited counters that perf leaves off -------------------------------
  *
- * A new thread or child inherits a copy of each of our counters in the
+ * A new thread inherits a copy of each of our counters in the
  * state of the original: off while the PMC is stopped (and forever
  * after, since PMCSTART can only enable the original), and off too when
  * the original is dead, which happens when perf has swapped the target's
@@ -684,72 +685,100 @@ static void hwpmc_check_inherited(struct task_struct *child)
 
 static void (*hwpmc_born_fn)(struct callback_head *cb);
 
-static void hwpmc_born_add(struct hwpmc_born *b, struct hwpmc_pmc *pm)
+struct hwpmc_born_walk {
+	struct hwpmc_born	*b;	/* NULL: counting the PMCs only */
+	struct task_struct	*child;
+	u32			n;	/* DESCENDANTS PMCs seen */
+	bool			nomem;
+};
+
+/*
+ * pm, which makes the child its target, of the parent's attach gen: in
+ * the task work's list, or, without room or memory, lost (its slots in
+ * the child stop counting: hwpmc_thr_forget()).
+ */
+static void hwpmc_born_add(struct hwpmc_born_walk *w, struct hwpmc_pmc *pm,
+			   u32 gen)
 {
+	struct hwpmc_born *b = w->b;
 	u32 i;
 
 	if (!(pm->flags & PMC_F_DESCENDANTS))
 		return;
-	for (i = 0; i < b->n; i++)
-		if (b->pm[i] == pm)
+	w->n++;
+	if (!b && !w->nomem)
+		return;
+	for (i = 0; b && i < b->n; i++)
+		if (b->e[i].pm == pm)
 			return;
-	if (b->n == HWPMC_BORN_MAX) {
+	if (!b || b->n == HWPMC_BORN_MAX) {
+		hwpmc_thr_forget(w->child, pm);
 		hwpmc_pmc_lost(pm);	/* the child is not its target */
 		return;
 	}
-	b->serial[b->n] = pm->serial;
-	b->pm[b->n++] = pm;
+	b->e[b->n].pm = pm;
+	b->e[b->n].okey = pm->owner->tgid;
+	b->e[b->n].serial = pm->serial;
+	b->e[b->n].gen = gen;
+	b->e[b->n++].dseq = READ_ONCE(pm->dseq);
 }
 
+/* A sampling PMC's counter in the parent: of the parent's attach. */
 static void hwpmc_born_add_ev(struct perf_event *ev, struct hwpmc_pmc *pm,
 			      void *arg)
 {
-	hwpmc_born_add(arg, pm);
+	u32 gen;
+
+	if (hwpmc_target_gen_rcu(pm, task_tgid(current), &gen))
+		hwpmc_born_add(arg, pm, gen);
 }
 
-static void hwpmc_born_add_pmc(struct hwpmc_pmc *pm, void *arg)
+/* A counting PMC's slot in the child, copied from the parent's. */
+static void hwpmc_born_add_slot(struct hwpmc_pmc *pm, u32 gen, void *arg)
 {
-	hwpmc_born_add(arg, pm);
+	hwpmc_born_add(arg, pm, gen);
+}
+
+static void hwpmc_born_walk(struct hwpmc_born_walk *w)
+{
+	hwpmc_md_task_counters(current, hwpmc_born_add_ev, w);
+	hwpmc_thr_gens(w->child, hwpmc_born_add_slot, w);
 }
 
 /*
  * New process child of the current one, which has not run yet: the
  * DESCENDANTS PMCs the current process is a target of (its own counters,
- * or its thread's slots) make child their target too, as FreeBSD's
- * pmc_process_fork() does.  Targets change under hwpmc_sx, which this
- * probe may not take: a task work of the child's does it, before the
- * child first returns to user space (hwpmc_pmc_born()).  Its counting
- * slots are the fork's already (hwpmc_thr_fork()); its sampling counters
- * come with the task work.  The task work holds the module: rmmod says
- * EBUSY meanwhile, and the unload waits for works queued during it.
+ * or the slots the fork copied into the child) make child their target
+ * too, as FreeBSD's pmc_process_fork() does.  Targets change under
+ * hwpmc_sx, which this probe may not take: a task work of the child's
+ * does it, before the child first returns to user space
+ * (hwpmc_pmc_born()).  Its counting slots are the fork's already
+ * (hwpmc_thr_fork()); its sampling counters come with the task work.
+ * The task work holds the module: rmmod says EBUSY meanwhile, and the
+ * unload waits for works queued during it.
  */
 static void hwpmc_born_queue(struct task_struct *child)
 {
-	struct hwpmc_born *b;
-	u32 i;
+	struct hwpmc_born_walk w = { .child = child };
 
-	b = kzalloc(sizeof(*b), GFP_ATOMIC | __GFP_NOWARN);
-	if (!b) {
-		struct hwpmc_born none = { 0 };
-
-		hwpmc_md_task_counters(current, hwpmc_born_add_ev, &none);
-		hwpmc_thr_pmcs(current, hwpmc_born_add_pmc, &none);
-		for (i = 0; i < none.n; i++)
-			hwpmc_pmc_lost(none.pm[i]);
+	hwpmc_born_walk(&w);		/* any? */
+	if (!w.n)
+		return;
+	w.b = kzalloc(sizeof(*w.b), GFP_ATOMIC | __GFP_NOWARN);
+	w.nomem = !w.b;
+	w.n = 0;
+	hwpmc_born_walk(&w);
+	if (!w.b || !w.b->n) {
+		kfree(w.b);
 		return;
 	}
-	hwpmc_md_task_counters(current, hwpmc_born_add_ev, b);
-	hwpmc_thr_pmcs(current, hwpmc_born_add_pmc, b);
-	if (!b->n) {
-		kfree(b);
-		return;
-	}
-	b->parent = get_pid(task_tgid(current));
-	init_task_work(&b->cb, hwpmc_born_fn);
+	w.b->parent = get_pid(task_tgid(current));
+	init_task_work(&w.b->cb, hwpmc_born_fn);
 	__module_get(THIS_MODULE);
 	atomic_inc(&hwpmc_enable_pending);
-	if (task_work_add(child, &b->cb, TWA_RESUME))
-		hwpmc_hooks_born_done(b);	/* cannot happen: not run yet */
+	/* cannot fail: the child has not run, let alone exited */
+	if (task_work_add(child, &w.b->cb, TWA_RESUME))
+		hwpmc_hooks_born_done(w.b);
 }
 
 /* The end of a hwpmc_born's task work: the last thing it does. */

@@ -210,6 +210,7 @@ struct hwpmc_target {
 	bool			descendant;	/* not the attach's root */
 	bool			exited;		/* kept for its descendants */
 	u64			base;		/* sum of counters at start */
+	struct rcu_head		rcu;
 	u32			nev;
 	struct perf_event	*ev[];
 };
@@ -256,6 +257,7 @@ struct hwpmc_pmc {
 	struct file		*file;		/* allocated through */
 	const struct hwpmc_event *event;
 	u64			serial;		/* unique for the module's life */
+	u32			dseq;		/* targets removed, not by exit */
 	u32			id;
 	u32			mode;
 	u32			flags;
@@ -287,6 +289,23 @@ struct hwpmc_pmc {
 	struct rcu_head		rcu;
 };
 
+
+/*
+ * The attach (gen) that made process tgid a target of pm, if it is one;
+ * RCU read side (pm->targets is an RCU list, changed under hwpmc_sx).
+ */
+static inline bool hwpmc_target_gen_rcu(struct hwpmc_pmc *pm,
+					const struct pid *tgid, u32 *gen)
+{
+	struct hwpmc_target *pt;
+
+	list_for_each_entry_rcu(pt, &pm->targets, link)
+		if (pt->tgid == tgid) {
+			*gen = pt->gen;
+			return true;
+		}
+	return false;
+}
 
 /* Owners and PMCs (hwpmc_pmc.c); callers hold no lock. */
 struct file;
@@ -356,6 +375,10 @@ void hwpmc_csets_refresh(void);
 void hwpmc_thr_fork(struct task_struct *parent, struct task_struct *child);
 void hwpmc_thr_exit(struct task_struct *p);
 void hwpmc_thr_exec(struct task_struct *p, bool secure);
+void hwpmc_thr_gens(struct task_struct *t,
+		    void (*fn)(struct hwpmc_pmc *pm, u32 gen, void *arg),
+		    void *arg);
+void hwpmc_thr_forget(struct task_struct *t, struct hwpmc_pmc *pm);
 void hwpmc_thr_pmcs(struct task_struct *t,
 		    void (*fn)(struct hwpmc_pmc *pm, void *arg), void *arg);
 
@@ -387,8 +410,10 @@ void hwpmc_sample_drain(void);
 /*
  * A new process of a target of PMC_F_DESCENDANTS PMCs (hwpmc_hooks.c):
  * which PMCs, for the task work that makes it their target before it
- * first returns to user space (hwpmc_pmc_born(), given at load).  The
- * PMCs are checked again by pointer and serial (they may go meanwhile).
+ * first returns to user space (hwpmc_pmc_born(), given at load), with
+ * what the fork knew: the parent's attach (gen) and pm->dseq.  The PMCs
+ * are found again by their owner's key (its tgid pointer, never
+ * dereferenced), pointer and serial: they may go meanwhile.
  */
 #define HWPMC_BORN_MAX		16
 
@@ -396,8 +421,13 @@ struct hwpmc_born {
 	struct callback_head	cb;
 	struct pid		*parent;	/* its parent's tgid */
 	u32			n;
-	struct hwpmc_pmc	*pm[HWPMC_BORN_MAX];
-	u64			serial[HWPMC_BORN_MAX];
+	struct hwpmc_born_pmc {
+		struct hwpmc_pmc	*pm;
+		const void		*okey;	/* pm->owner->tgid */
+		u64			serial;
+		u32			gen;
+		u32			dseq;
+	} e[HWPMC_BORN_MAX];
 };
 
 void hwpmc_pmc_born(struct callback_head *cb);

@@ -15,8 +15,9 @@
  * runs.  A sampling process-scope PMC has one perf counter per thread of
  * each attached process (a target) at attach time; perf saves and
  * restores them at context switches and copies them into threads created
- * later, and into child processes with PMC_F_DESCENDANTS (perf's
- * inheritance).  A system-scope PMC is one perf counter on its CPU.  The
+ * later (perf's inheritance).  With PMC_F_DESCENDANTS, processes created
+ * later by a target become targets (hwpmc_pmc_born()).  A system-scope
+ * PMC is one perf counter on its CPU.  The
  * value of a PMC is pm->value plus, while it runs, what it counted since
  * it started (slots, or counter read - base); a stop folds that into
  * pm->value.
@@ -596,6 +597,10 @@ static int hwpmc_thread_list(struct task_struct *p, struct task_struct ***tp,
 	return 0;
 }
 
+/* How a target comes (hwpmc_target_add()). */
+#define HWPMC_TA_DESCENDANT	0x1	/* of the attach's root */
+#define HWPMC_TA_BORN		0x2	/* at fork: no records, started */
+
 struct hwpmc_tev {
 	struct task_struct	*t;		/* referenced */
 	struct perf_event	*ev;		/* NULL: the thread exited */
@@ -609,10 +614,6 @@ struct hwpmc_tev {
  * thread that has one inherits it, and gets no second (the fork probe's
  * merge for slots, hwpmc_task_carries() for counters).
  */
-/* How a target comes (hwpmc_target_add()). */
-#define HWPMC_TA_DESCENDANT	0x1	/* of the attach's root */
-#define HWPMC_TA_BORN		0x2	/* at fork: no records, started */
-
 static int hwpmc_target_add(struct hwpmc_pmc *pm, struct task_struct *p,
 			    unsigned int how, u32 gen)
 {
@@ -631,7 +632,8 @@ static int hwpmc_target_add(struct hwpmc_pmc *pm, struct task_struct *p,
 	lockdep_assert_held(&p->signal->exec_update_lock);
 	if (hwpmc_target_find(pm, tgid))
 		return -EEXIST;
-	if (hwpmc_row_target_of(tgid, pm->ri))
+	/* a new process is no other PMC's target of pm's row */
+	if (!(how & HWPMC_TA_BORN) && hwpmc_row_target_of(tgid, pm->ri))
 		return -EBUSY;
 	xa_init(&seen);
 	do {
@@ -710,7 +712,7 @@ static int hwpmc_target_add(struct hwpmc_pmc *pm, struct task_struct *p,
 		pt->ev[pt->nev++] = tv[i].ev;
 		hwpmc_proccsw_attach(tv[i].t, pm);
 	}
-	list_add_tail(&pt->link, &pm->targets);
+	list_add_tail_rcu(&pt->link, &pm->targets);	/* the fork probe */
 	pm->had_targets = true;
 	/* born: its fork's PROCFORK told the log; counting since its birth */
 	if (how & HWPMC_TA_BORN) {
@@ -744,9 +746,12 @@ static void __hwpmc_target_free(struct hwpmc_pmc *pm, struct hwpmc_target *pt,
 	hwpmc_target_check(pm, pt);
 	for (i = 0; i < pt->nev; i++)
 		hwpmc_md_release(pt->ev[i]);
-	list_del(&pt->link);
-	put_pid(pt->tgid);
-	kfree(pt);
+	list_del_rcu(&pt->link);
+	/* the fork probe of a child of pt's that is not born yet: no target */
+	if (!exited)
+		WRITE_ONCE(pm->dseq, pm->dseq + 1);
+	put_pid(pt->tgid);	/* the probe compares the pointer only */
+	kfree_rcu(pt, rcu);
 }
 
 static void hwpmc_target_free(struct hwpmc_pmc *pm, struct hwpmc_target *pt)
@@ -819,8 +824,8 @@ static u32 hwpmc_descendants(struct task_struct *p, struct task_struct **d,
 
 /*
  * PMC_F_DESCENDANTS: attach to the current descendants too (future ones
- * are perf's inheritance).  Those the caller may not attach to, or that
- * exit meanwhile, are skipped.
+ * become targets at their fork: hwpmc_pmc_born()).  Those the caller may
+ * not attach to, or that exit meanwhile, are skipped.
  */
 static int hwpmc_attach_descendants(struct hwpmc_pmc *pm,
 				    struct task_struct *p)
@@ -911,19 +916,19 @@ static int hwpmc_do_attach(struct hwpmc_pmc *pm, pid_t nr)
 	return error;
 }
 
-/* PMC pm of serial serial, if it still exists; hwpmc_sx held. */
-static struct hwpmc_pmc *hwpmc_pmc_by_serial(const struct hwpmc_pmc *pm,
-					     u64 serial)
+/* The PMC e names, if it still exists; hwpmc_sx held. */
+static struct hwpmc_pmc *hwpmc_born_pmc(const struct hwpmc_born_pmc *e)
 {
 	struct hwpmc_owner *po;
 	struct hwpmc_pmc *q;
-	unsigned int b;
 
 	lockdep_assert_held(&hwpmc_sx);
-	for (b = 0; b < (1U << hwpmc_hashbits); b++)
-		hlist_for_each_entry(po, &hwpmc_ownerhash[b], link)
+	hlist_for_each_entry(po, &hwpmc_ownerhash[hash_ptr(e->okey,
+							    hwpmc_hashbits)],
+			     link)
+		if (po->tgid == e->okey)
 			list_for_each_entry(q, &po->pmcs, link)
-				if (q == pm && q->serial == serial)
+				if (q == e->pm && q->serial == e->serial)
 					return q;
 	return NULL;
 }
@@ -931,37 +936,27 @@ static struct hwpmc_pmc *hwpmc_pmc_by_serial(const struct hwpmc_pmc *pm,
 /*
  * New process p (current) was born of a target of DESCENDANTS PMC pm,
  * whose process is parent: p becomes pm's target, as its parent's
- * descendant, of its parent's attach, unless its parent left pm since
- * the fork, or pm's owner may not watch p (its credentials changed
- * since), or p is a target of another PMC of pm's row; then its slots
- * (counting PMCs), copied at the fork, go.  A parent that exited since
- * was a target at the fork: p stays one (of pm's last attach, if the
- * parent's attach is not known any more).
+ * descendant, of its parent's attach (e->gen), unless its parent left pm
+ * since the fork other than by its exit (pm->dseq moved on: a detach, a
+ * failed attach, an exec), or pm's owner may not watch p (its
+ * credentials changed since); then its slots (counting PMCs), copied at
+ * the fork, go.
  */
-static void hwpmc_born_one(struct hwpmc_pmc *pm, struct pid *parent,
+static void hwpmc_born_one(struct hwpmc_pmc *pm,
+			   const struct hwpmc_born_pmc *e, struct pid *parent,
 			   struct task_struct *p)
 {
-	struct hwpmc_target *ppt = hwpmc_target_find(pm, parent);
-	struct task_struct *pp;
-	u32 gen = pm->attach_gen;
 	int error = 0;
 
 	lockdep_assert_held_write(&hwpmc_sx);
-	if (ppt) {
-		gen = ppt->gen;
-	} else {
-		pp = get_pid_task(parent, PIDTYPE_TGID);
-		if (pp && atomic_read(&pp->signal->live))
-			error = -ESRCH;		/* detached since the fork */
-		if (pp)
-			put_task_struct(pp);
-	}
+	if (!hwpmc_target_find(pm, parent) && pm->dseq != e->dseq)
+		error = -ESRCH;		/* detached since the fork */
 	if (!error && !hwpmc_owner_may_keep(pm, p))
 		error = -EPERM;
 	if (!error) {
 		/* p is current: it cannot exec meanwhile */
 		down_read(&p->signal->exec_update_lock);
-		error = hwpmc_target_add(pm, p, HWPMC_TA_BORN, gen);
+		error = hwpmc_target_add(pm, p, HWPMC_TA_BORN, e->gen);
 		up_read(&p->signal->exec_update_lock);
 	}
 	if (error == -EEXIST)
@@ -984,12 +979,13 @@ void hwpmc_pmc_born(struct callback_head *cb)
 	struct hwpmc_pmc *pm;
 	u32 i;
 
-	if (!(current->flags & PF_EXITING)) {
-		down_write(&hwpmc_sx);
+	/* killed meanwhile: its slots go with its exit */
+	if (!(current->flags & PF_EXITING) && !down_write_killable(&hwpmc_sx)) {
 		for (i = 0; i < b->n; i++) {
-			pm = hwpmc_pmc_by_serial(b->pm[i], b->serial[i]);
+			pm = hwpmc_born_pmc(&b->e[i]);
 			if (pm)
-				hwpmc_born_one(pm, b->parent, current);
+				hwpmc_born_one(pm, &b->e[i], b->parent,
+					       current);
 		}
 		up_write(&hwpmc_sx);
 	}
@@ -1195,7 +1191,7 @@ static void hwpmc_detach_descendants(struct hwpmc_pmc *pm,
 
 	lockdep_assert_held_write(&hwpmc_sx);
 	list_for_each_entry_safe(pt, tmp, &pm->targets, link) {
-		if (pt == top || pt->gen != top->gen)
+		if (pt == top || (!top->descendant && pt->gen != top->gen))
 			continue;
 		below = !top->descendant;
 		if (!below) {
@@ -1605,11 +1601,11 @@ void hwpmc_pmc_file_release(struct file *file)
 }
 
 /*
- * Does exited target pt of sampling PMC pm stay, for its descendants?
- * With PMC_F_DESCENDANTS they are sampled through perf's copies of pt's
- * counters, which go when the counters are released: pt stays (as
- * FreeBSD's descendants stay targets when their root exits) until no
- * copy is left, which each later process exit checks.
+ * Does exited target pt of sampling PMC pm stay?  perf's copies of pt's
+ * counters in its threads go when the counters are released; a thread
+ * still on its way out when the lifecycle work runs has them yet: pt
+ * stays until no copy is left, which each later process exit checks.
+ * (Descendants born since are targets of their own.)
  */
 static bool hwpmc_target_kept(struct hwpmc_pmc *pm, struct hwpmc_target *pt)
 {

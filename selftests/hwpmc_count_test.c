@@ -1860,11 +1860,13 @@ TEST_F(count, descendants_born_child_is_a_target)
 			_exit(1);
 		child = fork();
 		if (child == 0) {
+			/* in user space: a target already */
+			child = getpid();
+			if (write(cp[1], &child, sizeof(child)) != sizeof(child))
+				_exit(1);
 			spin(5);
 			_exit(0);
 		}
-		if (write(cp[1], &child, sizeof(child)) != sizeof(child))
-			_exit(1);
 		if (read(rel[0], &c, 1) < 0)	/* asleep until released */
 			_exit(1);
 		kill(child, SIGKILL);
@@ -1878,7 +1880,7 @@ TEST_F(count, descendants_born_child_is_a_target)
 	ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTART, id));
 	ASSERT_EQ(1, write(go[1], "g", 1));
 	ASSERT_EQ(sizeof(child), read(cp[0], &child, sizeof(child)));
-	usleep(100000);		/* it ran: a target since its fork */
+	usleep(100000);
 	v1 = value(self->fd, id);
 	EXPECT_LT(20000000ULL, v1);		/* it was counted */
 	EXPECT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTOP, id));
@@ -1905,10 +1907,10 @@ TEST_F(count, descendants_born_child_is_a_target)
  */
 TEST_F(count, descendants_born_child_outlives_its_root)
 {
-	int go[2], cp[2];
+	int go[2], cp[2], i;
 	pid_t root, child = 0;
 	__u64 v1, v2;
-	__u32 id;
+	__u32 id, id2;
 	char c;
 
 	ASSERT_EQ(0, prctl(PR_SET_CHILD_SUBREAPER, 1));
@@ -1921,21 +1923,30 @@ TEST_F(count, descendants_born_child_outlives_its_root)
 			_exit(1);
 		child = fork();
 		if (child == 0) {
+			child = getpid();
+			if (write(cp[1], &child, sizeof(child)) != sizeof(child))
+				_exit(1);
 			spin(5);
 			_exit(0);
 		}
-		if (write(cp[1], &child, sizeof(child)) != sizeof(child))
-			_exit(1);
 		_exit(0);
 	}
 	ASSERT_EQ(0, alloc_tc(self->fd, EV_SOFT(TASK_CLOCK), PMC_F_DESCENDANTS,
 			      &id));
+	/* the root alone: it leaves this one when its exit is done with */
+	ASSERT_EQ(0, alloc_tc(self->fd, EV_SOFT(TASK_CLOCK), 0, &id2));
 	ASSERT_EQ(0, attach(self->fd, id, root));
+	ASSERT_EQ(0, attach(self->fd, id2, root));
 	ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTART, id));
 	ASSERT_EQ(1, write(go[1], "g", 1));
 	ASSERT_EQ(sizeof(child), read(cp[0], &child, sizeof(child)));
 	ASSERT_EQ(root, waitpid(root, NULL, 0));
-	usleep(100000);		/* the root's exit is done with */
+	for (i = 0; i < 500 && simple(self->fd, HWPMC_IOC_PMCSTART, id2) !=
+	     ESRCH; i++) {
+		simple(self->fd, HWPMC_IOC_PMCSTOP, id2);
+		usleep(10000);
+	}
+	EXPECT_GT(500, i);	/* the root's exit was done with */
 	v1 = value(self->fd, id);
 	usleep(100000);
 	v2 = value(self->fd, id);
@@ -1947,6 +1958,7 @@ TEST_F(count, descendants_born_child_outlives_its_root)
 	waitpid(child, NULL, 0);
 	ASSERT_EQ(0, prctl(PR_SET_CHILD_SUBREAPER, 0));
 	EXPECT_EQ(0, simple(self->fd, HWPMC_IOC_PMCRELEASE, id));
+	EXPECT_EQ(0, simple(self->fd, HWPMC_IOC_PMCRELEASE, id2));
 }
 
 TEST(hundred_owners_at_once)

@@ -191,9 +191,12 @@ static void hwpmc_thr_put(struct hwpmc_thr *thr)
  */
 static void hwpmc_slice_open(struct hwpmc_slot *s, int cpu, bool migrated)
 {
-	struct perf_event *ev = READ_ONCE(s->pm->cset->pcpu[cpu]);
+	struct perf_event *ev;
 
 	lockdep_assert_irqs_disabled();
+	if (!hwpmc_pmc_virtual(s->pm))
+		return;		/* a sampling PMC's: no slice to open */
+	ev = READ_ONCE(s->pm->cset->pcpu[cpu]);
 	if (!ev)
 		return;		/* no counter on this CPU (hotplug) */
 	s->ev = ev;
@@ -260,19 +263,58 @@ static void hwpmc_thr_in(struct hwpmc_thr *thr, int cpu, bool notifier)
 	raw_spin_unlock(&thr->lock);
 }
 
+struct hwpmc_smp_csw {
+	struct hwpmc_thr	*thr;
+};
+
+/*
+ * A counter of sampling PMC pm in the switched-out thread: PROCCSW with
+ * what it counted since the thread's previous switch-out (perf updated
+ * its count in its part of the switch-out, before the notifier; the
+ * sched_switch fallback comes before perf's part, and reads the PMU).
+ * A stopped PMC's copies may count on (hwpmc_pmc.c): no record then.
+ */
+static void hwpmc_smp_csw(struct perf_event *ev, struct hwpmc_pmc *pm,
+			  void *arg)
+{
+	struct hwpmc_smp_csw *c = arg;
+	struct hwpmc_slot *s;
+	u64 v, d;
+
+	list_for_each_entry_rcu(s, &c->thr->slots, tlink) {
+		if (s->pm != pm || READ_ONCE(s->gone))
+			continue;
+		v = hwpmc_md_read_local(ev);
+		d = v - s->base;
+		s->base = v;
+		if (READ_ONCE(pm->state) == PMC_STATE_RUNNING)
+			hwpmc_rec_proccsw(pm, c->thr->task, d);
+		return;
+	}
+}
+
 /* thr is switched out (or exits) on cpu; IRQs off, thr->lock held. */
 static void hwpmc_thr_close(struct hwpmc_thr *thr, int cpu)
 {
+	struct hwpmc_smp_csw c = { .thr = thr };
 	struct hwpmc_slot *s;
+	bool smp = false;
 	u64 d;
 
 	lockdep_assert_held(&thr->lock);
 	list_for_each_entry_rcu(s, &thr->slots, tlink) {
+		smp |= !hwpmc_pmc_virtual(s->pm);
 		if (!s->in)
 			continue;
 		d = hwpmc_slice_take(s, cpu, true);
 		if ((s->pm->flags & PMC_F_LOG_PROCCSW) && hwpmc_slot_counts(s))
 			hwpmc_rec_proccsw(s->pm, thr->task, d);
+	}
+	/* sampling PMCs' slots: the thread's own counters, found in perf's */
+	if (smp && thr->task == current) {
+		rcu_read_lock();
+		hwpmc_md_task_counters(current, hwpmc_smp_csw, &c);
+		rcu_read_unlock();
 	}
 	thr->cpu = HWPMC_THR_OFF;
 	thr->nr_migr = READ_ONCE(thr->task->se.nr_migrations);
@@ -645,7 +687,7 @@ int hwpmc_vpmc_use(struct hwpmc_pmc *pm, bool on)
 	int error;
 
 	lockdep_assert_held_write(&hwpmc_sx);
-	if (!hwpmc_pmc_virtual(pm))
+	if (!hwpmc_pmc_slotted(pm))
 		return 0;
 	if (!on) {
 		if (!--hwpmc_vpmcs)
@@ -893,6 +935,7 @@ static bool hwpmc_thr_has(struct hwpmc_thr *thr, struct hwpmc_pmc *pm)
 int hwpmc_vpmc_add_thread(struct hwpmc_pmc *pm, struct task_struct *t,
 			  struct hwpmc_pexit **pxp)
 {
+	bool pexit = hwpmc_pmc_virtual(pm) && (pm->flags & PMC_F_LOG_PROCEXIT);
 	struct hwpmc_pexit *px = NULL;
 	struct hwpmc_thr *thr = NULL, *fresh;
 	struct hwpmc_slot *s;
@@ -904,10 +947,9 @@ int hwpmc_vpmc_add_thread(struct hwpmc_pmc *pm, struct task_struct *t,
 	fresh = hwpmc_thr_alloc(t, hwpmc_csw_tracepoint ? HWPMC_THR_UNKNOWN :
 				HWPMC_THR_OFF, GFP_KERNEL);
 	s = hwpmc_slot_alloc(pm, GFP_KERNEL);
-	if ((pm->flags & PMC_F_LOG_PROCEXIT) && !*pxp)
+	if (pexit && !*pxp)
 		px = kzalloc(sizeof(*px), GFP_KERNEL);
-	if (!fresh || !s ||
-	    ((pm->flags & PMC_F_LOG_PROCEXIT) && !*pxp && !px)) {
+	if (!fresh || !s || (pexit && !*pxp && !px)) {
 		error = -ENOMEM;
 		goto out;
 	}
@@ -1019,7 +1061,7 @@ void hwpmc_vpmc_reap(struct hwpmc_pmc *pm)
 {
 	struct hwpmc_slot *s, *tmp;
 
-	if (!hwpmc_pmc_virtual(pm) || !atomic_read(&pm->vdead))
+	if (!hwpmc_pmc_slotted(pm) || !atomic_read(&pm->vdead))
 		return;
 	raw_spin_lock_irq(&hwpmc_vlock);
 	list_for_each_entry_safe(s, tmp, &pm->slots, plink) {
@@ -1049,7 +1091,7 @@ u64 hwpmc_vpmc_remove(struct hwpmc_pmc *pm, u32 gen, struct pid *tgid)
 	struct hwpmc_slot *s, *tmp;
 	u64 sum = 0;
 
-	if (!hwpmc_pmc_virtual(pm))
+	if (!hwpmc_pmc_slotted(pm))
 		return 0;
 	rcu_read_lock();
 	raw_spin_lock_irq(&hwpmc_vlock);
@@ -1191,7 +1233,7 @@ bool hwpmc_vpmc_on_cpu(const struct hwpmc_pmc *pm, int cpu)
 /* pm goes (stopped, its targets gone): the rest of its slots, its counters. */
 void hwpmc_vpmc_free(struct hwpmc_pmc *pm)
 {
-	if (!hwpmc_pmc_virtual(pm))
+	if (!hwpmc_pmc_slotted(pm))
 		return;
 	hwpmc_vpmc_remove(pm, 0, NULL);
 	/*
@@ -1206,6 +1248,18 @@ void hwpmc_vpmc_free(struct hwpmc_pmc *pm)
 /* -- fork, exit and the hooks (atomic context, RCU read side) -------------------- */
 
 #define HWPMC_FORK_MAX	16
+
+/*
+ * Does a new thread (or, !thread, process) get a copy of slot s?  New
+ * threads always (a sampling PMC's: perf copies its counter into them);
+ * new processes of counting PMCs with DESCENDANTS (until their task work
+ * makes them targets, hwpmc_pmc_born(); a sampling PMC's come then).
+ */
+static bool hwpmc_slot_inherits(const struct hwpmc_slot *s, bool thread)
+{
+	return thread || (hwpmc_pmc_virtual(s->pm) &&
+			  (s->pm->flags & PMC_F_DESCENDANTS));
+}
 
 /*
  * Before child first runs: its slots, copies of those of its parent
@@ -1226,7 +1280,7 @@ void hwpmc_thr_fork(struct task_struct *parent, struct task_struct *child)
 	if (!pthr)
 		return;
 	list_for_each_entry_rcu(ps, &pthr->slots, tlink) {
-		if (thread || (ps->pm->flags & PMC_F_DESCENDANTS))
+		if (hwpmc_slot_inherits(ps, thread))
 			n++;
 		/* a new process (DESCENDANTS): a PROCEXIT of its own */
 		if (!thread && ps->px &&
@@ -1257,7 +1311,7 @@ void hwpmc_thr_fork(struct task_struct *parent, struct task_struct *child)
 	thr = hwpmc_thr_find(child);
 	list_for_each_entry(ps, &pthr->slots, tlink) {
 		if (ps->gone ||
-		    !(thread || (ps->pm->flags & PMC_F_DESCENDANTS)) ||
+		    !hwpmc_slot_inherits(ps, thread) ||
 		    (thr && hwpmc_thr_has(thr, ps->pm)))
 			continue;
 		cpx = ps->px;		/* a thread: its process's */
@@ -1398,7 +1452,7 @@ void hwpmc_thr_pmcs(struct task_struct *t,
 	if (!thr)
 		return;
 	list_for_each_entry_rcu(s, &thr->slots, tlink)
-		if (!READ_ONCE(s->gone))
+		if (!READ_ONCE(s->gone) && hwpmc_pmc_virtual(s->pm))
 			fn(s->pm, arg);
 }
 
@@ -1416,7 +1470,7 @@ void hwpmc_thr_gens(struct task_struct *t,
 	if (!thr)
 		return;
 	list_for_each_entry_rcu(s, &thr->slots, tlink)
-		if (!READ_ONCE(s->gone))
+		if (!READ_ONCE(s->gone) && hwpmc_pmc_virtual(s->pm))
 			fn(s->pm, s->gen, arg);
 }
 

@@ -31,13 +31,8 @@
  *           PROCEXIT (hwpmc_csw.c); the end of the process
  *           (hwpmc_lifecycle.c, once): SYSEXIT to system samplers.
  *   attach  PMCATTACH and MAP_IN of the target's existing mappings.
- *   switch  sched_switch, registered while a sampling LOG_PROCCSW PMC
- *           exists (counting PMCs log their slices in hwpmc_csw.c):
- *           PROCCSW with what the outgoing thread counted in its time
- *           slice, from a per-(thread, PMC) record of its count at the
- *           previous switch (hwpmc_csw); created at attach and at
- *           clone, dropped at thread exit (after a last PROCCSW for
- *           the final slice) and with the PMC.
+ *   switch  nothing here: PROCCSW, of counting and sampling PMCs alike,
+ *           comes from the target threads' records (hwpmc_csw.c).
  *
  * Without CONFIG_KPROBES there are no exec, mmap and PROCEXIT records
  * (hwpmc.4, BUGS).
@@ -154,191 +149,6 @@ static void hwpmc_add_system(struct hwpmc_logset *ls)
 static bool hwpmc_hooks_idle(void)
 {
 	return !atomic_read(&hwpmc_active);
-}
-
-/* -- PROCCSW ------------------------------------------------------------------ */
-
-/* A thread's count of a LOG_PROCCSW PMC at its last switch. */
-struct hwpmc_csw {
-	struct hlist_node	node;		/* hwpmc_csw_hash, by task */
-	struct task_struct	*task;
-	struct hwpmc_pmc	*pm;
-	u64			last;
-	struct rcu_head		rcu;
-};
-
-static DEFINE_HASHTABLE(hwpmc_csw_hash, 10);
-static DEFINE_RAW_SPINLOCK(hwpmc_csw_lock);
-static int hwpmc_proccsw_users;		/* LOG_PROCCSW PMCs; hwpmc_sx */
-
-static struct hwpmc_csw *hwpmc_csw_find(struct task_struct *t,
-					struct hwpmc_pmc *pm)
-{
-	struct hwpmc_csw *c;
-
-	hash_for_each_possible_rcu(hwpmc_csw_hash, c, node, (unsigned long)t)
-		if (c->task == t && c->pm == pm)
-			return c;
-	return NULL;
-}
-
-/* Count the slices of thread t for pm from 0; any context but NMI. */
-static void hwpmc_csw_add(struct task_struct *t, struct hwpmc_pmc *pm,
-			  gfp_t gfp)
-{
-	struct hwpmc_csw *c = kzalloc(sizeof(*c), gfp | __GFP_NOWARN);
-	unsigned long flags;
-
-	if (!c) {
-		hwpmc_pmc_lost(pm);	/* no PROCCSW for that thread */
-		return;
-	}
-	c->task = t;
-	c->pm = pm;
-	raw_spin_lock_irqsave(&hwpmc_csw_lock, flags);
-	if (hwpmc_csw_find(t, pm)) {
-		raw_spin_unlock_irqrestore(&hwpmc_csw_lock, flags);
-		kfree(c);
-		return;
-	}
-	hash_add_rcu(hwpmc_csw_hash, &c->node, (unsigned long)t);
-	raw_spin_unlock_irqrestore(&hwpmc_csw_lock, flags);
-}
-
-/* Drop the records of thread t (any PMC: pm NULL) or of PMC pm. */
-static void hwpmc_csw_drop(struct task_struct *t, struct hwpmc_pmc *pm)
-{
-	struct hlist_node *tmp;
-	struct hwpmc_csw *c;
-	unsigned long flags;
-	int b;
-
-	raw_spin_lock_irqsave(&hwpmc_csw_lock, flags);
-	if (t) {
-		hash_for_each_possible_safe(hwpmc_csw_hash, c, tmp, node,
-					    (unsigned long)t)
-			if (c->task == t) {
-				hash_del_rcu(&c->node);
-				kfree_rcu(c, rcu);
-			}
-	} else {
-		hash_for_each_safe(hwpmc_csw_hash, b, tmp, c, node)
-			if (c->pm == pm) {
-				hash_del_rcu(&c->node);
-				kfree_rcu(c, rcu);
-			}
-	}
-	raw_spin_unlock_irqrestore(&hwpmc_csw_lock, flags);
-}
-
-static void hwpmc_csw_log(struct task_struct *t, struct hwpmc_pmc *pm,
-			  struct perf_event *ev)
-{
-	struct hwpmc_csw *c = hwpmc_csw_find(t, pm);
-	u64 v, d;
-
-	if (!c || !hwpmc_pmc_log(pm))
-		return;
-	v = hwpmc_md_read_local(ev);
-	d = v - c->last;
-	c->last = v;
-	/* a stopped PMC's counters may count on (hwpmc_pmc.c): no record */
-	if (READ_ONCE(pm->state) != PMC_STATE_RUNNING)
-		return;
-	hwpmc_rec_proccsw(pm, t, d);
-}
-
-static void hwpmc_csw_counter(struct perf_event *ev, struct hwpmc_pmc *pm,
-			      void *arg)
-{
-	if (pm->flags & PMC_F_LOG_PROCCSW)
-		hwpmc_csw_log(current, pm, ev);
-}
-
-/*
- * prev, the current task, is switched out; perf has not yet stopped its
- * counters (that comes after this tracepoint).  rq lock held, IRQs off.
- */
-static void hwpmc_probe_switch(void *data, bool preempt,
-			       struct task_struct *prev,
-			       struct task_struct *next,
-			       unsigned int prev_state)
-{
-	lockdep_assert_irqs_disabled();
-
-	rcu_read_lock();
-	hwpmc_md_task_counters(prev, hwpmc_csw_counter, NULL);
-	rcu_read_unlock();
-}
-
-/*
- * A sampling LOG_PROCCSW PMC comes or goes; hwpmc_sx held for writing.
- * (Counting PMCs log their slices themselves: hwpmc_csw.c.)
- */
-int hwpmc_proccsw_use(struct hwpmc_pmc *pm, bool on)
-{
-	int error = 0;
-
-	lockdep_assert_held_write(&hwpmc_sx);
-	if (!(pm->flags & PMC_F_LOG_PROCCSW) || hwpmc_pmc_virtual(pm))
-		return 0;
-	if (on) {
-		if (!hwpmc_proccsw_users)
-			error = hwpmc_tp_register(HWPMC_TP_SWITCH,
-						  hwpmc_probe_switch);
-		if (!error)
-			hwpmc_proccsw_users++;
-		return error;
-	}
-	hwpmc_csw_drop(NULL, pm);
-	if (!--hwpmc_proccsw_users) {
-		hwpmc_tp_unregister(HWPMC_TP_SWITCH, hwpmc_probe_switch);
-		hwpmc_tp_sync();
-	}
-	return 0;
-}
-
-/* Thread t became a target of pm (attach); process context. */
-void hwpmc_proccsw_attach(struct task_struct *t, struct hwpmc_pmc *pm)
-{
-	if (pm->flags & PMC_F_LOG_PROCCSW)
-		hwpmc_csw_add(t, pm, GFP_KERNEL);
-}
-
-struct hwpmc_pmcset {
-	int			n;
-	struct hwpmc_pmc	*pm[HWPMC_LOGSET_MAX];
-};
-
-static void hwpmc_add_csw(struct perf_event *ev, struct hwpmc_pmc *pm,
-			  void *arg)
-{
-	struct hwpmc_pmcset *ps = arg;
-
-	if ((pm->flags & PMC_F_LOG_PROCCSW) && ps->n < HWPMC_LOGSET_MAX)
-		ps->pm[ps->n++] = pm;
-}
-
-/* A new thread or process t, with the counters perf gave it. */
-static void hwpmc_csw_clone(struct task_struct *t)
-{
-	struct hwpmc_pmcset ps = { 0 };
-	int i;
-
-	if (!READ_ONCE(hwpmc_proccsw_users))
-		return;
-	hwpmc_md_task_counters(t, hwpmc_add_csw, &ps);
-	for (i = 0; i < ps.n; i++)
-		hwpmc_csw_add(t, ps.pm[i], GFP_ATOMIC);
-}
-
-/* The current thread exits: its last slice, then its records go. */
-static void hwpmc_csw_exit(struct task_struct *t)
-{
-	if (!READ_ONCE(hwpmc_proccsw_users))
-		return;
-	hwpmc_md_task_counters(t, hwpmc_csw_counter, NULL);
-	hwpmc_csw_drop(t, NULL);
 }
 
 /* -- kprobes: exec, mmap and exit ------------------------------------------- */
@@ -529,7 +339,6 @@ static int hwpmc_kp_exit(struct kprobe *kp, struct pt_regs *regs)
 		return 0;
 	hwpmc_procexit(p, group_dead);
 	rcu_read_lock();
-	hwpmc_csw_exit(p);
 	hwpmc_thr_gone(p);
 	rcu_read_unlock();
 	return 0;
@@ -712,7 +521,14 @@ static void hwpmc_born_add(struct hwpmc_born_walk *w, struct hwpmc_pmc *pm,
 		if (b->e[i].pm == pm)
 			return;
 	if (!b || b->n == HWPMC_BORN_MAX) {
-		hwpmc_thr_forget(w->child, pm);
+		/*
+		 * Counting PMCs' slots, found outside perf's context lock,
+		 * under which hwpmc_vlock may not be taken (hwpmc_thr_exit()
+		 * takes them the other way round); a sampling PMC's counters
+		 * come with the task work only.
+		 */
+		if (hwpmc_pmc_virtual(pm))
+			hwpmc_thr_forget(w->child, pm);
 		hwpmc_pmc_lost(pm);	/* the child is not its target */
 		return;
 	}
@@ -802,7 +618,6 @@ static void hwpmc_probe_fork(void *data, struct task_struct *parent,
 		return;
 	rcu_read_lock();
 	hwpmc_thr_fork(current, child);
-	hwpmc_csw_clone(child);
 	hwpmc_check_inherited(child);
 	/* system samplers learn the names of new processes and threads */
 	hwpmc_add_system(&ss);

@@ -356,6 +356,17 @@ static inline bool hwpmc_pmc_virtual(const struct hwpmc_pmc *pm)
 	return pm->mode == PMC_MODE_TC;
 }
 
+/*
+ * Has pm slots in its target threads' records (hwpmc_csw.c)?  Counting
+ * process PMCs, and sampling ones that log PROCCSW, whose slots log what
+ * the thread's own counter counted in each time slice.
+ */
+static inline bool hwpmc_pmc_slotted(const struct hwpmc_pmc *pm)
+{
+	return hwpmc_pmc_virtual(pm) ||
+	       (pm->mode == PMC_MODE_TS && (pm->flags & PMC_F_LOG_PROCCSW));
+}
+
 /* Counting process PMCs (hwpmc_csw.c); hwpmc_sx held unless said. */
 int hwpmc_csw_init(void);
 void hwpmc_csw_fini(void);
@@ -437,8 +448,6 @@ int hwpmc_hooks_init(void (*born)(struct callback_head *cb));
 void hwpmc_hooks_born_done(struct hwpmc_born *b);
 void hwpmc_hooks_fini(void);
 void hwpmc_hooks_exit(struct task_struct *p);
-int hwpmc_proccsw_use(struct hwpmc_pmc *pm, bool on);
-void hwpmc_proccsw_attach(struct task_struct *t, struct hwpmc_pmc *pm);
 bool hwpmc_task_carries(struct task_struct *t, const struct hwpmc_pmc *pm);
 
 /* PROCEXIT: what exiting threads counted, per PMC (atomic context, RCU). */

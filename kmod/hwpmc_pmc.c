@@ -710,7 +710,10 @@ static int hwpmc_target_add(struct hwpmc_pmc *pm, struct task_struct *p,
 		if (!tv[i].ev)
 			continue;
 		pt->ev[pt->nev++] = tv[i].ev;
-		hwpmc_proccsw_attach(tv[i].t, pm);
+		/* LOG_PROCCSW: the thread's slot (hwpmc_csw.c) */
+		if (hwpmc_pmc_slotted(pm) &&
+		    hwpmc_vpmc_add_thread(pm, tv[i].t, &px) == -ENOMEM)
+			hwpmc_pmc_lost(pm);
 	}
 	list_add_tail_rcu(&pt->link, &pm->targets);	/* the fork probe */
 	pm->had_targets = true;
@@ -743,6 +746,8 @@ static void __hwpmc_target_free(struct hwpmc_pmc *pm, struct hwpmc_target *pt,
 		pm->value += hwpmc_vpmc_remove(pm, 0, pt->tgid);
 	else if (pm->state == PMC_STATE_RUNNING)
 		pm->value += hwpmc_target_stop(pt);
+	if (!hwpmc_pmc_virtual(pm))
+		hwpmc_vpmc_remove(pm, 0, pt->tgid);	/* PROCCSW slots */
 	hwpmc_target_check(pm, pt);
 	for (i = 0; i < pt->nev; i++)
 		hwpmc_md_release(pt->ev[i]);
@@ -1108,9 +1113,6 @@ int hwpmc_pmc_allocate(struct file *file, struct pmc_op_pmcallocate *pa)
 		goto fail_owner;
 	}
 	pm->owner = po;
-	error = hwpmc_proccsw_use(pm, true);
-	if (error)
-		goto fail_owner;
 	error = hwpmc_vpmc_use(pm, true);
 	if (error)
 		goto fail_owner;
@@ -1549,7 +1551,6 @@ static void hwpmc_pmc_free(struct hwpmc_pmc *pm)
 		kfree(a);
 		a = next;
 	}
-	hwpmc_proccsw_use(pm, false);
 	hwpmc_vpmc_use(pm, false);
 	hwpmc_row_give(pm->mode, pm->cpu, pm->ri);
 	list_del(&pm->link);

@@ -1581,6 +1581,63 @@ TEST_F(log, proccsw_deltas_sum_to_the_total)
 	free(lg.buf);
 }
 
+/*
+ * LOG_PROCCSW of a sampling PMC: one record per time slice of each
+ * thread of its targets (a descendant born meanwhile included), with
+ * what the thread's counter counted in it, from the thread's record as
+ * for counting PMCs; per process they sum to its PROCEXIT.
+ */
+TEST_F(log, sampling_proccsw_deltas_sum_to_procexit)
+{
+	struct pmclog_procexit *px;
+	struct pmclog_proccsw *cw;
+	struct pmclog_header *h;
+	struct child c;
+	struct log lg;
+	size_t off;
+	__u64 csw = 0, exits = 0;
+	int n = 0, np = 0, f = logfile(self->path);
+	__u32 id;
+
+	ASSERT_LE(0, f);
+	ASSERT_EQ(0, configure(self->fd, f));
+	close(f);
+	child_start(&c, pingpong_fn, NULL);
+	/* a period no run reaches: slices, no samples */
+	ASSERT_EQ(0, alloc(self->fd, PMC_MODE_TS, EV_SOFT(PAGE_FAULTS),
+			   PMC_CPU_ANY, PMC_F_DESCENDANTS | PMC_F_LOG_PROCCSW |
+			   PMC_F_LOG_PROCEXIT, 1000000000, &id));
+	ASSERT_EQ(0, attach(self->fd, id, c.pid));
+	ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTART, id));
+	child_go(&c);
+	ASSERT_EQ(0, child_wait(&c, NULL));
+	usleep(200000);		/* exit records are written from a worker */
+	ASSERT_EQ(0, xioctl(self->fd, HWPMC_IOC_CLOSELOG, NULL));
+	EXPECT_EQ(0, simple(self->fd, HWPMC_IOC_PMCRELEASE, id));
+	log_load_file(&lg, self->path);
+	for_each_record(&lg, h, off) {
+		if (TYPE(h) == PMCLOG_TYPE_PROCCSW) {
+			cw = (void *)h;
+			EXPECT_EQ(id, cw->pl_pmcid);
+			csw += cw->pl_value;
+			n++;
+		} else if (TYPE(h) == PMCLOG_TYPE_PROCEXIT) {
+			px = (void *)h;
+			EXPECT_EQ(id, px->pl_pmcid);
+			exits += px->pl_value;
+			np++;
+		}
+	}
+	TH_LOG("%d slices, %llu page faults; %d PROCEXIT, %llu", n,
+	       (unsigned long long)csw, np, (unsigned long long)exits);
+	EXPECT_LE(400, csw);			/* pages touched */
+	EXPECT_EQ(exits, csw);
+	EXPECT_EQ(2, np);			/* the child and its child */
+	EXPECT_LE(200, n);
+	EXPECT_EQ(0, lg.bad);
+	free(lg.buf);
+}
+
 /* System sampling on CPU 0 sees a child busy there, and its maps. */
 TEST_F(log, system_sampling_sees_a_busy_process)
 {

@@ -1961,7 +1961,8 @@ TEST_F(count, descendants_born_child_outlives_its_root)
 	EXPECT_EQ(0, simple(self->fd, HWPMC_IOC_PMCRELEASE, id2));
 }
 
-TEST(hundred_owners_at_once)
+/* (a slow or busy guest forks 100 owners slowly: more than 30 s) */
+TEST_F_TIMEOUT(count, hundred_owners_at_once, 120)
 {
 	pid_t pids[100];
 	int i, status, bad = 0;

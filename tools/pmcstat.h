@@ -27,6 +27,7 @@ struct func {
 					   or "[unknown]" */
 	const char	*obj;		/* basename of its file, "[kernel]",
 					   "[module]", "[jit]", "[vdso]" */
+	const char	*path;		/* its file's path (NULL: obj) */
 	const char	*src;		/* with sym_lines: "file:line" of its
 					   first instruction, NULL: unknown */
 	int		unknown;	/* name is "[unknown]" */

@@ -22,12 +22,18 @@
 #define HWPMC_STATIC	0
 #endif
 
+/*
+ * A report's "-": the output file (-o's, else the standard output), as
+ * pmcstat(8) sends -F -, -G -, -m -, -M - there
+ */
+static FILE *dash_out;
+
 static FILE *open_out(const char *path)
 {
 	FILE *f;
 
 	if (!strcmp(path, "-"))
-		return stdout;
+		return dash_out ? dash_out : stdout;
 	f = fopen(path, "we");
 	if (!f) {
 		fprintf(stderr, "%s: cannot create %s: %s\n", prog, path, strerror(errno));
@@ -40,7 +46,7 @@ static int close_out(FILE *f, const char *path)
 {
 	int err = ferror(f);
 
-	if (f == stdout) {
+	if (f == stdout || f == dash_out) {
 		if (!fflush(f) && !err)
 			return 0;
 	} else if (fclose(f) == 0 && !err) {
@@ -87,6 +93,8 @@ static int write_reports(int fd, const char *name, const struct reports *r,
 	struct report_outs ro = { 0 };
 	struct report_opts o = r->ro;
 	int rc = 0;
+
+	dash_out = out;
 
 	if (r->dump)
 		ro.dump = out;
@@ -179,6 +187,7 @@ static int write_reports(int fd, const char *name, const struct reports *r,
 		fprintf(stderr, "%s: warning: the log is malformed after byte %ju (%s): "
 			"the rest is ignored\n", prog, (uintmax_t)sum->bad_offset,
 			strerror(sum->bad_errno));
+	dash_out = NULL;
 	return rc;
 }
 

@@ -73,6 +73,11 @@ ok $? "-z 2 -G: chains of two frames"
 run 0 -R "$T/log" -G - && [ "$(sed -n 1p "$T/out")" = "@ cpu-clock [100 samples]" ] &&
 	hasnt out 'flat profile'
 ok $? "-G -: to standard output, instead of the flat profile"
+run 0 -R "$T/log" -o "$T/o.txt" -G - && [ ! -s "$T/out" ] && cp "$T/o.txt" "$T/o" &&
+	has o '^@ cpu-clock \[100 samples\]$' && hasnt o 'flat profile' &&
+	run 0 -R "$T/log" -o "$T/o.txt" -F - && [ ! -s "$T/out" ] &&
+	cp "$T/o.txt" "$T/o" && has o '^version: 1$'
+ok $? "-G -, -F - with -o file: to -o's file, as pmcstat(8) says"
 
 # -- -F: the calltree (callgrind format) for KCachegrind ----------------------
 run 0 -R "$T/log" -F "$T/ct" && cp "$T/ct" "$T/c" &&
@@ -182,6 +187,9 @@ ok $? "-U: a toggle, PMC_F_USERCALLCHAIN on the following -P/-S"
 # -- -T: the top mode's keys -----------------------------------------------------------------
 if [ -n "$PTY" ] && "$STAT" -T 2>&1 | grep -q 'built without ncurses'; then
 	skip "-T: pmcstat's keys" "built without ncurses"
+elif [ -n "$PTY" ] && ! { [ -e /usr/share/terminfo/v/vt100 ] || [ -e /lib/terminfo/v/vt100 ] ||
+			  [ -e /etc/terminfo/v/vt100 ]; }; then
+	skip "-T: pmcstat's keys" "no vt100 terminfo entry"
 elif [ -n "$PTY" ]; then
 	t0=$(date +%s)
 	{ sleep 1.5; printf 'ca'; sleep 1.5; printf 'n'; sleep 1.5; printf 'q'; } |

@@ -915,7 +915,8 @@ static void graph(const struct ctx *c, const struct pmcdesc *d,
  * PERCENT is "100.0" or "%05.2f"; the object is named where it changes
  * within a function's tree; a blank line ends each tree.  Built from the
  * aggregated stacks (a tree of them from the leaf), cut at -z frames
- * (pmcstat's default: 16).
+ * (pmcstat's default: 16); as pmcstat's, a chain stops at an address in
+ * no mapping, and a sample whose PC is in none is not counted.
  */
 struct cgnode {
 	int		fid;
@@ -1015,6 +1016,7 @@ static void callchain(const struct ctx *c, const struct pmcdesc *d,
 {
 	size_t depth = c->o->graphdepth > 0 ? (size_t)c->o->graphdepth : 16;
 	struct cgtree t = { 0 };
+	uint64_t samples = 0;
 	size_t i, j, at, n, *top;
 	const char *obj;
 
@@ -1029,15 +1031,22 @@ static void callchain(const struct ctx *c, const struct pmcdesc *d,
 		if (!f->count)
 			continue;
 		for (at = 0, j = 0; j < f->n && j < depth; j++) {
+			const struct func *fn = &sym_funcs[e->foldfids[f->at + j]];
+
+			/* in no mapping: pmcstat's chain stops (its leaf: no sample) */
+			if (fn->unknown && !strcmp(fn->obj, "[unknown]"))
+				break;
 			at = cg_child(&t, at, e->foldfids[f->at + j]);
 			t.v[at].count += f->count;
 		}
 	}
-	fprintf(out, "@ %s [%" PRIu64 " samples]\n\n", d->name, e->samples);
+	for (i = t.v[0].child; i; i = t.v[i].next)
+		samples += t.v[i].count;
+	fprintf(out, "@ %s [%" PRIu64 " samples]\n\n", d->name, samples);
 	n = cg_children(&t, 0, &top);
 	for (i = 0; i < n; i++) {
 		obj = NULL;
-		cg_print(&t, top[i], 0, e->samples, &obj, out);
+		cg_print(&t, top[i], 0, samples, &obj, out);
 		fputc('\n', out);
 	}
 	free(top);

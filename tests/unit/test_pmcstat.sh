@@ -27,17 +27,18 @@ ok $? "mklog wrote a log"
 # pmcstat(8) -G: "Print callchain information to file"; pmcpl_callgraph.c's
 # lines: INDENT PERCENT% " [N] " (12 columns) INDENT NAME [@ OBJECT]
 run 0 -R "$T/log" -G "$T/cg" && cp "$T/cg" "$T/g" &&
-	[ "$(sed -n 1p "$T/cg")" = "@ cpu-clock [100 samples]" ] &&
+	[ "$(sed -n 1p "$T/cg")" = "@ cpu-clock [99 samples]" ] &&
 	[ -z "$(sed -n 2p "$T/cg")" ] &&
-	[ "$(sed -n 3p "$T/cg")" = "90.00%  [90]       ut_hot_leaf @ $lib" ] &&
+	[ "$(sed -n 3p "$T/cg")" = "90.91%  [90]       ut_hot_leaf @ $lib" ] &&
 	[ "$(sed -n 4p "$T/cg")" = " 100.0%  [90]        ut_lib_caller" ] &&
 	[ "$(sed -n 5p "$T/cg")" = "  100.0%  [90]         ut_main_caller @ $prog" ] &&
 	[ "$(sed -n 6p "$T/cg")" = "   100.0%  [90]          main" ] &&
 	[ -z "$(sed -n 7p "$T/cg")" ] &&
-	has g '^06\.00%  \[6\]        ut_static_helper @ ' &&
-	has g '^03\.00%  \[3\]        ut_main_leaf @ ' &&
-	has g '^01\.00%  \[1\]        \[unknown\] @ \[unknown\]$'
+	has g '^06\.06%  \[6\]        ut_static_helper @ ' &&
+	has g '^03\.03%  \[3\]        ut_main_leaf @ ' && hasnt g 'unknown'
 ok $? "-G: '@ EVENT [N samples]', each leaf by samples, its callers indented, objects named"
+# (the sample at an address in no mapping: none of pmcstat's, as its
+# leaf has no image)
 # every line of a tree: the grammar, and the percentages of its parent's samples
 awk '
 /^@ / || /^$/ { depth = -1; next }
@@ -52,7 +53,7 @@ awk '
 	if (ind && (pct + 0.01 < want || pct - 0.01 > want)) { print "pct: " $0; bad = 1 }
 	if (!ind) top += cnt
 }
-END { if (top != 100) { print "tops: " top; bad = 1 } exit bad }' "$T/cg" > "$T/gbad"
+END { if (top != 99) { print "tops: " top; bad = 1 } exit bad }' "$T/cg" > "$T/gbad"
 ok $? "-G: every line in pmcstat's grammar, a caller's share of its callee's, the leaves add up$(head -n 1 "$T/gbad" | sed 's/^/ (/;s/$/)/;s/^ ()$//')"
 # stackcollapse-pmc.pl's reading: a line "INDENT PCT%  [N] NAME"; a line no
 # deeper than the one before ends the stack before it (root first, ';')
@@ -65,16 +66,16 @@ match($0, /^ *[0-9.]+%  \[[0-9]+\] */) {
 	st[ind] = $3; pc = cnt; prev = ind; seen = 1
 }
 END { if (seen) out() }' "$T/cg" | sort > "$T/collapsed"
-run 0 -R "$T/log" --folded - && sed 's/^mklog;//' "$T/out" | sort > "$T/folded" &&
+run 0 -R "$T/log" --folded - && sed 's/^mklog;//' "$T/out" | grep -v unknown | sort > "$T/folded" &&
 	cmp -s "$T/collapsed" "$T/folded"
-ok $? "-G: collapsed as stackcollapse-pmc.pl does, the stacks of --folded"
+ok $? "-G: collapsed as stackcollapse-pmc.pl does, the stacks of --folded (those in a mapping)"
 run 0 -R "$T/log" -z 2 -G - && hasnt out '^  [0-9]' && has out '^ 100\.0%  \[90\]        ut_lib_caller$'
 ok $? "-z 2 -G: chains of two frames"
-run 0 -R "$T/log" -G - && [ "$(sed -n 1p "$T/out")" = "@ cpu-clock [100 samples]" ] &&
+run 0 -R "$T/log" -G - && [ "$(sed -n 1p "$T/out")" = "@ cpu-clock [99 samples]" ] &&
 	hasnt out 'flat profile'
 ok $? "-G -: to standard output, instead of the flat profile"
 run 0 -R "$T/log" -o "$T/o.txt" -G - && [ ! -s "$T/out" ] && cp "$T/o.txt" "$T/o" &&
-	has o '^@ cpu-clock \[100 samples\]$' && hasnt o 'flat profile' &&
+	has o '^@ cpu-clock \[99 samples\]$' && hasnt o 'flat profile' &&
 	run 0 -R "$T/log" -o "$T/o.txt" -F - && [ ! -s "$T/out" ] &&
 	cp "$T/o.txt" "$T/o" && has o '^version: 1$'
 ok $? "-G -, -F - with -o file: to -o's file, as pmcstat(8) says"

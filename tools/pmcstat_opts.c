@@ -545,6 +545,9 @@ void opts_parse(struct opts *o, int argc, char **argv)
 		case 'h':
 			usage(NULL);
 		case ':':
+			if (optopt == 'D')	/* hwpmc-stat's -D was the dump */
+				usage("option -D needs an argument: the directory of "
+				      "-g's files (the log as text is --dump)");
 			if (optopt > ' ' && optopt < 127)
 				usage("option -%c needs an argument", optopt);
 			usage("option %s needs an argument", argv[optind - 1]);

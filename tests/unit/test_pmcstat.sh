@@ -142,7 +142,7 @@ run 64 -R "$T/log" -D "$T/out.d" && has err '-D is only used with -g'
 ok $? "-D without -g: usage error (pmcstat's)"
 run 64 -R "$T/log" -M "$T/m2" && has err '-M is only used with -g'
 ok $? "-M without -g: usage error"
-run 64 -R "$T/log" -D && has err 'option -D needs an argument'
+run 64 -R "$T/log" -D && has err 'option -D needs an argument: .*--dump'
 ok $? "-D takes a directory (the dump is --dump)"
 # -e: BSD's gmon.out (struct gmonhdr: lpc, hpc, ncnt, version, profrate,
 # histcounter_type), 32-bit bins

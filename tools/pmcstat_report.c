@@ -101,6 +101,14 @@ struct folded {
 	size_t		at;		/* at evrep.foldfids[at] */
 };
 
+/* -F: the samples of a leaf function at one instruction (its address) */
+struct instr {
+	uint64_t	addr;		/* link-time in its file; kernel, JIT,
+					   no file: run-time */
+	int		fid;
+	uint64_t	count;		/* 0: a free slot */
+};
+
 /*
  * What the samples of one event (its PMCs together: one per CPU in
  * system sampling) add up to; counts indexed by function (sym_funcs).
@@ -120,6 +128,8 @@ struct evrep {
 	size_t		nfold, foldroom;
 	int		*foldfids;	/* the stacks' function indices */
 	size_t		nfoldfid, foldfidroom;
+	struct instr	*instrs;	/* -F: open addressing */
+	size_t		ninstr, instrroom;
 };
 
 struct ctx {
@@ -127,6 +137,10 @@ struct ctx {
 	int		aggregate;	/* any report but the dump */
 	int		want_chain;	/* resolve whole chains (else the leaf) */
 	int		want_edges, want_folded;
+	int		want_instr;	/* -F: leaf instructions, functions' starts */
+	uint64_t	*fstart;	/* -F: each function's address (+1; 0:
+					   unknown), indexed as sym_funcs */
+	size_t		fstartroom;
 	FILE		*dump;		/* -D: the records as text */
 	FILE		*pcs, *addrs;	/* -m, -a: per sample, as read */
 	struct gmon	*gmon;		/* -g */
@@ -288,6 +302,7 @@ static void ev_free(struct evrep *e)
 		free(e->folds[i].comm);
 	free(e->folds);
 	free(e->foldfids);
+	free(e->instrs);
 	free(e->edges);
 	free(e->self);
 	free(e->total);
@@ -317,6 +332,9 @@ static void ctx_clear(struct ctx *c)
 		ev_free(&c->evs[i]);
 	free(c->evs);
 	free(c->pmcs);
+	free(c->fstart);
+	c->fstart = NULL;
+	c->fstartroom = 0;
 	c->evs = NULL;
 	c->pmcs = NULL;
 	c->nev = c->npmc = 0;
@@ -399,6 +417,80 @@ static void write_addrs(FILE *out, struct proc *p, const uint64_t *pcs,
 	fputs("--\n", out);
 }
 
+/* an address as -F shows it: link-time in its file, else run-time */
+static uint64_t instr_addr(struct proc *p, uint64_t pc)
+{
+	uint64_t va;
+
+	if (!sym_is_kernel(pc) && sym_image_va(p, pc, &va))
+		return va;
+	return pc;
+}
+
+/* -F: one more sample of function fid at instruction addr */
+static void instr_add(struct evrep *e, int fid, uint64_t addr)
+{
+	uint64_t h = hash64(addr ^ ((uint64_t)(uint32_t)fid << 40));
+	size_t i, mask;
+
+	if (e->ninstr * 2 >= e->instrroom) {
+		struct instr *old = e->instrs;
+		size_t oroom = e->instrroom;
+
+		e->instrroom = oroom ? oroom * 2 : 256;
+		e->instrs = xrealloc(NULL, e->instrroom * sizeof(*e->instrs));
+		memset(e->instrs, 0, e->instrroom * sizeof(*e->instrs));
+		for (i = 0; i < oroom; i++)
+			if (old[i].count) {
+				uint64_t oh = hash64(old[i].addr ^
+						     ((uint64_t)(uint32_t)old[i].fid << 40));
+				size_t j, m = e->instrroom - 1;
+
+				for (j = oh & m; e->instrs[j].count; j = (j + 1) & m)
+					;
+				e->instrs[j] = old[i];
+			}
+		free(old);
+	}
+	mask = e->instrroom - 1;
+	for (i = h & mask; e->instrs[i].count; i = (i + 1) & mask)
+		if (e->instrs[i].addr == addr && e->instrs[i].fid == fid) {
+			e->instrs[i].count++;
+			return;
+		}
+	e->instrs[i].addr = addr;
+	e->instrs[i].fid = fid;
+	e->instrs[i].count = 1;
+	e->ninstr++;
+}
+
+/* -F: the start of each function of a chain, the first time it is seen */
+static void func_starts(struct ctx *c, struct proc *p, const uint64_t *pcs,
+			const int *fids, size_t n)
+{
+	uint64_t start, end;
+	size_t i, room;
+
+	if (c->fstartroom < sym_nfunc) {
+		room = c->fstartroom ? c->fstartroom : 256;
+		while (room < sym_nfunc)
+			room *= 2;
+		c->fstart = xrealloc(c->fstart, room * sizeof(*c->fstart));
+		memset(c->fstart + c->fstartroom, 0,
+		       (room - c->fstartroom) * sizeof(*c->fstart));
+		c->fstartroom = room;
+	}
+	for (i = 0; i < n; i++) {
+		uint64_t pc = i ? pcs[i] - 1 : pcs[i];
+
+		if (c->fstart[fids[i]] || sym_funcs[fids[i]].unknown ||
+		    sym_range(p, pc, &start, &end) < 0)
+			continue;
+		/* link-time in its file (kernel, JIT: run-time), as instr_addr() */
+		c->fstart[fids[i]] = start + 1;
+	}
+}
+
 static void sample(struct ctx *c, struct evrep *e,
 		   const struct pmclog_ev_callchain *cc)
 {
@@ -453,6 +545,10 @@ static void sample(struct ctx *c, struct evrep *e,
 				edge_add(e, (uint32_t)fids[i + 1], (uint32_t)fids[i]);
 	if (c->want_folded)
 		fold_add(e, p ? p->comm : NULL, pid, fids, n);
+	if (c->want_instr) {
+		instr_add(e, fids[0], instr_addr(p, cc->pl_pc[0]));
+		func_starts(c, p, cc->pl_pc, fids, n);
+	}
 	if (c->an)
 		annot_sample(c->an, (int)(e - c->evs), p, cc->pl_pc[0]);
 }
@@ -1055,20 +1151,48 @@ static void callchain(const struct ctx *c, const struct pmcdesc *d,
 
 /*
  * -F: the calltree for KCachegrind, in callgrind's format, as pmcstat
- * writes it: "version: 1", "creator:", "positions: line", "events:" (a
- * column per event: its name, non-alphanumerics as '_', then _INDEX),
- * "summary:"; then a ROOT function calling the outermost functions of
- * the chains; then per function "ob=" (its file), "fl=" (its source
- * file, with --lines), "fn=", its self samples (line 0, or its line),
- * and per function it calls "cob=", "cfl=", "cfn=", "calls=COUNT LINE"
- * and the samples of the chains through that call (inclusive).  Built
- * from the aggregated stacks: a call counted once per chain.
+ * writes it: "version: 1", "creator:", "positions: instr line",
+ * "events:" (a column per event: its name, non-alphanumerics as '_',
+ * then _INDEX), "summary:"; then a ROOT function calling the outermost
+ * functions of the chains; then per function "ob=" (its file), "fl="
+ * (its source file, with --lines), "fn=", its self samples per sampled
+ * instruction ("ADDRESS LINE COSTS": link-time addresses in the file;
+ * the line 0, or the function's with --lines), and per function it
+ * calls "cob=", "cfl=", "cfn=", "calls=COUNT ADDRESS LINE" (the
+ * callee's start) and "ADDRESS LINE COSTS" (the caller's start: the
+ * samples of the chains through that call, inclusive).  Built from the
+ * aggregated stacks: a call counted once per chain.
  */
 struct ctarc {
 	int		caller, callee;	/* caller -1: ROOT */
 	size_t		ev;
 	uint64_t	count;
 };
+
+struct ctins {
+	int		fid;
+	uint64_t	addr;
+	size_t		ev;
+	uint64_t	count;
+};
+
+static int cmp_ctins(const void *a, const void *b)
+{
+	const struct ctins *x = a, *y = b;
+
+	if (x->fid != y->fid)
+		return x->fid < y->fid ? -1 : 1;
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	return x->ev < y->ev ? -1 : x->ev > y->ev;
+}
+
+/* the address of function fid's start as -F shows it (0: unknown) */
+static uint64_t ct_start(const struct ctx *c, int fid)
+{
+	return fid >= 0 && (size_t)fid < c->fstartroom && c->fstart[fid] ?
+	       c->fstart[fid] - 1 : 0;
+}
 
 static int cmp_ctarc(const void *a, const void *b)
 {
@@ -1111,9 +1235,10 @@ static void calltree(const struct ctx *c, FILE *out)
 	const struct evrep **evs = xrealloc(NULL, (c->nev + 1) * sizeof(*evs));
 	const char **names = xrealloc(NULL, (c->nev + 1) * sizeof(*names));
 	struct ctarc *arcs = NULL;
-	size_t nev = 0, narc = 0, room = 0, i, j, k, a, b;
+	struct ctins *ins = NULL;
+	size_t nev = 0, narc = 0, room = 0, nins = 0, insroom = 0, i, j, k, a, b, q;
 	uint64_t *self, *cost;
-	unsigned long line;
+	unsigned long line, fline;
 	char name[PMC_NAME_MAX + 16], *p;
 
 	/* the events with samples, in the order of their PMCs */
@@ -1166,7 +1291,24 @@ static void calltree(const struct ctx *c, FILE *out)
 		}
 	}
 	qsort(arcs, narc, sizeof(*arcs), cmp_ctarc);
-	fprintf(out, "version: 1\ncreator: hwpmc-stat\npositions: line\nevents:");
+	/* the sampled instructions, by function and address */
+	for (k = 0; k < nev; k++)
+		for (i = 0; i < evs[k]->instrroom; i++) {
+			const struct instr *x = &evs[k]->instrs[i];
+
+			if (!x->count)
+				continue;
+			if (nins == insroom) {
+				insroom = insroom ? insroom * 2 : 256;
+				ins = xrealloc(ins, insroom * sizeof(*ins));
+			}
+			ins[nins].fid = x->fid;
+			ins[nins].addr = x->addr;
+			ins[nins].ev = k;
+			ins[nins++].count = x->count;
+		}
+	qsort(ins, nins, sizeof(*ins), cmp_ctins);
+	fprintf(out, "version: 1\ncreator: hwpmc-stat\npositions: instr line\nevents:");
 	for (k = 0; k < nev; k++) {
 		snprintf(name, sizeof(name), "%s_%zu", names[k], k);
 		for (p = name; *p; p++)
@@ -1179,7 +1321,7 @@ static void calltree(const struct ctx *c, FILE *out)
 		fprintf(out, " %" PRIu64, evs[k]->samples);
 	fprintf(out, "\n\n");
 	/* ROOT, then each function with samples or calls */
-	for (i = 0, a = 0; i <= sym_nfunc; i++) {
+	for (i = 0, a = 0, q = 0; i <= sym_nfunc; i++) {
 		int fid = (int)i - 1, any = 0;
 
 		if (fid >= 0)
@@ -1189,15 +1331,30 @@ static void calltree(const struct ctx *c, FILE *out)
 			a++;
 		if (!any && fid >= 0 && (a == narc || arcs[a].caller != fid))
 			continue;
-		line = 0;
+		fline = 0;
 		if (fid < 0)
 			fprintf(out, "ob=Linux\nfl=???\nfn=ROOT\n");
 		else
-			ct_func(&sym_funcs[fid], "ob", "fl", "fn", out, &line);
-		fprintf(out, "%lu", line);
-		for (k = 0; k < nev; k++)
-			fprintf(out, " %" PRIu64, fid < 0 ? 0 : self[(size_t)fid * nev + k]);
-		fputc('\n', out);
+			ct_func(&sym_funcs[fid], "ob", "fl", "fn", out, &fline);
+		while (q < nins && ins[q].fid < fid)
+			q++;
+		if (q == nins || ins[q].fid != fid) {
+			/* no sample in it: its calls only */
+			fprintf(out, "%#" PRIx64 " %lu", ct_start(c, fid), fline);
+			for (k = 0; k < nev; k++)
+				fprintf(out, " 0");
+			fputc('\n', out);
+		}
+		for (; q < nins && ins[q].fid == fid; q = b) {
+			memset(cost, 0, (nev ? nev : 1) * sizeof(*cost));
+			for (b = q; b < nins && ins[b].fid == fid &&
+			     ins[b].addr == ins[q].addr; b++)
+				cost[ins[b].ev] += ins[b].count;
+			fprintf(out, "%#" PRIx64 " %lu", ins[q].addr, fline);
+			for (k = 0; k < nev; k++)
+				fprintf(out, " %" PRIu64, cost[k]);
+			fputc('\n', out);
+		}
 		for (; a < narc && arcs[a].caller == fid; a = b) {
 			uint64_t calls = 0;
 
@@ -1209,7 +1366,9 @@ static void calltree(const struct ctx *c, FILE *out)
 			}
 			ct_func(&sym_funcs[arcs[a].callee], "cob", "cfl", "cfn", out,
 				&line);
-			fprintf(out, "calls=%" PRIu64 " %lu\n0", calls, line);
+			fprintf(out, "calls=%" PRIu64 " %#" PRIx64 " %lu\n%#" PRIx64 " %lu",
+				calls, ct_start(c, arcs[a].callee), line,
+				ct_start(c, fid), fline);
 			for (k = 0; k < nev; k++)
 				fprintf(out, " %" PRIu64, cost[k]);
 			fputc('\n', out);
@@ -1217,6 +1376,7 @@ static void calltree(const struct ctx *c, FILE *out)
 		fputc('\n', out);
 	}
 	free(arcs);
+	free(ins);
 	free(self);
 	free(cost);
 	free(evs);
@@ -1511,6 +1671,7 @@ int report_log(int fd, const struct report_outs *ro, const struct report_opts *o
 	c.want_edges = ro->graph != NULL;
 	c.want_folded = ro->folded || ro->flame || ro->perfscript || ro->pprof ||
 			ro->callchain || ro->calltree;
+	c.want_instr = ro->calltree != NULL;
 	c.want_chain = c.want_edges || c.want_folded || ro->addrs || ro->gmon;
 	pg.on = o->progress;
 	pg.start = pg.last = mono();

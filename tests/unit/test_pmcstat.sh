@@ -83,7 +83,7 @@ ok $? "-G -, -F - with -o file: to -o's file, as pmcstat(8) says"
 # -- -F: the calltree (callgrind format) for KCachegrind ----------------------
 run 0 -R "$T/log" -F "$T/ct" && cp "$T/ct" "$T/c" &&
 	[ "$(sed -n 1p "$T/ct")" = "version: 1" ] && has c '^creator: ' &&
-	has c '^events: cpu_clock_0$' && has c '^summary: 100$' &&
+	has c '^positions: instr line$' && has c '^events: cpu_clock_0$' && has c '^summary: 100$' &&
 	has c '^fn=ROOT$' && has c "^ob=$lib$" && has c '^fn=ut_hot_leaf$' &&
 	has c '^cfn=ut_hot_leaf$' && has c '^calls=90 '
 ok $? "-F: callgrind's header, fl=/fn=, cfn=/calls= lines"
@@ -93,9 +93,9 @@ awk '
 /^fn=/ { fn = substr($0, 4); incall = 0; next }
 /^cfn=/ { cfn = substr($0, 5); next }
 /^calls=/ { incall = 1; split(substr($0, 7), a, " "); if (a[1] <= 0) bad = 1; next }
-/^[0-9]+ [0-9]+$/ {
-	if (incall) { inc[fn "->" cfn] += $2; if (fn == "ROOT") root += $2; incall = 0 }
-	else self += $2
+/^(0x[0-9a-f]+|0) [0-9]+ [0-9]+$/ {
+	if (incall) { inc[fn "->" cfn] += $3; if (fn == "ROOT") root += $3; incall = 0 }
+	else self += $3
 	next
 }
 /^(version|creator|positions|events|summary):/ || /^(ob|fl|cob|cfl)=/ || /^$/ { next }
@@ -107,6 +107,24 @@ END {
 	exit bad
 }' "$T/ct" > "$T/cbad"
 ok $? "-F: self costs add to the samples, calls carry the chains' samples$(head -n 1 "$T/cbad" | sed 's/^/ (/;s/$/)/;s/^ ()$//')"
+# the leaf's instructions: in the function (nm's range), their samples its
+# self cost; a call's target: the callee's start
+if command -v nm > /dev/null 2>&1; then
+	set -- $(nm -S "$lib" | awk '$4 == "ut_hot_leaf" { print $1, $2 }')
+	awk -v lo=$((0x$1)) -v hi=$((0x$1 + 0x$2)) -v start="$(printf '%#x' $((0x$1)))" '
+	function hex(s,   i, v) { v = 0; s = tolower(substr(s, 3))
+		for (i = 1; i <= length(s); i++) v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
+		return v }
+	/^fn=/ { fn = substr($0, 4); call = 0; next }
+	/^cfn=/ { cfn = substr($0, 5); next }
+	/^calls=/ { call = 1; if (cfn == "ut_hot_leaf" && $2 != start) { print "target " $2; bad = 1 } next }
+	fn == "ut_hot_leaf" && /^0x/ && !call {
+		n++; s += $3; a = hex($1); if (a < lo || a >= hi) { print "outside: " $1; bad = 1 } }
+	END { if (n != 8 || s != 90) { print n " rows, " s " samples"; bad = 1 } exit bad }' "$T/ct" > "$T/ibad"
+	ok $? "-F: the leaf's samples per instruction, within its symbol; calls to its start$(head -n 1 "$T/ibad" | sed 's/^/ (/;s/$/)/;s/^ ()$//')"
+else
+	skip "-F: the leaf's samples per instruction" "no nm(1)"
+fi
 if command -v callgrind_annotate > /dev/null 2>&1; then
 	callgrind_annotate --inclusive=yes "$T/ct" > "$T/ca" 2> "$T/caerr" &&
 		has ca '^100 .*PROGRAM TOTALS' && has ca '^ *99 .*:main \[' &&

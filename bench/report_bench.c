@@ -1080,8 +1080,8 @@ int main(int argc, char **argv)
 	pgraph = path_in(dir, "graph-perf.txt");
 	{
 		char *h_flat[] = { (char *)statbin, "-R", log, NULL };
-		char *h_graph[] = { (char *)statbin, "-R", log, "-G", gout, NULL };
-		char *h_fold[] = { (char *)statbin, "-R", log, "-F", fout, NULL };
+		char *h_graph[] = { (char *)statbin, "-R", log, "--graph", gout, NULL };
+		char *h_fold[] = { (char *)statbin, "-R", log, "--folded", fout, NULL };
 		char *p_flat[] = { (char *)perf, "report", "--stdio", "-i", data,
 				   "--sort", "sym", "-g", "none", "--no-children", NULL };
 		char *p_graph[] = { (char *)perf, "report", "--stdio", "-i", data,
@@ -1089,8 +1089,8 @@ int main(int argc, char **argv)
 
 		printf("# %s; hwpmc-stat: %s\n", ver, statbin);
 		printf("# flat:  hwpmc-stat -R hwpmc.log  vs  perf report --stdio -i perf.data --sort sym -g none --no-children\n");
-		printf("# graph: hwpmc-stat -R hwpmc.log -G FILE  vs  perf report --stdio -i perf.data --sort sym -g\n");
-		printf("# folded stacks: hwpmc-stat -R hwpmc.log -F FILE, alone\n");
+		printf("# graph: hwpmc-stat -R hwpmc.log --graph FILE  vs  perf report --stdio -i perf.data --sort sym -g\n");
+		printf("# folded stacks: hwpmc-stat -R hwpmc.log --folded FILE, alone\n");
 		/* the profiles first: the same samples must give the same */
 		run_cmd(h_flat, NULL, hflat, err);
 		run_cmd(p_flat, NULL, pflat, err);

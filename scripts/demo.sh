@@ -52,7 +52,7 @@ fi
 out=${HWPMC_DEMO_OUT:-/tmp/hwpmc-demo}
 mkdir -p "$out"
 set -x
-hwpmc-stat -P cpu-clock -G "$out/callgraph.txt" --flamegraph "$out/flame.svg" "$@"
+hwpmc-stat -P cpu-clock --graph "$out/callgraph.txt" --flamegraph "$out/flame.svg" "$@"
 head -n 25 "$out/callgraph.txt"
 set +x
 echo "flame graph: $out/flame.svg"

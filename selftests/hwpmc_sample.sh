@@ -58,15 +58,15 @@ hot_ok() {	# NAME FILE FUNCTION OBJECT: >= HOT_PCT% of samples in FUNCTION
 }
 
 # -- process sampling: the flat profile and the call graph ------------------
-hwpmc-stat -P cpu-clock -G "$T/graph" ./hwpmc_hot 2 > "$T/flat" 2> "$T/err"
+hwpmc-stat -P cpu-clock --graph "$T/graph" ./hwpmc_hot 2 > "$T/flat" 2> "$T/err"
 rc=$?
 check "-P cpu-clock run: exit 0 (got $rc)" test "$rc" -eq 0
 hot_ok "-P cpu-clock: >= 90% in the hot function" "$T/flat" hwpmc_hot_spin $obj
 grep -A1 -E "^ *[0-9.]+% +[0-9.]+% +[0-9]+ +[0-9]+  hwpmc_hot_spin  $obj\$" "$T/graph" > "$T/g1"
 if grep -q -E '<- +[0-9]+ +(100\.00|9[0-9]\.[0-9][0-9])%  hwpmc_hot_caller  hwpmc_hot$' "$T/g1"; then
-	ok "-G: the hot function's caller is hwpmc_hot_caller"
+	ok "--graph: the hot function's caller is hwpmc_hot_caller"
 else
-	fail "-G: the hot function's caller is hwpmc_hot_caller"
+	fail "--graph: the hot function's caller is hwpmc_hot_caller"
 	sed 's/^/# /' "$T/graph" | head -n 12
 fi
 if grep -q 'WARNING' "$T/err"; then
@@ -97,20 +97,25 @@ hwpmc-stat -E -W -P cpu-clock -O "$T/log" ./hwpmc_hot 2 > "$T/out" 2> "$T/err"
 check "-O: writes the log, no report" sh -c "test -s '$T/log' && ! grep -q 'flat profile' '$T/out'"
 hwpmc-stat -R "$T/log" > "$T/rflat" 2> "$T/err"
 hot_ok "-R: >= 90% in the hot function" "$T/rflat" hwpmc_hot_spin $obj
-hwpmc-stat -R "$T/log" -D > "$T/dump"
+hwpmc-stat -R "$T/log" --dump > "$T/dump"
 n=$(samples_of "$T/rflat")
 cc=$(grep -c ' callchain ' "$T/dump")
-check "-D: one callchain line per sample ($cc = ${n:-?})" test "$cc" = "${n:-x}"
-check "-D: MAP_IN of the program" grep -q ' map-in [0-9]* 0x[0-9a-f]* 0x[0-9a-f]* 0x[0-9a-f]* r-x ".*/hwpmc_hot"$' "$T/dump"
+check "--dump: one callchain line per sample ($cc = ${n:-?})" test "$cc" = "${n:-x}"
+check "--dump: MAP_IN of the program" grep -q ' map-in [0-9]* 0x[0-9a-f]* 0x[0-9a-f]* 0x[0-9a-f]* r-x ".*/hwpmc_hot"$' "$T/dump"
 check "-E: LOG_PROCEXIT record (exitval)" grep -q ' exitval 0x[0-9a-f]* [0-9]* [0-9]' "$T/dump"
 check "-W: LOG_PROCCSW records (cswval)" grep -q ' cswval 0x[0-9a-f]* [0-9]* [0-9]* [0-9]' "$T/dump"
-check "-D: the log ends with closelog" sh -c "tail -n 1 '$T/dump' | grep -q ' closelog$'"
-hwpmc-stat -R "$T/log" -F "$T/folded" > /dev/null
-check "-F: folded stack through the caller" grep -q -E '^hwpmc_hot;(.*;)?hwpmc_hot_caller;hwpmc_hot_spin [0-9]+$' "$T/folded"
+check "--dump: the log ends with closelog" sh -c "tail -n 1 '$T/dump' | grep -q ' closelog$'"
+hwpmc-stat -R "$T/log" --folded "$T/folded" > /dev/null
+check "--folded: folded stack through the caller" grep -q -E '^hwpmc_hot;(.*;)?hwpmc_hot_caller;hwpmc_hot_spin [0-9]+$' "$T/folded"
+hwpmc-stat -R "$T/log" -G "$T/chains" > /dev/null
+check "-G: pmcstat's call chains, the caller under the hot function" sh -c \
+	"grep -q '^@ cpu-clock \\[[0-9]* samples\\]\$' '$T/chains' &&
+	 grep -A1 -E '^[0-9.]+%  \\[[0-9]+\\] +hwpmc_hot_spin @ .*/$obj\$' '$T/chains' |
+	 grep -q -E '^ [0-9.]+%  \\[[0-9]+\\] +hwpmc_hot_caller'"
 
 # -- -N: no call chains ------------------------------------------------------------------
 hwpmc-stat -N -P cpu-clock -O "$T/log" ./hwpmc_hot 0.5 > /dev/null 2>&1
-hwpmc-stat -R "$T/log" -D > "$T/dump"
+hwpmc-stat -R "$T/log" --dump > "$T/dump"
 long=$(awk '$2 == "callchain" && $7 == "u" && $8 != 1' "$T/dump" | wc -l)
 user=$(awk '$2 == "callchain" && $7 == "u"' "$T/dump" | wc -l)
 check "-N: user samples have one PC ($user samples, $long longer)" sh -c "test $user -gt 0 && test $long -eq 0"
@@ -154,7 +159,7 @@ hot_ok "-d: a child's samples are the parent's" "$T/dflat" hwpmc_hot_spin $obj
 
 # -- page faults: counted, so exact; kernel frames resolved ----------------------------
 if [ -n "$mc0" ] && echo 1 > $mc; then
-	hwpmc-stat -p page-faults -n 10 -P page-faults -G "$T/pgraph" ./hwpmc_hot -f 3000 > "$T/pflat" 2> "$T/err"
+	hwpmc-stat -p page-faults -n 10 -P page-faults --graph "$T/pgraph" ./hwpmc_hot -f 3000 > "$T/pflat" 2> "$T/err"
 	cnt=$(awk '/^# *p\/page-faults/ { getline; print $1; exit }' "$T/pflat")
 	n=$(samples_of "$T/pflat")
 	diag "page faults counted: ${cnt:-?}, samples at rate 10: ${n:-?}"

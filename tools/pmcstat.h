@@ -2,9 +2,10 @@
 /*
  * hwpmc-stat: what its files share.  pmcstat_sym.c resolves addresses
  * (ELF images of mappings, kernel symbols); pmcstat_report.c reads a log
- * and writes the reports (dump, flat profile, call graph, folded stacks,
- * live top); pmcstat_flame.c (SVG flame graph) and pmcstat_export.c
- * (perf script text, pprof) write what the folded stacks are made of;
+ * and writes the reports (dump, flat profile, call graph, pmcstat's call
+ * chains and calltree, folded stacks, live top); pmcstat_flame.c (SVG
+ * flame graph) and pmcstat_export.c (perf script text, pprof) write what
+ * the folded stacks are made of;
  * pmcstat_annotate.c lists a function's instructions with their samples.
  */
 #ifndef _HWPMC_PMCSTAT_H_
@@ -27,6 +28,7 @@ struct func {
 					   or "[unknown]" */
 	const char	*obj;		/* basename of its file, "[kernel]",
 					   "[module]", "[jit]", "[vdso]" */
+	const char	*path;		/* its file's path (NULL: obj) */
 	const char	*src;		/* with sym_lines: "file:line" of its
 					   first instruction, NULL: unknown */
 	int		unknown;	/* name is "[unknown]" */
@@ -151,6 +153,7 @@ enum report_kind {
 	REPORT_DUMP,
 	REPORT_GRAPH,
 	REPORT_ANNOTATE,
+	REPORT_CALLCHAIN,
 };
 
 struct report_opts {
@@ -166,14 +169,19 @@ struct report_opts {
 					   (0: whole) */
 	pid_t		*tids;		/* -i: only samples of these threads */
 	int		 ntid;
-	int		 addresses;	/* functions as addresses: 1 (-A),
-					   2 offsets into symbols (-I) */
+	int		 addresses;	/* functions as addresses: 1 (-A:
+					   the leaf's), 2 offsets into symbols
+					   (-I) */
+	double		 threshold;	/* -f threshold=: top hides functions
+					   under this % of the samples */
 };
 
 /* Where each report goes; NULL: not wanted. */
 struct report_outs {
 	FILE		*dump;		/* the records as text, while reading */
 	FILE		*flat, *graph, *folded;
+	FILE		*callchain;	/* -G: pmcstat's call chains */
+	FILE		*calltree;	/* -F: callgrind (KCachegrind) */
 	FILE		*flame;		/* SVG flame graph */
 	FILE		*perfscript;	/* perf script's text */
 	FILE		*pprof;		/* pprof's profile.proto, gzipped */
@@ -292,8 +300,14 @@ struct gmon *gmon_new(void);
 /* One sample of event ev: the frames pcs[0..n) of process p, leaf first. */
 void	gmon_sample(struct gmon *g, const char *ev, struct proc *p,
 		    const uint64_t *pcs, size_t n);
-/* DIR/EVENT/OBJECT.gmon for each object with samples: 0, or -1 (told). */
-int	gmon_write(struct gmon *g, const char *dir, int quiet);
+/*
+ * DIR/EVENT/OBJECT.gmon for each object with samples (wide: 32-bit
+ * histogram bins, pmcstat's -e), and with map, a line per object:
+ * ' "PATH" => "OBJECT.gmon" EVENT/SAMPLES ...' (pmcstat's -M); 0, or
+ * -1 (told).
+ */
+int	gmon_write(struct gmon *g, const char *dir, int wide, FILE *map,
+		   int quiet);
 void	gmon_free(struct gmon *g);
 
 /* realloc() that exits with a message when memory runs out */

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
  * hwpmc-stat's options: the command line into struct opts (pmcstat's
- * letters, perf's long options), the usage, and the checks of which
- * options go together.
+ * letters, with pmcstat(8)'s meanings; the project's own reports and
+ * perf's on long options), the usage, and the checks of which options
+ * go together.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -11,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "pmcstat_stat.h"
@@ -30,9 +32,12 @@ enum {
 	OPT_LIST_METRICS,
 	OPT_METRICS,
 	OPT_PID,
+	OPT_FOLDED,
+	OPT_DUMP,
+	OPT_GRAPH,
 };
 
-#define OPTSTRING	"+:ACc:DdEF:G:ghIi:k:Ll:m:Nn:O:o:P:p:qR:r:S:s:Tt:Uu:vWw:a:z:"
+#define OPTSTRING	"+:ACc:D:dEeF:f:G:ghIi:k:Ll:M:m:Nn:O:o:P:p:qR:r:S:s:Tt:Uu:vWw:a:z:"
 
 static const struct option longopts[] = {
 	{ "csv", no_argument, NULL, 'X' },
@@ -40,6 +45,9 @@ static const struct option longopts[] = {
 	{ "help", no_argument, NULL, 'h' },
 	{ "comm", required_argument, NULL, 'K' },
 	{ "pid", required_argument, NULL, OPT_PID },
+	{ "folded", required_argument, NULL, OPT_FOLDED },
+	{ "dump", no_argument, NULL, OPT_DUMP },
+	{ "graph", required_argument, NULL, OPT_GRAPH },
 	{ "flamegraph", required_argument, NULL, OPT_FLAME },
 	{ "flamegraph-order", required_argument, NULL, OPT_FLAME_ORDER },
 	{ "icicle", no_argument, NULL, OPT_ICICLE },
@@ -59,7 +67,7 @@ static const struct option longopts[] = {
 struct toggles {
 	const char	*cpus;
 	uint64_t	rate;
-	int		descendants, procexit, proccsw, callchains;
+	int		descendants, procexit, proccsw, callchains, userchains;
 };
 
 void usage(const char *fmt, ...)
@@ -77,13 +85,16 @@ void usage(const char *fmt, ...)
 	fprintf(f,
 		"usage: %s [-C] [-c cpus] [-d] [-l secs] [-o file] [-q] [-v] [-w secs] [--csv|--json]\n"
 		"           [--summary] {-p spec | -s spec | --metrics m} ... [-t process-spec ... | command [args]]\n"
-		"       %s [-E] [-N] [-U] [-W] [-c cpus] [-d] [-l secs] [-n rate] [-O logfile] [-T]\n"
-		"           [report options] {-P spec | -S spec} ... [-t process-spec ... | command]\n"
+		"       %s [-E] [-N] [-U] [-W] [-c cpus] [-d] [-l secs] [-n rate] [-O logfile]\n"
+		"           [-T [-f opt]] [report options] {-P spec | -S spec} ...\n"
+		"           [-t process-spec ... | command]\n"
 		"       %s -R logfile [report options]\n"
-		"  report options: [-ADgI] [-F file] [-G file] [-a file] [-m file] [-o file] [-z depth]\n"
-		"           [-i tid] [--comm name] [--pid pid] [-k kerneldir] [-r fsroot]\n"
-		"           [--flamegraph file.svg [--icicle]] [--perf-script file] [--pprof file]\n"
-		"           [--no-demangle] [--lines] [--debug-dir dir] [--annotate symbol[@object]]\n"
+		"  report options: [-AI] [-g [-e] [-D dir] [-M mapfile]] [-F file] [-G file]\n"
+		"           [-a file] [-m file] [-o file] [-z depth] [-i lwp] [-k kerneldir]\n"
+		"           [-r fsroot] [--comm name] [--pid pid] [--dump] [--folded file]\n"
+		"           [--graph file] [--flamegraph file.svg [--icicle]] [--perf-script file]\n"
+		"           [--pprof file] [--no-demangle] [--lines] [--debug-dir dir]\n"
+		"           [--annotate symbol[@object]]\n"
 		"       %s -u spec | -L\n"
 		"       %s --list-metrics [group]\n",
 		prog, prog, prog, prog, prog);
@@ -116,28 +127,40 @@ void usage(const char *fmt, ...)
 		"             table's for vendor events, else 65536,\n"
 		"             cpu-clock and task-clock 1000000 ns, other soft events 1000)\n"
 		"  -N         toggle: call chains for the following -P/-S (default on)\n"
-		"  -U         (pmcstat's) user call chains under kernel samples: always\n"
+		"  -U         toggle: the following -P/-S take the user call chain under\n"
+		"             kernel samples too (PMC_F_USERCALLCHAIN)\n"
 		"  -E, -W     toggle: LOG_PROCEXIT, LOG_PROCCSW for the following -P\n"
 		"  -O file    write the log to file, no report (host:port: over TCP)\n"
-		"  -T         live top display (ncurses), refreshed every second (-w)\n"
-		"Reports, of a sampling run or of a log (-R file):\n"
-		"  -D         dump the log's records as text\n"
-		"  -G file    call graph to file ('-': standard output)\n"
-		"  -F file    folded stacks for flame graphs to file ('-': standard output)\n"
+		"  -T         live top display (ncurses), refreshed every second (-w);\n"
+		"             keys: c then a: accumulate, c then d: per interval (delta),\n"
+		"             m: merge the events, p: the next event, n: the callers' view,\n"
+		"             space: pause, q: quit\n"
+		"  -f opt     pmcstat's plugin option: threshold=PERCENT (-T hides the\n"
+		"             functions under it), skiplink=0|1 (accepted)\n"
+		"Reports, of a sampling run or of a log (-R file); file '-': standard output:\n"
+		"  -G file    pmcstat's call chains: each sampled function, under it its\n"
+		"             callers, indented (FlameGraph's stackcollapse-pmc.pl reads it)\n"
+		"  -F file    calltree (callgrind format) for KCachegrind\n"
+		"  --graph file   call graph: functions with their callers and callees\n"
+		"  --folded file  folded stacks for flame graphs\n"
+		"  --dump     the log's records as text\n"
 		"  --flamegraph file.svg   an interactive SVG flame graph ('-': standard output)\n"
 		"  --flamegraph-order flame|icicle, --icicle   root at the bottom (flame,\n"
 		"             the default) or at the top (icicle)\n"
 		"  --perf-script file   the stacks as perf script's text (speedscope, the\n"
 		"             Firefox Profiler, stackcollapse-perf.pl)\n"
 		"  --pprof file   the stacks as pprof's profile.proto, gzipped\n"
-		"  -z depth   -G, -F and the stacks: chains cut to depth frames\n"
-		"  -A, -I     functions named by their addresses (link-time), or by\n"
-		"             offsets into them ('name+0x4')\n"
+		"  -z depth   the chains cut to depth frames (-G: default 16)\n"
+		"  -A         the sampled function (the leaf) named by its address\n"
+		"  -I         functions named by offsets into them ('name+0x4')\n"
 		"  -m file    each sampled PC, its function and the function's address range\n"
 		"  -a file    each sample's frames: address, function, file:line; then --\n"
-		"  -g         gprof profiles: EVENT/OBJECT.gmon here, for 'gprof OBJECT FILE'\n"
+		"  -g         gprof profiles: EVENT/OBJECT.gmon, for 'gprof OBJECT FILE'\n"
+		"  -D dir     -g's files in dir (default: the current directory)\n"
+		"  -M mapfile   -g: each object and its profile's name to mapfile\n"
+		"  -e         -g: 32-bit histogram bins, in BSD's format (FreeBSD's gprof)\n"
 		"  --comm name, --pid pid   only samples of these processes\n"
-		"  -i tid     only samples of these threads (a list, or -i again)\n"
+		"  -i lwp     only samples of these threads (a list, or -i again)\n"
 		"  -r fsroot  the log's files under fsroot (another machine's, a container's)\n"
 		"  -k kerneldir   kernel symbols from kerneldir/kallsyms or System.map,\n"
 		"             or a file (default /proc/kallsyms)\n"
@@ -180,29 +203,6 @@ static void parse_pids(const char *s, pid_t **v, int *n, const char *what)
 	}
 }
 
-/*
- * pmcstat(8)'s options that hwpmc-stat does not have, with what to use
- * instead: refused by name, never as an unknown option.  (-D and -F are
- * pmcstat's letters too, with other meanings here: hwpmc-stat(8).)
- */
-static const struct {
-	int		opt;
-	const char	*why;
-} pmcstat_only[] = {
-	{ 'M', "the map of objects to gprof profiles is not written; -g names its files EVENT/OBJECT.gmon and, unless -q, tells each object's" },
-	{ 'e', "gprof's wide histogram counters are not supported (GNU gprof reads 16-bit bins); -g's bins stop at 65535 and say so, --pprof file has exact counts" },
-	{ 'f', "pmcstat's plugin options (-T's threshold, skiplink) are not supported; -T shows the top functions, -G file every caller and callee" },
-};
-
-static void pmcstat_option(int opt)
-{
-	size_t i;
-
-	for (i = 0; i < sizeof(pmcstat_only) / sizeof(pmcstat_only[0]); i++)
-		if (pmcstat_only[i].opt == opt)
-			usage("-%c: pmcstat's option: %s", opt, pmcstat_only[i].why);
-}
-
 /* -p, -s, -P, -S: an event, with the toggles and lists given before it */
 static void opt_event(struct opts *o, const struct toggles *t, int opt)
 {
@@ -223,8 +223,11 @@ static void opt_event(struct opts *o, const struct toggles *t, int opt)
 		if (t->proccsw)
 			w->flags |= PMC_F_LOG_PROCCSW;
 	}
-	if ((opt == 'P' || opt == 'S') && t->callchains)
+	if ((opt == 'P' || opt == 'S') && t->callchains) {
 		w->flags |= PMC_F_CALLCHAIN;
+		if (t->userchains)
+			w->flags |= PMC_F_USERCALLCHAIN;
+	}
 	w->rate = t->rate;
 	w->cpus = t->cpus;
 	o->nsampling += opt == 'P' || opt == 'S';
@@ -265,6 +268,9 @@ static int opt_toggle(struct opts *o, struct toggles *t, int opt)
 		break;
 	case 'W':
 		t->proccsw = !t->proccsw;
+		break;
+	case 'U':
+		t->userchains = !t->userchains;
 		break;
 	case 'n':
 		errno = 0;
@@ -354,18 +360,70 @@ static int opt_run(struct opts *o, int opt)
 	return 1;
 }
 
+/* -D dir: a directory, as pmcstat's */
+static void opt_samplesdir(struct reports *r)
+{
+	struct stat st;
+
+	if (stat(optarg, &st) < 0)
+		usage("-D %s: %s", optarg, strerror(errno));
+	if (!S_ISDIR(st.st_mode))
+		usage("-D %s: not a directory", optarg);
+	r->gmondir = optarg;
+}
+
+/* -f: pmcstat's plugin options, threshold=PERCENT and skiplink=0|1 */
+static void opt_plugin(struct reports *r)
+{
+	char *end;
+	double v;
+
+	if (!strncmp(optarg, "threshold=", 10)) {
+		errno = 0;
+		v = strtod(optarg + 10, &end);
+		if (errno || end == optarg + 10 || *end || !isfinite(v) ||
+		    v < 0 || v > 100)
+			usage("-f %s: bad threshold (a percentage, 0 to 100)", optarg);
+		r->ro.threshold = v;
+	} else if (!strcmp(optarg, "skiplink=0") || !strcmp(optarg, "skiplink=1")) {
+		/* calltree's top view (absent here): accepted as pmcstat's */
+	} else {
+		usage("-f %s: unknown option (threshold=PERCENT, skiplink=0|1)",
+		      optarg);
+	}
+	r->fopt = 1;
+}
+
 /* The reports' files; 1: opt was one. */
 static int opt_report_file(struct reports *r, int opt)
 {
 	switch (opt) {
-	case 'D':
+	case OPT_DUMP:
 		r->dump = 1;
 		break;
-	case 'F':
+	case OPT_FOLDED:
 		r->folded = optarg;
 		break;
-	case 'G':
+	case OPT_GRAPH:
 		r->graph = optarg;
+		break;
+	case 'F':
+		r->calltree = optarg;
+		break;
+	case 'G':
+		r->callchain = optarg;
+		break;
+	case 'D':
+		opt_samplesdir(r);
+		break;
+	case 'M':
+		r->gmonmap = optarg;
+		break;
+	case 'e':
+		r->gmonwide = 1;
+		break;
+	case 'f':
+		opt_plugin(r);
 		break;
 	case OPT_FLAME:
 		r->flame = optarg;
@@ -457,9 +515,6 @@ static int opt_symbols(int opt)
 	case 'k':
 		sym_kernel_path = optarg;
 		break;
-	case 'U':
-		/* user call chains under kernel samples: always taken */
-		break;
 	case OPT_NO_DEMANGLE:
 		sym_demangle = 0;
 		break;
@@ -490,12 +545,13 @@ void opts_parse(struct opts *o, int argc, char **argv)
 		case 'h':
 			usage(NULL);
 		case ':':
+			if (optopt == 'D')	/* hwpmc-stat's -D was the dump */
+				usage("option -D needs an argument: the directory of "
+				      "-g's files (the log as text is --dump)");
 			if (optopt > ' ' && optopt < 127)
 				usage("option -%c needs an argument", optopt);
 			usage("option %s needs an argument", argv[optind - 1]);
 		default:
-			if (optopt)
-				pmcstat_option(optopt);
 			if (optopt > ' ' && optopt < 127)
 				usage("unknown option -%c", optopt);
 			usage("unknown option %s", argv[optind - 1]);
@@ -520,12 +576,23 @@ void opts_check_reports(const struct opts *o)
 		usage("--pprof is not available: built without protobuf-c and zlib");
 	if (o->rep.ro.annotate && annot_available())
 		usage("--annotate is not available: %s", annot_available());
+	/* pmcstat's: -D, -M and -e go with -g; -f with a report it tunes */
+	if (o->rep.gmondir && !o->rep.gmon)
+		usage("option -D is only used with -g");
+	if (o->rep.gmonmap && !o->rep.gmon)
+		usage("option -M is only used with -g");
+	if (o->rep.gmonwide && !o->rep.gmon)
+		usage("option -e requires gprof mode to be specified (-g)");
+	if (o->rep.fopt && !o->top && !o->rep.gmon && !o->rep.callchain &&
+	    !o->rep.calltree && !o->rep.pcs)
+		usage("option -f needs -g, -G, -F, -m or -T");
 }
 
 /* A sampling report asked for (which needs -P or -S, and no -O). */
 static int want_report(const struct reports *r)
 {
-	return r->dump || r->graph || r->pcs || r->addrs || r->gmon ||
+	return r->dump || r->graph || r->callchain || r->calltree ||
+	       r->pcs || r->addrs || r->gmon ||
 	       want_stacks(r) || r->ro.annotate;
 }
 
@@ -543,8 +610,8 @@ void opts_check(struct opts *o)
 			usage("-%c needs a command or -t pid",
 			      o->want[i].mode == PMC_MODE_TC ? 'p' : 'P');
 	if (!o->nsampling && (o->logfile || o->top || want_report(&o->rep)))
-		usage("-O, -T, -D, -G, -F, -m, -a, -g, --flamegraph, --perf-script, --pprof and "
-		      "--annotate need a sampling event (-P or -S)");
+		usage("-O, -T, -G, -F, -m, -a, -g, --dump, --graph, --folded, --flamegraph, "
+		      "--perf-script, --pprof and --annotate need a sampling event (-P or -S)");
 	if (o->top && o->rep.ro.annotate)
 		usage("-T and --annotate exclude each other");
 	if (o->logfile && want_report(&o->rep))

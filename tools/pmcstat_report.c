@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
  * hwpmc-stat: reports from a log (pmcstat(8)'s -R): a text dump of the
- * records, a flat profile, a call graph, folded stacks for flame graphs,
- * and the live top display.
+ * records (--dump), a flat profile, a call graph (--graph), pmcstat's
+ * call chains (-G) and calltree for KCachegrind (-F), folded stacks for
+ * flame graphs (--folded), and the live top display (-T).
  *
  * The log is read with pmclog(3), once, a chunk at a time (a log of a
  * million samples is a hundred megabytes: it is not kept in memory), and
@@ -15,6 +16,7 @@
  * sampled PC of each chain; the call graph and folded stacks resolve
  * the whole chain.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -99,6 +101,14 @@ struct folded {
 	size_t		at;		/* at evrep.foldfids[at] */
 };
 
+/* -F: the samples of a leaf function at one instruction (its address) */
+struct instr {
+	uint64_t	addr;		/* link-time in its file; kernel, JIT,
+					   no file: run-time */
+	int		fid;
+	uint64_t	count;		/* 0: a free slot */
+};
+
 /*
  * What the samples of one event (its PMCs together: one per CPU in
  * system sampling) add up to; counts indexed by function (sym_funcs).
@@ -118,14 +128,19 @@ struct evrep {
 	size_t		nfold, foldroom;
 	int		*foldfids;	/* the stacks' function indices */
 	size_t		nfoldfid, foldfidroom;
+	struct instr	*instrs;	/* -F: open addressing */
+	size_t		ninstr, instrroom;
 };
 
 struct ctx {
 	const struct report_opts *o;
-	int		all_pmcs;	/* top: every sample in evs[0] */
 	int		aggregate;	/* any report but the dump */
 	int		want_chain;	/* resolve whole chains (else the leaf) */
 	int		want_edges, want_folded;
+	int		want_instr;	/* -F: leaf instructions, functions' starts */
+	uint64_t	*fstart;	/* -F: each function's address (+1; 0:
+					   unknown), indexed as sym_funcs */
+	size_t		fstartroom;
 	FILE		*dump;		/* -D: the records as text */
 	FILE		*pcs, *addrs;	/* -m, -a: per sample, as read */
 	struct gmon	*gmon;		/* -g */
@@ -287,6 +302,7 @@ static void ev_free(struct evrep *e)
 		free(e->folds[i].comm);
 	free(e->folds);
 	free(e->foldfids);
+	free(e->instrs);
 	free(e->edges);
 	free(e->self);
 	free(e->total);
@@ -316,6 +332,9 @@ static void ctx_clear(struct ctx *c)
 		ev_free(&c->evs[i]);
 	free(c->evs);
 	free(c->pmcs);
+	free(c->fstart);
+	c->fstart = NULL;
+	c->fstartroom = 0;
 	c->evs = NULL;
 	c->pmcs = NULL;
 	c->nev = c->npmc = 0;
@@ -398,6 +417,80 @@ static void write_addrs(FILE *out, struct proc *p, const uint64_t *pcs,
 	fputs("--\n", out);
 }
 
+/* an address as -F shows it: link-time in its file, else run-time */
+static uint64_t instr_addr(struct proc *p, uint64_t pc)
+{
+	uint64_t va;
+
+	if (!sym_is_kernel(pc) && sym_image_va(p, pc, &va))
+		return va;
+	return pc;
+}
+
+/* -F: one more sample of function fid at instruction addr */
+static void instr_add(struct evrep *e, int fid, uint64_t addr)
+{
+	uint64_t h = hash64(addr ^ ((uint64_t)(uint32_t)fid << 40));
+	size_t i, mask;
+
+	if (e->ninstr * 2 >= e->instrroom) {
+		struct instr *old = e->instrs;
+		size_t oroom = e->instrroom;
+
+		e->instrroom = oroom ? oroom * 2 : 256;
+		e->instrs = xrealloc(NULL, e->instrroom * sizeof(*e->instrs));
+		memset(e->instrs, 0, e->instrroom * sizeof(*e->instrs));
+		for (i = 0; i < oroom; i++)
+			if (old[i].count) {
+				uint64_t oh = hash64(old[i].addr ^
+						     ((uint64_t)(uint32_t)old[i].fid << 40));
+				size_t j, m = e->instrroom - 1;
+
+				for (j = oh & m; e->instrs[j].count; j = (j + 1) & m)
+					;
+				e->instrs[j] = old[i];
+			}
+		free(old);
+	}
+	mask = e->instrroom - 1;
+	for (i = h & mask; e->instrs[i].count; i = (i + 1) & mask)
+		if (e->instrs[i].addr == addr && e->instrs[i].fid == fid) {
+			e->instrs[i].count++;
+			return;
+		}
+	e->instrs[i].addr = addr;
+	e->instrs[i].fid = fid;
+	e->instrs[i].count = 1;
+	e->ninstr++;
+}
+
+/* -F: the start of each function of a chain, the first time it is seen */
+static void func_starts(struct ctx *c, struct proc *p, const uint64_t *pcs,
+			const int *fids, size_t n)
+{
+	uint64_t start, end;
+	size_t i, room;
+
+	if (c->fstartroom < sym_nfunc) {
+		room = c->fstartroom ? c->fstartroom : 256;
+		while (room < sym_nfunc)
+			room *= 2;
+		c->fstart = xrealloc(c->fstart, room * sizeof(*c->fstart));
+		memset(c->fstart + c->fstartroom, 0,
+		       (room - c->fstartroom) * sizeof(*c->fstart));
+		c->fstartroom = room;
+	}
+	for (i = 0; i < n; i++) {
+		uint64_t pc = i ? pcs[i] - 1 : pcs[i];
+
+		if (c->fstart[fids[i]] || sym_funcs[fids[i]].unknown ||
+		    sym_range(p, pc, &start, &end) < 0)
+			continue;
+		/* link-time in its file (kernel, JIT: run-time), as instr_addr() */
+		c->fstart[fids[i]] = start + 1;
+	}
+}
+
 static void sample(struct ctx *c, struct evrep *e,
 		   const struct pmclog_ev_callchain *cc)
 {
@@ -428,8 +521,8 @@ static void sample(struct ctx *c, struct evrep *e,
 	if (c->o->graphdepth > 0 && n > (size_t)c->o->graphdepth)
 		n = (size_t)c->o->graphdepth;	/* -z */
 	unknown = sym_funcs[fids[0]].unknown;
-	if (c->o->addresses)			/* -A, -I */
-		for (i = 0; i < n; i++)
+	if (c->o->addresses)			/* -A: the leaf; -I: all */
+		for (i = 0; i < (c->o->addresses == 1 ? 1 : n); i++)
 			fids[i] = sym_addr_func(p, cc->pl_pc[i], i ? cc->pl_pc[i] - 1 :
 						cc->pl_pc[i], fids[i],
 						c->o->addresses == 2);
@@ -452,6 +545,10 @@ static void sample(struct ctx *c, struct evrep *e,
 				edge_add(e, (uint32_t)fids[i + 1], (uint32_t)fids[i]);
 	if (c->want_folded)
 		fold_add(e, p ? p->comm : NULL, pid, fids, n);
+	if (c->want_instr) {
+		instr_add(e, fids[0], instr_addr(p, cc->pl_pc[0]));
+		func_starts(c, p, cc->pl_pc, fids, n);
+	}
 	if (c->an)
 		annot_sample(c->an, (int)(e - c->evs), p, cc->pl_pc[0]);
 }
@@ -514,7 +611,7 @@ static void process(struct ctx *c, const struct pmclog_ev *ev)
 		d = pmc_desc(c, cc->pl_pmcid, 1);
 		d->samples++;
 		if (d->ev < 0)	/* one report per event, its PMCs together */
-			d->ev = ev_get(c, c->all_pmcs ? "" : d->name);
+			d->ev = ev_get(c, d->name);
 		if (c->aggregate)
 			sample(c, &c->evs[d->ev], cc);
 		break;
@@ -903,6 +1000,389 @@ static void graph(const struct ctx *c, const struct pmcdesc *d,
 	free(v);
 }
 
+/*
+ * -G: pmcstat's call chains.  Per event, "@ EVENT [N samples]", a blank
+ * line, then each sampled function (the leaf of its chains) by samples,
+ * and under it, one space deeper a level, the callers through which its
+ * samples came, each with its samples and their share of its callee's:
+ *
+ *   INDENT PERCENT%  [SAMPLES] (padded to 12 columns) INDENT NAME[ @ OBJECT]
+ *
+ * PERCENT is "100.0" or "%05.2f"; the object is named where it changes
+ * within a function's tree; a blank line ends each tree.  Built from the
+ * aggregated stacks (a tree of them from the leaf), cut at -z frames
+ * (pmcstat's default: 16); as pmcstat's, a chain stops at an address in
+ * no mapping, and a sample whose PC is in none is not counted.
+ */
+struct cgnode {
+	int		fid;
+	uint64_t	count;
+	size_t		child, next;	/* indices in the node array; 0: none */
+};
+
+struct cgtree {
+	struct cgnode	*v;		/* v[0]: the root, above the leaves */
+	size_t		n, room;
+};
+
+static size_t cg_child(struct cgtree *t, size_t parent, int fid)
+{
+	size_t i;
+
+	for (i = t->v[parent].child; i; i = t->v[i].next)
+		if (t->v[i].fid == fid)
+			return i;
+	if (t->n == t->room) {
+		t->room = t->room ? t->room * 2 : 256;
+		t->v = xrealloc(t->v, t->room * sizeof(*t->v));
+	}
+	i = t->n++;
+	t->v[i].fid = fid;
+	t->v[i].count = 0;
+	t->v[i].child = 0;
+	t->v[i].next = t->v[parent].child;
+	t->v[parent].child = i;
+	return i;
+}
+
+static const struct cgtree *cg_sort_tree;
+
+/* by samples, most first; then by name */
+static int cmp_cgnode(const void *a, const void *b)
+{
+	const struct cgnode *x = &cg_sort_tree->v[*(const size_t *)a];
+	const struct cgnode *y = &cg_sort_tree->v[*(const size_t *)b];
+
+	if (x->count != y->count)
+		return x->count < y->count ? 1 : -1;
+	return strcmp(sym_funcs[x->fid].name, sym_funcs[y->fid].name);
+}
+
+/* the children of node i, sorted, in *v (freed by the caller): their count */
+static size_t cg_children(const struct cgtree *t, size_t i, size_t **v)
+{
+	size_t j, n = 0;
+
+	for (j = t->v[i].child; j; j = t->v[j].next)
+		n++;
+	*v = xrealloc(NULL, (n ? n : 1) * sizeof(**v));
+	n = 0;
+	for (j = t->v[i].child; j; j = t->v[j].next)
+		(*v)[n++] = j;
+	cg_sort_tree = t;
+	qsort(*v, n, sizeof(**v), cmp_cgnode);
+	return n;
+}
+
+static void cg_print(const struct cgtree *t, size_t i, int depth,
+		     uint64_t total, const char **obj, FILE *out)
+{
+	const struct cgnode *nd = &t->v[i];
+	const struct func *f = &sym_funcs[nd->fid];
+	const char *path = f->path ? f->path : f->obj;
+	size_t *kids, n, k;
+	int w;
+
+	if (depth > 0)
+		fprintf(out, "%*s", depth, " ");
+	if (nd->count == total)
+		fputs("100.0% ", out);
+	else
+		fprintf(out, "%05.2f%% ", 100.0 * (double)nd->count / (double)total);
+	w = fprintf(out, " [%" PRIu64 "] ", nd->count);
+	if (w < 12)
+		fprintf(out, "%*s", 12 - w, " ");
+	if (depth > 0)
+		fprintf(out, "%*s", depth, " ");
+	fputs(f->name, out);
+	if (!*obj || strcmp(*obj, path)) {
+		*obj = path;
+		fprintf(out, " @ %s\n", path);
+	} else {
+		fputc('\n', out);
+	}
+	n = cg_children(t, i, &kids);
+	for (k = 0; k < n; k++)
+		cg_print(t, kids[k], depth + 1, nd->count, obj, out);
+	free(kids);
+}
+
+static void callchain(const struct ctx *c, const struct pmcdesc *d,
+		      const struct evrep *e, FILE *out)
+{
+	size_t depth = c->o->graphdepth > 0 ? (size_t)c->o->graphdepth : 16;
+	struct cgtree t = { 0 };
+	uint64_t samples = 0;
+	size_t i, j, at, n, *top;
+	const char *obj;
+
+	t.room = 256;
+	t.v = xrealloc(NULL, t.room * sizeof(*t.v));
+	memset(&t.v[0], 0, sizeof(t.v[0]));	/* the root */
+	t.v[0].fid = -1;
+	t.n = 1;
+	for (i = 0; i < e->foldroom; i++) {
+		const struct folded *f = &e->folds[i];
+
+		if (!f->count)
+			continue;
+		for (at = 0, j = 0; j < f->n && j < depth; j++) {
+			const struct func *fn = &sym_funcs[e->foldfids[f->at + j]];
+
+			/* in no mapping: pmcstat's chain stops (its leaf: no sample) */
+			if (fn->unknown && !strcmp(fn->obj, "[unknown]"))
+				break;
+			at = cg_child(&t, at, e->foldfids[f->at + j]);
+			t.v[at].count += f->count;
+		}
+	}
+	for (i = t.v[0].child; i; i = t.v[i].next)
+		samples += t.v[i].count;
+	fprintf(out, "@ %s [%" PRIu64 " samples]\n\n", d->name, samples);
+	n = cg_children(&t, 0, &top);
+	for (i = 0; i < n; i++) {
+		obj = NULL;
+		cg_print(&t, top[i], 0, samples, &obj, out);
+		fputc('\n', out);
+	}
+	free(top);
+	free(t.v);
+}
+
+/*
+ * -F: the calltree for KCachegrind, in callgrind's format, as pmcstat
+ * writes it: "version: 1", "creator:", "positions: instr line",
+ * "events:" (a column per event: its name, non-alphanumerics as '_',
+ * then _INDEX), "summary:"; then a ROOT function calling the outermost
+ * functions of the chains; then per function "ob=" (its file), "fl="
+ * (its source file, with --lines), "fn=", its self samples per sampled
+ * instruction ("ADDRESS LINE COSTS": link-time addresses in the file;
+ * the line 0, or the function's with --lines), and per function it
+ * calls "cob=", "cfl=", "cfn=", "calls=COUNT ADDRESS LINE" (the
+ * callee's start) and "ADDRESS LINE COSTS" (the caller's start: the
+ * samples of the chains through that call, inclusive).  Built from the
+ * aggregated stacks: a call counted once per chain.
+ */
+struct ctarc {
+	int		caller, callee;	/* caller -1: ROOT */
+	size_t		ev;
+	uint64_t	count;
+};
+
+struct ctins {
+	int		fid;
+	uint64_t	addr;
+	size_t		ev;
+	uint64_t	count;
+};
+
+static int cmp_ctins(const void *a, const void *b)
+{
+	const struct ctins *x = a, *y = b;
+
+	if (x->fid != y->fid)
+		return x->fid < y->fid ? -1 : 1;
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	return x->ev < y->ev ? -1 : x->ev > y->ev;
+}
+
+/* the address of function fid's start as -F shows it (0: unknown) */
+static uint64_t ct_start(const struct ctx *c, int fid)
+{
+	return fid >= 0 && (size_t)fid < c->fstartroom && c->fstart[fid] ?
+	       c->fstart[fid] - 1 : 0;
+}
+
+static int cmp_ctarc(const void *a, const void *b)
+{
+	const struct ctarc *x = a, *y = b;
+
+	if (x->caller != y->caller)
+		return x->caller < y->caller ? -1 : 1;
+	if (x->callee != y->callee)
+		return x->callee < y->callee ? -1 : 1;
+	return x->ev < y->ev ? -1 : x->ev > y->ev;
+}
+
+/* fl= and the line of f, from its "file:line" (--lines) */
+static unsigned long ct_src(const struct func *f, const char *key, FILE *out)
+{
+	const char *colon;
+
+	if (!f->src || !(colon = strrchr(f->src, ':'))) {
+		fprintf(out, "%s=???\n", key);	/* callgrind's unknown */
+		return 0;
+	}
+	fprintf(out, "%s=%.*s\n", key, (int)(colon - f->src), f->src);
+	return strtoul(colon + 1, NULL, 10);
+}
+
+static void ct_func(const struct func *f, const char *ob, const char *fl,
+		    const char *fn, FILE *out, unsigned long *line)
+{
+	unsigned long l;
+
+	fprintf(out, "%s=%s\n", ob, f->path ? f->path : f->obj);
+	l = ct_src(f, fl, out);
+	fprintf(out, "%s=%s\n", fn, f->name);
+	if (line)
+		*line = l;
+}
+
+static void calltree(const struct ctx *c, FILE *out)
+{
+	const struct evrep **evs = xrealloc(NULL, (c->nev + 1) * sizeof(*evs));
+	const char **names = xrealloc(NULL, (c->nev + 1) * sizeof(*names));
+	struct ctarc *arcs = NULL;
+	struct ctins *ins = NULL;
+	size_t nev = 0, narc = 0, room = 0, nins = 0, insroom = 0, i, j, k, a, b, q;
+	uint64_t *self, *cost;
+	unsigned long line, fline;
+	char name[PMC_NAME_MAX + 16], *p;
+
+	/* the events with samples, in the order of their PMCs */
+	for (i = 0; i < c->npmc; i++) {
+		for (j = 0; j < nev && strcmp(names[j], c->pmcs[i].name); j++)
+			;
+		if (j < nev)
+			continue;
+		for (k = 0; k < c->nev; k++)
+			if (!strcmp(c->evs[k].name, c->pmcs[i].name) &&
+			    c->evs[k].samples) {
+				evs[nev] = &c->evs[k];
+				names[nev++] = c->pmcs[i].name;
+				break;
+			}
+	}
+	self = xrealloc(NULL, (sym_nfunc ? sym_nfunc : 1) * (nev ? nev : 1) *
+			sizeof(*self));
+	memset(self, 0, (sym_nfunc ? sym_nfunc : 1) * (nev ? nev : 1) * sizeof(*self));
+	cost = xrealloc(NULL, (nev ? nev : 1) * sizeof(*cost));
+	for (k = 0; k < nev; k++) {
+		const struct evrep *e = evs[k];
+
+		for (i = 0; i < e->foldroom; i++) {
+			const struct folded *f = &e->folds[i];
+			const int *fids = e->foldfids + f->at;
+
+			if (!f->count || !f->n)
+				continue;
+			self[(size_t)fids[0] * nev + k] += f->count;
+			for (j = f->n; j-- > 0;) {
+				int caller = j + 1 < f->n ? fids[j + 1] : -1;
+
+				/* once per chain: recursion calls again */
+				for (a = j + 1; a < f->n; a++)
+					if (fids[a] == fids[j] &&
+					    (a + 1 < f->n ? fids[a + 1] : -1) == caller)
+						break;
+				if (a < f->n)
+					continue;
+				if (narc == room) {
+					room = room ? room * 2 : 1024;
+					arcs = xrealloc(arcs, room * sizeof(*arcs));
+				}
+				arcs[narc].caller = caller;
+				arcs[narc].callee = fids[j];
+				arcs[narc].ev = k;
+				arcs[narc++].count = f->count;
+			}
+		}
+	}
+	qsort(arcs, narc, sizeof(*arcs), cmp_ctarc);
+	/* the sampled instructions, by function and address */
+	for (k = 0; k < nev; k++)
+		for (i = 0; i < evs[k]->instrroom; i++) {
+			const struct instr *x = &evs[k]->instrs[i];
+
+			if (!x->count)
+				continue;
+			if (nins == insroom) {
+				insroom = insroom ? insroom * 2 : 256;
+				ins = xrealloc(ins, insroom * sizeof(*ins));
+			}
+			ins[nins].fid = x->fid;
+			ins[nins].addr = x->addr;
+			ins[nins].ev = k;
+			ins[nins++].count = x->count;
+		}
+	qsort(ins, nins, sizeof(*ins), cmp_ctins);
+	fprintf(out, "version: 1\ncreator: hwpmc-stat\npositions: instr line\nevents:");
+	for (k = 0; k < nev; k++) {
+		snprintf(name, sizeof(name), "%s_%zu", names[k], k);
+		for (p = name; *p; p++)
+			if (!isalnum((unsigned char)*p))
+				*p = '_';
+		fprintf(out, " %s", name);
+	}
+	fprintf(out, "\nsummary:");
+	for (k = 0; k < nev; k++)
+		fprintf(out, " %" PRIu64, evs[k]->samples);
+	fprintf(out, "\n\n");
+	/* ROOT, then each function with samples or calls */
+	for (i = 0, a = 0, q = 0; i <= sym_nfunc; i++) {
+		int fid = (int)i - 1, any = 0;
+
+		if (fid >= 0)
+			for (k = 0; k < nev; k++)
+				any |= self[(size_t)fid * nev + k] != 0;
+		while (a < narc && arcs[a].caller < fid)
+			a++;
+		if (!any && fid >= 0 && (a == narc || arcs[a].caller != fid))
+			continue;
+		fline = 0;
+		if (fid < 0)
+			fprintf(out, "ob=Linux\nfl=???\nfn=ROOT\n");
+		else
+			ct_func(&sym_funcs[fid], "ob", "fl", "fn", out, &fline);
+		while (q < nins && ins[q].fid < fid)
+			q++;
+		if (q == nins || ins[q].fid != fid) {
+			/* no sample in it: its calls only */
+			fprintf(out, "%#" PRIx64 " %lu", ct_start(c, fid), fline);
+			for (k = 0; k < nev; k++)
+				fprintf(out, " 0");
+			fputc('\n', out);
+		}
+		for (; q < nins && ins[q].fid == fid; q = b) {
+			memset(cost, 0, (nev ? nev : 1) * sizeof(*cost));
+			for (b = q; b < nins && ins[b].fid == fid &&
+			     ins[b].addr == ins[q].addr; b++)
+				cost[ins[b].ev] += ins[b].count;
+			fprintf(out, "%#" PRIx64 " %lu", ins[q].addr, fline);
+			for (k = 0; k < nev; k++)
+				fprintf(out, " %" PRIu64, cost[k]);
+			fputc('\n', out);
+		}
+		for (; a < narc && arcs[a].caller == fid; a = b) {
+			uint64_t calls = 0;
+
+			memset(cost, 0, (nev ? nev : 1) * sizeof(*cost));
+			for (b = a; b < narc && arcs[b].caller == fid &&
+			     arcs[b].callee == arcs[a].callee; b++) {
+				cost[arcs[b].ev] += arcs[b].count;
+				calls += arcs[b].count;
+			}
+			ct_func(&sym_funcs[arcs[a].callee], "cob", "cfl", "cfn", out,
+				&line);
+			fprintf(out, "calls=%" PRIu64 " %#" PRIx64 " %lu\n%#" PRIx64 " %lu",
+				calls, ct_start(c, arcs[a].callee), line,
+				ct_start(c, fid), fline);
+			for (k = 0; k < nev; k++)
+				fprintf(out, " %" PRIu64, cost[k]);
+			fputc('\n', out);
+		}
+		fputc('\n', out);
+	}
+	free(arcs);
+	free(ins);
+	free(self);
+	free(cost);
+	free(evs);
+	free(names);
+}
+
 enum frame_kind frame_kind(const struct func *f)
 {
 	if (f->unknown)
@@ -1058,7 +1538,7 @@ static void write_kind(const struct ctx *c, enum report_kind kind, FILE *out)
 				e = &c->evs[j];
 		if (!e)
 			continue;	/* no samples */
-		if (shown++)
+		if (shown++ && kind != REPORT_CALLCHAIN)
 			fputc('\n', out);
 		switch (kind) {
 		case REPORT_FLAT:
@@ -1066,6 +1546,9 @@ static void write_kind(const struct ctx *c, enum report_kind kind, FILE *out)
 			break;
 		case REPORT_GRAPH:
 			graph(c, d, e, out);
+			break;
+		case REPORT_CALLCHAIN:
+			callchain(c, d, e, out);
 			break;
 		case REPORT_ANNOTATE:
 			annot_write(c->an, (int)(e - c->evs), d->name, d->rate,
@@ -1075,7 +1558,7 @@ static void write_kind(const struct ctx *c, enum report_kind kind, FILE *out)
 			break;
 		}
 	}
-	if (!shown && !c->o->quiet)
+	if (!shown && !c->o->quiet && kind != REPORT_CALLCHAIN)
 		fprintf(out, "# no samples\n");
 }
 
@@ -1182,11 +1665,13 @@ int report_log(int fd, const struct report_outs *ro, const struct report_opts *o
 	c.gmon = ro->gmon;
 	c.aggregate = ro->flat || ro->graph || ro->folded || ro->flame ||
 		      ro->perfscript || ro->pprof || ro->annotate || ro->pcs ||
-		      ro->addrs || ro->gmon;
+		      ro->addrs || ro->gmon || ro->callchain || ro->calltree;
 	if (ro->annotate && o->annotate)
 		c.an = annot_new(o->annotate);
 	c.want_edges = ro->graph != NULL;
-	c.want_folded = ro->folded || ro->flame || ro->perfscript || ro->pprof;
+	c.want_folded = ro->folded || ro->flame || ro->perfscript || ro->pprof ||
+			ro->callchain || ro->calltree;
+	c.want_instr = ro->calltree != NULL;
 	c.want_chain = c.want_edges || c.want_folded || ro->addrs || ro->gmon;
 	pg.on = o->progress;
 	pg.start = pg.last = mono();
@@ -1223,6 +1708,10 @@ int report_log(int fd, const struct report_outs *ro, const struct report_opts *o
 			fprintf(stderr, "hwpmc-stat: note: %s\n", why);
 		if (ro->graph)
 			write_kind(&c, REPORT_GRAPH, ro->graph);
+		if (ro->callchain)
+			write_kind(&c, REPORT_CALLCHAIN, ro->callchain);
+		if (ro->calltree)
+			calltree(&c, ro->calltree);
 		if (ro->folded || ro->flame || ro->perfscript || ro->pprof)
 			write_stacks(&c, ro, sum);
 		if (ro->flat)
@@ -1248,6 +1737,11 @@ struct top {
 	struct log_summary sum;
 	size_t		off;
 	int		accumulate;
+	int		paused;		/* space: the display held */
+	int		prefix;		/* 'c' typed: a or d follows */
+	int		merge;		/* m: every event's samples together */
+	size_t		pmc;		/* p: else the event shown */
+	int		callers;	/* n: the view with each one's callers */
 	double		interval;
 	uint64_t	last_samples;
 	SCREEN		*screen;
@@ -1260,8 +1754,10 @@ struct top *top_open(const struct report_opts *o, double interval)
 
 	memset(t, 0, sizeof(*t));
 	t->c.o = o;
-	t->c.all_pmcs = 1;
 	t->c.aggregate = 1;
+	t->c.want_chain = 1;	/* n: the callers */
+	t->c.want_edges = 1;
+	t->merge = 1;		/* pmcstat's default */
 	t->c.sum = &t->sum;
 	t->interval = interval;
 	sym_kernel_load(&why);
@@ -1287,39 +1783,122 @@ void top_feed(struct top *t, const struct logbuf *lb)
 	t->off = lb->len;
 }
 
+/* the events shown: all (m), or the one p chose */
+static int top_shows(const struct top *t, size_t k)
+{
+	return t->merge || k == t->pmc % (t->c.nev ? t->c.nev : 1);
+}
+
+static uint64_t top_self(const struct top *t, size_t fid)
+{
+	uint64_t n = 0;
+	size_t k;
+
+	for (k = 0; k < t->c.nev; k++)
+		if (top_shows(t, k) && fid < t->c.evs[k].room)
+			n += t->c.evs[k].self[fid];
+	return n;
+}
+
+/* n: fid's callers, most first, as pmcstat's " name:percent" */
+static void top_callers(const struct top *t, int fid, uint64_t samples, int width)
+{
+	struct edge *v = NULL;
+	size_t n = 0, k, i, j;
+	char buf[96];
+	int len;
+
+	for (k = 0; k < t->c.nev; k++) {
+		const struct evrep *e = &t->c.evs[k];
+
+		if (!top_shows(t, k))
+			continue;
+		for (i = 0; i < e->edgeroom; i++) {
+			if (!e->edges[i].count || (int)(uint32_t)e->edges[i].key != fid)
+				continue;
+			for (j = 0; j < n && v[j].key != e->edges[i].key; j++)
+				;
+			if (j == n) {
+				v = xrealloc(v, (n + 1) * sizeof(*v));
+				v[n].key = e->edges[i].key;
+				v[n++].count = 0;
+			}
+			v[j].count += e->edges[i].count;
+		}
+	}
+	qsort(v, n, sizeof(*v), cmp_edge_callee);	/* one callee: by count */
+	for (i = 0; i < n; i++) {
+		const struct func *f = &sym_funcs[v[i].key >> 32];
+
+		if (n > 1)
+			len = snprintf(buf, sizeof(buf), " %.40s:%.1f", f->name,
+				       pct(v[i].count, samples));
+		else
+			len = snprintf(buf, sizeof(buf), " %.40s", f->name);
+		if (len >= width) {
+			printw(" ...");
+			break;
+		}
+		width -= len;
+		printw("%s", buf);
+	}
+	free(v);
+}
+
 int top_draw(struct top *t, double elapsed)
 {
-	size_t n, i;
+	size_t n, i, k;
 	int *v, ch, row, rows = LINES, cols = COLS;
-	uint64_t total, d, *cnt, samples;
-	const struct evrep *e = t->c.nev ? &t->c.evs[0] : NULL;
+	uint64_t total, d, *cnt, samples = 0;
 	const char *why;
 
+	/*
+	 * pmcstat's keys: c then a: accumulate, c then d: per interval
+	 * (delta), space: pause, q: quit; a alone toggles accumulation
+	 */
 	while ((ch = getch()) != ERR) {
+		int prefix = t->prefix;
+
+		t->prefix = 0;
 		if (ch == 'q' || ch == 'Q')
 			return 'q';
-		if (ch == 'a')
+		if (prefix && (ch == 'a' || ch == 'd'))
+			t->accumulate = ch == 'a';
+		else if (ch == 'a')
 			t->accumulate = !t->accumulate;
+		else if (ch == 'c')
+			t->prefix = 1;
+		else if (ch == ' ')
+			t->paused = !t->paused;
+		else if (ch == 'm')
+			t->merge = !t->merge;
+		else if (ch == 'p' && t->c.nev) {
+			t->merge = 0;	/* the next event, alone */
+			t->pmc = (t->pmc + 1) % t->c.nev;
+		} else if (ch == 'n')
+			t->callers = !t->callers;
 	}
-	if (elapsed < 0)
-		return 0;		/* keys only */
+	if (elapsed < 0 || t->paused)
+		return 0;		/* keys only, or held */
 	/* the interval's self samples (in cnt), sorted by them */
 	cnt = xrealloc(NULL, (sym_nfunc ? sym_nfunc : 1) * sizeof(*cnt));
 	for (i = 0; i < sym_nfunc; i++) {
-		uint64_t self = e && i < e->room ? e->self[i] : 0;
+		uint64_t self = top_self(t, i);
 
 		d = self - sym_funcs[i].shown;
 		sym_funcs[i].shown = self;
 		cnt[i] = t->accumulate ? self : d;
 	}
-	samples = e ? e->samples : 0;
+	for (k = 0; k < t->c.nev; k++)
+		if (top_shows(t, k))
+			samples += t->c.evs[k].samples;
 	total = t->accumulate ? samples : samples - t->last_samples;
 	t->last_samples = samples;
 	n = 0;
 	v = xrealloc(NULL, (sym_nfunc ? sym_nfunc : 1) * sizeof(int));
 	for (i = 0; i < sym_nfunc; i++)
-		if (cnt[i])
-			v[n++] = (int)i;
+		if (cnt[i] && pct(cnt[i], total) >= t->c.o->threshold)
+			v[n++] = (int)i;	/* -f threshold= */
 	for (i = 1; i < n; i++) {
 		int x = v[i];
 		size_t j = i;
@@ -1332,17 +1911,33 @@ int top_draw(struct top *t, double elapsed)
 	}
 	erase();
 	mvprintw(0, 0, "hwpmc-stat top: %.0f s, %" PRIu64 " samples %s (%" PRIu64
-		 " in all), %" PRIu64 " lost records; q quits, a toggles accumulation",
+		 " in all), %" PRIu64 " lost records; keys: q, c a, c d, space, m, p, n",
 		 elapsed, total, t->accumulate ? "since the start" : "in the last interval",
 		 samples, t->sum.dropped_records);
 	if (!sym_kernel_load(&why))
 		mvprintw(1, 0, "%s", why);
-	mvprintw(2, 0, "%7s %9s  %-40s %s", "%SAMP", "SAMPLES", "FUNCTION", "OBJECT");
-	for (i = 0, row = 3; i < n && row < rows; i++, row++)
+	else if (t->c.nev)
+		mvprintw(1, 0, "events: %s", t->merge ? "all, merged" :
+			 t->c.evs[t->pmc % t->c.nev].name);
+	if (t->callers)
+		mvprintw(2, 0, "%7s %-10s %-20s %s", "%SAMP", "IMAGE", "FUNCTION",
+			 "CALLERS");
+	else
+		mvprintw(2, 0, "%7s %9s  %-40s %s", "%SAMP", "SAMPLES", "FUNCTION",
+			 "OBJECT");
+	for (i = 0, row = 3; i < n && row < rows; i++, row++) {
+		if (t->callers) {
+			mvprintw(row, 0, "%7.2f %-10.10s %-20.20s",
+				 pct(cnt[v[i]], total), sym_funcs[v[i]].obj,
+				 sym_funcs[v[i]].name);
+			top_callers(t, v[i], samples, cols - 40);
+			continue;
+		}
 		mvprintw(row, 0, "%7.2f %9" PRIu64 "  %-40.*s %.*s",
 			 pct(cnt[v[i]], total), cnt[v[i]],
 			 cols > 60 ? 40 : 20, sym_funcs[v[i]].name,
 			 cols > 62 ? cols - 62 : 0, sym_funcs[v[i]].obj);
+	}
 	refresh();
 	free(v);
 	free(cnt);

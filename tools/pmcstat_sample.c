@@ -22,12 +22,18 @@
 #define HWPMC_STATIC	0
 #endif
 
+/*
+ * A report's "-": the output file (-o's, else the standard output), as
+ * pmcstat(8) sends -F -, -G -, -m -, -M - there
+ */
+static FILE *dash_out;
+
 static FILE *open_out(const char *path)
 {
 	FILE *f;
 
 	if (!strcmp(path, "-"))
-		return stdout;
+		return dash_out ? dash_out : stdout;
 	f = fopen(path, "we");
 	if (!f) {
 		fprintf(stderr, "%s: cannot create %s: %s\n", prog, path, strerror(errno));
@@ -40,7 +46,7 @@ static int close_out(FILE *f, const char *path)
 {
 	int err = ferror(f);
 
-	if (f == stdout) {
+	if (f == stdout || f == dash_out) {
 		if (!fflush(f) && !err)
 			return 0;
 	} else if (fclose(f) == 0 && !err) {
@@ -61,15 +67,16 @@ int want_stacks(const struct reports *r)
 /* more than one report to standard output */
 const char *stdout_clash(const struct reports *r)
 {
-	const char *v[] = { r->graph, r->folded, r->pcs, r->addrs, r->flame,
-			    r->perfscript, r->pprof };
+	const char *v[] = { r->graph, r->folded, r->pcs, r->addrs, r->callchain,
+			    r->calltree, r->gmonmap, r->flame, r->perfscript,
+			    r->pprof };
 	size_t i;
 	int n = r->dump, added = 0;
 
 	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++)
 		if (v[i] && !strcmp(v[i], "-")) {
 			n++;
-			added |= i >= 4;	/* -D, -G, -F, -m, -a mix, as before */
+			added |= i >= 7;	/* the text reports mix, as before */
 		}
 	return n > 1 && added ? "--flamegraph, --perf-script and --pprof to "
 				"standard output ('-'): no other report there" : NULL;
@@ -87,12 +94,18 @@ static int write_reports(int fd, const char *name, const struct reports *r,
 	struct report_opts o = r->ro;
 	int rc = 0;
 
+	dash_out = out;
+
 	if (r->dump)
 		ro.dump = out;
 	if (r->graph)
 		ro.graph = open_out(r->graph);
 	if (r->folded)
 		ro.folded = open_out(r->folded);
+	if (r->callchain)
+		ro.callchain = open_out(r->callchain);
+	if (r->calltree)
+		ro.calltree = open_out(r->calltree);
 	if (r->flame)
 		ro.flame = open_out(r->flame);
 	if (r->perfscript)
@@ -115,6 +128,9 @@ static int write_reports(int fd, const char *name, const struct reports *r,
 	    !(r->pcs && !strcmp(r->pcs, "-")) &&
 	    !(r->addrs && !strcmp(r->addrs, "-")) &&
 	    !(r->folded && !strcmp(r->folded, "-")) &&
+	    !(r->callchain && !strcmp(r->callchain, "-")) &&
+	    !(r->calltree && !strcmp(r->calltree, "-")) &&
+	    !(r->gmonmap && !strcmp(r->gmonmap, "-")) &&
 	    !(r->flame && !strcmp(r->flame, "-")) &&
 	    !(r->perfscript && !strcmp(r->perfscript, "-")) &&
 	    !(r->pprof && !strcmp(r->pprof, "-")))
@@ -131,6 +147,10 @@ static int write_reports(int fd, const char *name, const struct reports *r,
 		rc |= close_out(ro.graph, r->graph);
 	if (ro.folded)
 		rc |= close_out(ro.folded, r->folded);
+	if (ro.callchain)
+		rc |= close_out(ro.callchain, r->callchain);
+	if (ro.calltree)
+		rc |= close_out(ro.calltree, r->calltree);
 	if (ro.flame)
 		rc |= close_out(ro.flame, r->flame);
 	if (ro.perfscript)
@@ -141,8 +161,15 @@ static int write_reports(int fd, const char *name, const struct reports *r,
 		rc |= close_out(ro.pcs, r->pcs);
 	if (ro.addrs)
 		rc |= close_out(ro.addrs, r->addrs);
-	if (ro.gmon && rc == 0 && gmon_write(ro.gmon, ".", r->ro.quiet) < 0)
-		rc = -1;
+	if (ro.gmon && rc == 0) {
+		FILE *map = r->gmonmap ? open_out(r->gmonmap) : NULL;
+
+		if (gmon_write(ro.gmon, r->gmondir ? r->gmondir : ".", r->gmonwide,
+			       map, r->ro.quiet) < 0)
+			rc = -1;
+		if (map)
+			rc |= close_out(map, r->gmonmap);
+	}
 	gmon_free(ro.gmon);
 	if (!sum->stacked && !r->ro.quiet) {
 		const char *v[] = { r->flame, r->perfscript, r->pprof };
@@ -160,6 +187,7 @@ static int write_reports(int fd, const char *name, const struct reports *r,
 		fprintf(stderr, "%s: warning: the log is malformed after byte %ju (%s): "
 			"the rest is ignored\n", prog, (uintmax_t)sum->bad_offset,
 			strerror(sum->bad_errno));
+	dash_out = NULL;
 	return rc;
 }
 

@@ -42,11 +42,14 @@ enum outfmt { OUT_TEXT, OUT_CSV, OUT_JSON };
 
 /* The reports of a sampling run or of a log (-R), and their files. */
 struct reports {
-	int		dump;
-	const char	*graph, *folded, *out;
+	int		dump;			/* --dump */
+	const char	*graph, *folded, *out;	/* --graph, --folded, -o */
+	const char	*callchain, *calltree;	/* -G, -F */
 	const char	*flame, *perfscript, *pprof;
 	const char	*pcs, *addrs;		/* -m, -a */
-	int		gmon;			/* -g */
+	int		gmon, gmonwide;		/* -g, -e */
+	const char	*gmondir, *gmonmap;	/* -D, -M */
+	int		fopt;			/* -f given */
 	struct report_opts ro;
 };
 

@@ -880,8 +880,10 @@ static int image_resolve(struct image *im, const struct map *m, uint64_t pc)
 	if (image_va(im, m, pc, &va))
 		s = find_sym(im->syms, im->addrs, im->nsym, va);
 	if (!s) {
-		if (im->unknown_fid < 0)
+		if (im->unknown_fid < 0) {
 			im->unknown_fid = new_func("[unknown]", im->base, 0, NULL);
+			sym_funcs[im->unknown_fid].path = im->path;
+		}
 		return im->unknown_fid;
 	}
 	if (s->fid < 0) {
@@ -889,6 +891,7 @@ static int image_resolve(struct image *im, const struct map *m, uint64_t pc)
 
 		s->fid = new_func(s->name, im->base, 0, sym_lines ?
 				  image_srcline(im, s->addr, buf, sizeof(buf)) : NULL);
+		sym_funcs[s->fid].path = im->path;
 	}
 	return s->fid;
 }
@@ -1401,6 +1404,7 @@ int sym_addr_func(struct proc *p, uint64_t pc, uint64_t lookup, int fid,
 	afuncs[i].obj = f->obj;
 	afuncs[i].addr = addr;
 	afuncs[i].fid = new_func(own(sym_strdup(name)), f->obj, f->kernel, NULL);
+	sym_funcs[afuncs[i].fid].path = sym_funcs[fid].path;
 	nafunc++;
 	return afuncs[i].fid;
 }

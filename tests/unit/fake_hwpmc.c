@@ -309,6 +309,10 @@ static int do_pmcallocate(struct pmc_op_pmcallocate *pa)
 	uint32_t mode = pa->pm_mode;
 	unsigned int i;
 
+	/* FAKE_HWPMC_TRACE=1: each allocation's mode and flags on stderr */
+	if (env_ul("FAKE_HWPMC_TRACE", 0))
+		fprintf(stderr, "fake_hwpmc: allocate mode %u flags %#x\n",
+			(unsigned int)pa->pm_mode, (unsigned int)pa->pm_flags);
 	fake_hwpmc_alloc_check = hwpmc_alloc_check(pa, &f);
 	if (fake_hwpmc_alloc_check != HWPMC_ALLOC_OK)
 		return -hwpmc_alloc_errno(fake_hwpmc_alloc_check);

@@ -85,6 +85,7 @@ run_tap abi-m32 sh "$SRC/tests/unit/abi_check.sh" "$SRC" "$UT/abi" "$UT/abi_layo
 run_tap control sh "$SRC/tests/unit/test_control.sh" "$UT/hwpmc-control" "$UT/fake_hwpmc.so"
 run_tap stat sh "$SRC/tests/unit/test_stat.sh" "$UT/hwpmc-stat" "$UT/fake_hwpmc.so" "$UT/pty_run"
 run_tap report sh "$SRC/tests/unit/test_report.sh" "$UT/hwpmc-stat" "$UT/mklog" "$UT/fake_hwpmc.so" "$UT/pty_run"
+run_tap pmcstat sh "$SRC/tests/unit/test_pmcstat.sh" "$UT/hwpmc-stat" "$UT/mklog" "$UT/fake_hwpmc.so" "$UT/pty_run"
 run_tap stacks sh "$SRC/tests/unit/test_stacks.sh" "$UT/hwpmc-stat" "$UT/mklog" "$UT/pprof_read" \
 	"$UT/report_bench" "$UT/rb"
 run_tap symbols env CC="${CC:-cc}" CXX="${CXX:-c++}" sh "$SRC/tests/unit/test_symbols.sh" "$UT/hwpmc-stat" "$UT/mklog" "$SRC/tests/unit"

@@ -41,38 +41,38 @@ run 0 -R "$T/bad" && has out ', 100 samples' &&
 ok $? "bytes that are no record: what came before, and a warning with the offset"
 
 # call graph
-run 0 -R "$T/log" -G - &&
+run 0 -R "$T/log" --graph - &&
 	grep -A1 -E '^ *90\.00% +90\.00% +90 +90  ut_hot_leaf  libut_symlib\.so$' "$T/out" > "$T/hot" &&
 	has hot '<- +90 100\.00%  ut_lib_caller  libut_symlib\.so$'
-ok $? "-G: the hot function's caller, 100%"
+ok $? "--graph: the hot function's caller, 100%"
 grep -A3 -E '  ut_lib_caller  libut_symlib\.so$' "$T/out" | grep -v '^ ' > "$T/lc" 2>/dev/null
 has lc '<- +96 100\.00%  ut_main_caller  mklog$' &&
 	has lc '-> +90  93\.75%  ut_hot_leaf' && has lc '-> +6   6\.25%  ut_static_helper'
-ok $? "-G: callers and callees of a middle function"
+ok $? "--graph: callers and callees of a middle function"
 has out '^ *0\.00% +99\.00% +0 +99  main  mklog$'
-ok $? "-G: main is in 99 chains (inclusive count)"
+ok $? "--graph: main is in 99 chains (inclusive count)"
 
 # folded stacks
-run 0 -R "$T/log" -F "$T/folded" && cp "$T/folded" "$T/f" &&
+run 0 -R "$T/log" --folded "$T/folded" && cp "$T/folded" "$T/f" &&
 	has f '^mklog;main;ut_main_caller;ut_lib_caller;ut_hot_leaf 90$' &&
 	has f '^mklog;main;ut_main_leaf 3$' && has f '^mklog;\[unknown\] 1$'
-ok $? "-F: folded stacks, root first, named by the process"
+ok $? "--folded: folded stacks, root first, named by the process"
 sum=$(awk '{ s += $NF } END { print s }' "$T/folded")
 [ "$sum" = 100 ]
-ok $? "-F: counts add up to the samples ($sum)"
-"$MKLOG" -s "$T/same" && run 0 -R "$T/same" -F "$T/fsame" && cp "$T/fsame" "$T/fs" &&
+ok $? "--folded: counts add up to the samples ($sum)"
+"$MKLOG" -s "$T/same" && run 0 -R "$T/same" --folded "$T/fsame" && cp "$T/fsame" "$T/fs" &&
 	has fs '^pid-1;\[libz\.so\] 3$' && has fs '^pid-1;\[libz\.so\];\[libz\.so\] 2$' &&
 	[ "$(wc -l < "$T/fsame")" = 2 ]
-ok $? "-F: stacks that read the same (two libraries of one name) make one line"
+ok $? "--folded: stacks that read the same (two libraries of one name) make one line"
 
 # dump
-run 0 -R "$T/log" -D &&
+run 0 -R "$T/log" --dump &&
 	[ "$(grep -c ' callchain ' "$T/out")" = 100 ] &&
 	has out " map-in $pid 0x[0-9a-f]+ 0x[0-9a-f]+ 0x[0-9a-f]+ r-x \".*/libut_symlib\.so\"$" &&
 	has out ' allocate 0x20000100 "cpu-clock" 0x0 1000000$' &&
 	has out ' drop 5$' && has out ' closelog$' && has out " attach 0x20000100 $pid \".*/mklog\"$" &&
 	has out "^ +[0-9.]+ callchain $pid $pid 0x20000100 1 u 4 0x"
-ok $? "-D: every record, as text"
+ok $? "--dump: every record, as text"
 
 # a stripped copy of the library: .dynsym only
 if command -v strip > /dev/null 2>&1; then
@@ -101,11 +101,11 @@ ok $? "--comm another name: no samples"
 run 0 -R - -o "$T/prof" < "$T/log" && cp "$T/prof" "$T/p" && has p 'ut_hot_leaf'
 ok $? "-R - reads standard input; -o writes the report to a file"
 # several reports from one reading of a pipe: the same as one by one
-cat "$T/log" | "$STAT" -R - -G "$T/g2" -F "$T/f2" > "$T/flat2" 2> /dev/null &&
+cat "$T/log" | "$STAT" -R - --graph "$T/g2" --folded "$T/f2" > "$T/flat2" 2> /dev/null &&
 	"$STAT" -R "$T/log" > "$T/flat1" 2> /dev/null &&
-	"$STAT" -R "$T/log" -G - > "$T/g1" 2> /dev/null &&
+	"$STAT" -R "$T/log" --graph - > "$T/g1" 2> /dev/null &&
 	cmp -s "$T/flat1" "$T/flat2" && cmp -s "$T/g1" "$T/g2" && cmp -s "$T/folded" "$T/f2"
-ok $? "-R - from a pipe with -G and -F: each report as when made alone"
+ok $? "-R - from a pipe with --graph and --folded: each report as when made alone"
 # the progress line: a log that takes long to come (a pipe stalled 1.2 s)
 slow() { head -c 1000 "$T/log"; sleep 1.2; tail -c +1001 "$T/log"; }
 if [ -n "$PTY" ]; then
@@ -127,14 +127,14 @@ ok $? "a log cut short: what it holds, and a note"
 
 # pmcstat's options
 # -z: chains cut to that many frames, in the call graph and the stacks
-run 0 -R "$T/log" -z 2 -G - && cp "$T/out" "$T/z" &&
+run 0 -R "$T/log" -z 2 --graph - && cp "$T/out" "$T/z" &&
 	has z '<- +90 100\.00%  ut_lib_caller  libut_symlib\.so$' &&
 	hasnt z 'ut_main_caller' && has z '^ *0\.00% +3\.00% +0 +3  main  mklog$'
-ok $? "-z 2 -G: the leaf and its caller only"
-run 0 -R "$T/log" -z 2 -F - && cp "$T/out" "$T/z" &&
+ok $? "-z 2 --graph: the leaf and its caller only"
+run 0 -R "$T/log" -z 2 --folded - && cp "$T/out" "$T/z" &&
 	has z '^mklog;ut_lib_caller;ut_hot_leaf 90$' && has z '^mklog;main;ut_main_leaf 3$'
-ok $? "-z 2 -F: folded stacks of two frames"
-run 0 -R "$T/log" -z 64 -F - && cmp -s "$T/out" "$T/folded"
+ok $? "-z 2 --folded: folded stacks of two frames"
+run 0 -R "$T/log" -z 64 --folded - && cmp -s "$T/out" "$T/folded"
 ok $? "-z deeper than the chains: as without"
 run 64 -R "$T/log" -z 0 && has err "bad call graph depth '0'" &&
 	run 64 -R "$T/log" -z x && has err "bad call graph depth 'x'"
@@ -211,10 +211,8 @@ fi
 run 0 -R "$T/log" -I && [ "$(grep -c ' ut_hot_leaf+0x[4-9a-b] ' "$T/out")" = 8 ] &&
 	has out '^ +12\.00 +12\.00 +12 +ut_hot_leaf\+0x4 +libut_symlib\.so$'
 ok $? "-I: offsets into the functions, one line each"
-run 0 -R "$T/log" -I -G - && has out '<- +12 100\.00%  ut_lib_caller\+0xc  libut_symlib\.so$'
-ok $? "-I -G: callers at their return addresses"
-run 0 -R "$T/log" -A -F - && has out '^mklog;0x[0-9a-f]+;0x[0-9a-f]+;0x[0-9a-f]+;0x[0-9a-f]+ 12$'
-ok $? "-A -F: stacks of addresses"
+run 0 -R "$T/log" -I --graph - && has out '<- +12 100\.00%  ut_lib_caller\+0xc  libut_symlib\.so$'
+ok $? "-I --graph: callers at their return addresses"
 run 0 -R "$T/logk" -k "$T/ksyms" -I && has out ' ut_kfunc\+0x10 +\[kernel\]$' &&
 	run 0 -R "$T/logk" -k "$T/ksyms" -A && has out ' 0xffffffff81000010 +\[kernel\]$'
 ok $? "-I, -A: kernel addresses, run-time"
@@ -242,18 +240,9 @@ else
 fi
 run 64 -O "$T/x.log" -g -P cpu-clock true && has err '-O writes the log, no report'
 ok $? "-g with -O: usage error"
-# -U: always so (user frames under kernel samples): accepted
+# -U: a toggle for the following -P/-S (test_pmcstat.sh); with -R, none
 run 0 -R "$T/log" -U && has out ut_hot_leaf
-ok $? "-U: accepted"
-# pmcstat's options not here: named, with what to use instead
-bad=
-for o in "M:-g names its files" "e:--pprof" "f:-G file"; do
-	l=${o%%:*}; m=${o#*:}
-	run 64 -R "$T/log" "-$l" x && has err "^hwpmc-stat: -$l: pmcstat's option: .*$m" &&
-		has err '^usage:' || bad="$bad -$l"
-done
-[ -z "$bad" ]
-ok $? "pmcstat's -M -e -f: usage errors naming them and the alternative${bad:+ (not:$bad)}"
+ok $? "-U: accepted with -R"
 run 64 -R "$T/log" -Y && has err 'unknown option -Y'
 ok $? "an option pmcstat lacks too: unknown option, named"
 run 64 -R "$T/log" --nosuch && has err 'unknown option --nosuch'

@@ -2,11 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # hwpmc-stat's reports made of the aggregated stacks, of mklog's synthetic
-# log: --perf-script (its line grammar; collapsed, it makes -F's folded
+# log: --perf-script (its line grammar; collapsed, it makes --folded's
 # stacks); --flamegraph (well-formed XML, frame geometry against the
 # samples, escaping, icicle order, no samples, and what a browser draws
 # of it: headless Chromium's screenshot); --pprof (decoded by protobuf-c
-# in pprof_read: the same stacks as -F, the flat profile's counts; go's
+# in pprof_read: the same stacks as --folded, the flat profile's counts; go's
 # pprof when there).  With report_bench (bench/report_bench.c) and perf:
 # --perf-script's stacks are those perf script prints of a perf.data of
 # the same samples.
@@ -18,7 +18,7 @@ trap 'rm -rf "$T"' EXIT
 . "$(dirname "$0")/tap.sh"
 PY=$(command -v python3 || true)
 
-"$MKLOG" "$T/log" > /dev/null && run 0 -R "$T/log" -F "$T/folded"
+"$MKLOG" "$T/log" > /dev/null && run 0 -R "$T/log" --folded "$T/folded"
 ok $? "mklog's log, and its folded stacks"
 
 # ---- --perf-script ----
@@ -83,13 +83,13 @@ ok $? "--perf-script: perf script's grammar, 100 samples (${got:-none})"
 perfcollapse "$T/perf" > "$T/pfold" && LC_ALL=C sort "$T/folded" | cmp -s - "$T/pfold"
 rc=$?
 [ $rc = 0 ] || diff "$T/folded" "$T/pfold" | sed 's/^/# /'
-ok $rc "--perf-script: collapsed, the same stacks as -F"
+ok $rc "--perf-script: collapsed, the same stacks as --folded"
 # kernel frames ([kernel.kallsyms]), a name with spaces and < > &
-"$MKLOG" -x "$T/logx" > /dev/null && run 0 -R "$T/logx" -F "$T/foldedx" --perf-script "$T/perfx" &&
+"$MKLOG" -x "$T/logx" > /dev/null && run 0 -R "$T/logx" --folded "$T/foldedx" --perf-script "$T/perfx" &&
 	[ "$(perfcheck "$T/perfx")" = 106 ] && perfcollapse "$T/perfx" > "$T/pfoldx" &&
 	LC_ALL=C sort "$T/foldedx" | cmp -s - "$T/pfoldx" && cp "$T/perfx" "$T/px" &&
 	has px '^	 +0 ut_tmpl<int, a&b> \(libut_symlib\.so\)$' && has px ' \(\[kernel\.kallsyms\]\)$'
-ok $? "--perf-script: kernel frames in [kernel.kallsyms], a C++-like name; the same stacks as -F"
+ok $? "--perf-script: kernel frames in [kernel.kallsyms], a C++-like name; the same stacks as --folded"
 # perf script itself, of the same samples: report_bench gen writes them
 # as an hwpmc log and as a perf.data (its comm is perf's, not compared)
 nocomm() {
@@ -114,7 +114,7 @@ fi
 if command -v stackcollapse-perf.pl > /dev/null 2>&1; then
 	stackcollapse-perf.pl --kernel "$T/perf" | LC_ALL=C sort > "$T/sc" &&
 		LC_ALL=C sort "$T/folded" | cmp -s - "$T/sc"
-	ok $? "--perf-script: FlameGraph's stackcollapse-perf.pl makes -F's stacks"
+	ok $? "--perf-script: FlameGraph's stackcollapse-perf.pl makes --folded's stacks"
 else
 	skip "--perf-script through stackcollapse-perf.pl" "no stackcollapse-perf.pl (FlameGraph)"
 fi
@@ -123,7 +123,7 @@ run 0 -R "$T/log" --comm nosuch --perf-script "$T/perf0" && [ ! -s "$T/perf0" ] 
 ok $? "--perf-script, no samples: an empty file, and a note"
 run 1 -R "$T/log" --perf-script "$T/nodir/x" && has err "cannot create $T/nodir/x: No such file"
 ok $? "--perf-script into a missing directory: exit 1, the file named"
-run 64 -R "$T/log" --perf-script - -F - && has err 'no other report there'
+run 64 -R "$T/log" --perf-script - --folded - && has err 'no other report there'
 ok $? "--perf-script - with another report to standard output: usage error"
 
 # ---- --flamegraph ----
@@ -310,7 +310,7 @@ if [ -n "$PPREAD" ] && [ -x "$PPREAD" ]; then
 		LC_ALL=C sort > "$T/ppfold" && LC_ALL=C sort "$T/folded" | cmp -s - "$T/ppfold"
 	rc=$?
 	[ $rc = 0 ] || diff "$T/folded" "$T/ppfold" | sed 's/^/# /'
-	ok $rc "--pprof: its samples' stacks are -F's"
+	ok $rc "--pprof: its samples' stacks are --folded's"
 	# the flat profile's rows (function, samples) against the samples'
 	# leaves (flat: FUNCTION and SAMPLES columns)
 	awk '$1 == "folded" { n = split($2, f, ";"); c[f[n]] += $3 }

@@ -7,7 +7,7 @@
 # build-id under --debug-dir (or $HWPMC_DEBUG_DIR) and by .gnu_debuglink
 # beside the library, and from a debuginfod server (python3's http.server
 # on the loopback); C++ names demangled (raw with --no-demangle);
-# source lines (--lines; -D --lines: each frame's, with the functions
+# source lines (--lines; --dump --lines: each frame's, with the functions
 # inlined there); JIT code of /tmp/perf-PID.map (a Rust v0 name among
 # it); the vDSO; a kernel module's symbols.  The log is written by mklog
 # -x at addresses taken from nm(1) and readelf(1).
@@ -173,7 +173,7 @@ run -R "$T/log" --debug-dir "$T/debug" --lines && cp "$T/out" "$T/lines" &&
 	has lines " 7 +ns::Foo::bar\\(int\\) \\(sym_prog\\.cc:$lbar\\) +sym_prog$" &&
 	has lines " 5 +sym_hidden_work \\(sym_lib\\.c:$lhid\\) +libsym\\.so$"
 ok $? "--lines: file:line of the functions (sym_prog.cc:$lbar, sym_lib.c:$lhid)"
-# -D --lines: each frame's line; in bar(), the code of mix() inlined there
+# --dump --lines: each frame's line; in bar(), the code of mix() inlined there
 inl=$(readelf --debug-dump=info "$T/bin/sym_prog" 2>/dev/null |
       awk '/DW_TAG_inlined_subroutine/ { f = 1 } f && /DW_AT_entry_pc/ { print $NF; exit }')
 lcall=$(grep -n 's += mix(i, x);' "$SRC/sym_prog.cc" | cut -d: -f1)
@@ -183,20 +183,20 @@ if [ -n "$inl" ] && [ -n "$lcall" ]; then
 		echo "map $P $(h "0x$P + $(size "$T/bin/sym_prog")") 0 $T/bin/sym_prog"
 		echo "sample $(h "0x$P + $inl") $(h "0x$P + 0x$main + 4")"
 	} | "$MKLOG" -x "$T/log2" "$pid" &&
-		run -R "$T/log2" -D --lines && cp "$T/out" "$T/dump" &&
+		run -R "$T/log2" --dump --lines && cp "$T/out" "$T/dump" &&
 		has dump "^	0x[0-9a-f]+ ns::Foo::bar\\(int\\) \\(sym_prog\\.cc:$lbar\\) sym_prog sym_prog\\.cc:[0-9]+ in mix inlined at sym_prog\\.cc:$lcall\$" &&
 		has dump "^	0x[0-9a-f]+ main \\(sym_prog\\.cc:[0-9]+\\) sym_prog sym_prog\\.cc:[0-9]+\$"
-	ok $? "-D --lines: each frame's source line, a function inlined there (mix, called at line $lcall)"
-	run -R "$T/log" --debug-dir "$T/debug" -D --lines && cp "$T/out" "$T/dumpall" &&
+	ok $? "--dump --lines: each frame's source line, a function inlined there (mix, called at line $lcall)"
+	run -R "$T/log" --debug-dir "$T/debug" --dump --lines && cp "$T/out" "$T/dumpall" &&
 		has dumpall "^	0x[0-9a-f]+ jit_compiled_fn \\[jit\\]\$" &&
 		has dumpall "^	0x[0-9a-f]+ sym_hidden_work \\(sym_lib\\.c:$lhid\\) libsym\\.so sym_lib\\.c:[0-9]+\$"
-	ok $? "-D --lines: JIT, kernel, vDSO frames too; lines from the separate debug file"
+	ok $? "--dump --lines: JIT, kernel, vDSO frames too; lines from the separate debug file"
 else
-	skip "-D --lines: a function inlined" "no DW_TAG_inlined_subroutine found by readelf"
+	skip "--dump --lines: a function inlined" "no DW_TAG_inlined_subroutine found by readelf"
 fi
-run -R "$T/log" --debug-dir "$T/debug" -G - && cp "$T/out" "$T/graph" &&
+run -R "$T/log" --debug-dir "$T/debug" --graph - && cp "$T/out" "$T/graph" &&
 	has graph '<- +5 100\.00%  sym_lib_entry  libsym\.so$'
-ok $? "-G: the caller of the stripped library's static function, from .dynsym"
+ok $? "--graph: the caller of the stripped library's static function, from .dynsym"
 # the vDSO
 if [ -n "$vdso" ]; then
 	has flat '^ +[0-9.]+ +[0-9.]+ +2 +(__vdso_)?clock_gettime +\[vdso\]$'
@@ -207,7 +207,7 @@ fi
 if [ -n "$kmod" ]; then
 	m=$(echo "${kmod#* }" | sed 's/[][]/\\&/g')
 	has flat "^ +[0-9.]+ +[0-9.]+ +1 +[^ ]+ +$m\$" &&
-		run -R "$T/log" --debug-dir "$T/debug" -F - && cp "$T/out" "$T/folded" &&
+		run -R "$T/log" --debug-dir "$T/debug" --folded - && cp "$T/out" "$T/folded" &&
 		has folded "_\\[k\\] 1\$"
 	ok $? "kernel module function: its module (${kmod#* }) as object, _[k] in folded stacks"
 else

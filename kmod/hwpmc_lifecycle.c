@@ -85,11 +85,13 @@ static bool hwpmc_exit_exact;	/* the exit_itimers() kprobe is on */
 
 /*
  * A thread of p's process exits; the last one ends the process.  The
- * thread's own end (its counting slices) is taken earlier, by the
- * kprobe on perf_event_exit_task() (hwpmc_hooks.c); the call here finds
- * nothing then, and is the one without kprobes, or with kprobes
- * disarmed (debugfs kprobes/enabled), so that no thread record and its
- * task reference outlive the thread.
+ * thread's own end (its slices, its last PROCCSW) is taken by whichever
+ * of this probe and the kprobe on perf_event_exit_task() (hwpmc_hooks.c)
+ * comes first: the kprobe on 6.12, whose do_exit() ends perf's counters
+ * before exit_mm(); this probe on 6.1, whose do_exit() ends them later,
+ * after exit_files() (design.md, known limits); and this one without
+ * kprobes or with them disarmed (debugfs kprobes/enabled), so that no
+ * thread record and its task reference outlive the thread.
  */
 static void hwpmc_probe_exit(HWPMC_TP_EXIT_PROTO)
 {

@@ -597,6 +597,19 @@ static int hwpmc_thread_list(struct task_struct *p, struct task_struct ***tp,
 	return 0;
 }
 
+/*
+ * A sampling LOG_PROCCSW PMC's slot for thread t, which carries its
+ * counter (hwpmc_csw.c); none for a thread that has one, or exits.
+ */
+static void hwpmc_target_slot(struct hwpmc_pmc *pm, struct task_struct *t)
+{
+	struct hwpmc_pexit *px = NULL;	/* none: sampling slots have none */
+
+	if (hwpmc_pmc_slotted(pm) && !hwpmc_pmc_virtual(pm) &&
+	    hwpmc_vpmc_add_thread(pm, t, &px) == -ENOMEM)
+		hwpmc_pmc_lost(pm);
+}
+
 /* How a target comes (hwpmc_target_add()). */
 #define HWPMC_TA_DESCENDANT	0x1	/* of the attach's root */
 #define HWPMC_TA_BORN		0x2	/* at fork: no records, started */
@@ -661,8 +674,10 @@ static int hwpmc_target_add(struct hwpmc_pmc *pm, struct task_struct *p,
 			 * cloned, since a pass before, by a thread that had a
 			 * counter: perf's copy of it counts this one
 			 */
-			if (hwpmc_task_carries(t[i], pm))
+			if (hwpmc_task_carries(t[i], pm)) {
+				hwpmc_target_slot(pm, t[i]);
 				continue;
+			}
 			if (ntv == cap) {
 				cap = cap ? 2 * cap : n + 4;
 				v = krealloc(tv, cap * sizeof(*tv), GFP_KERNEL);
@@ -679,6 +694,8 @@ static int hwpmc_target_add(struct hwpmc_pmc *pm, struct task_struct *p,
 				ev = NULL;
 			} else {
 				hwpmc_md_pin(ev);
+				/* before it can clone: its clones copy the slot */
+				hwpmc_target_slot(pm, t[i]);
 			}
 			tv[ntv].t = get_task_struct(t[i]);
 			tv[ntv++].ev = ev;
@@ -699,7 +716,7 @@ static int hwpmc_target_add(struct hwpmc_pmc *pm, struct task_struct *p,
 		for (i = 0; i < ntv; i++)
 			if (tv[i].ev)
 				hwpmc_md_release(tv[i].ev);
-		if (virt)
+		if (hwpmc_pmc_slotted(pm))
 			hwpmc_vpmc_remove(pm, 0, tgid);
 		goto out;
 	}
@@ -710,10 +727,6 @@ static int hwpmc_target_add(struct hwpmc_pmc *pm, struct task_struct *p,
 		if (!tv[i].ev)
 			continue;
 		pt->ev[pt->nev++] = tv[i].ev;
-		/* LOG_PROCCSW: the thread's slot (hwpmc_csw.c) */
-		if (hwpmc_pmc_slotted(pm) &&
-		    hwpmc_vpmc_add_thread(pm, tv[i].t, &px) == -ENOMEM)
-			hwpmc_pmc_lost(pm);
 	}
 	list_add_tail_rcu(&pt->link, &pm->targets);	/* the fork probe */
 	pm->had_targets = true;

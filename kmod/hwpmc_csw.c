@@ -191,12 +191,13 @@ static void hwpmc_thr_put(struct hwpmc_thr *thr)
  */
 static void hwpmc_slice_open(struct hwpmc_slot *s, int cpu, bool migrated)
 {
+	struct hwpmc_cset *cs = READ_ONCE(s->pm->cset);
 	struct perf_event *ev;
 
 	lockdep_assert_irqs_disabled();
-	if (!hwpmc_pmc_virtual(s->pm))
+	if (!cs)
 		return;		/* a sampling PMC's: no slice to open */
-	ev = READ_ONCE(s->pm->cset->pcpu[cpu]);
+	ev = READ_ONCE(cs->pcpu[cpu]);
 	if (!ev)
 		return;		/* no counter on this CPU (hotplug) */
 	s->ev = ev;
@@ -293,29 +294,45 @@ static void hwpmc_smp_csw(struct perf_event *ev, struct hwpmc_pmc *pm,
 	}
 }
 
-/* thr is switched out (or exits) on cpu; IRQs off, thr->lock held. */
-static void hwpmc_thr_close(struct hwpmc_thr *thr, int cpu)
+/*
+ * The sampling PMCs' slots of thr, switched out (current): the thread's
+ * own counters, found in its perf context.  Out of line: counting PMCs'
+ * switches do not pay for it.
+ */
+static noinline void hwpmc_thr_close_smp(struct hwpmc_thr *thr)
 {
 	struct hwpmc_smp_csw c = { .thr = thr };
 	struct hwpmc_slot *s;
-	bool smp = false;
+
+	list_for_each_entry_rcu(s, &thr->slots, tlink)
+		if (!hwpmc_pmc_virtual(s->pm))
+			break;
+	if (list_entry_is_head(s, &thr->slots, tlink) || thr->task != current)
+		return;
+	rcu_read_lock();
+	hwpmc_md_task_counters(current, hwpmc_smp_csw, &c);
+	rcu_read_unlock();
+}
+
+/* thr is switched out (or exits) on cpu; IRQs off, thr->lock held. */
+static void hwpmc_thr_close(struct hwpmc_thr *thr, int cpu)
+{
+	struct hwpmc_slot *s;
+	bool idle = false;
 	u64 d;
 
 	lockdep_assert_held(&thr->lock);
 	list_for_each_entry_rcu(s, &thr->slots, tlink) {
-		smp |= !hwpmc_pmc_virtual(s->pm);
-		if (!s->in)
+		if (!s->in) {
+			idle = true;	/* a sampling PMC's, or not running */
 			continue;
+		}
 		d = hwpmc_slice_take(s, cpu, true);
 		if ((s->pm->flags & PMC_F_LOG_PROCCSW) && hwpmc_slot_counts(s))
 			hwpmc_rec_proccsw(s->pm, thr->task, d);
 	}
-	/* sampling PMCs' slots: the thread's own counters, found in perf's */
-	if (smp && thr->task == current) {
-		rcu_read_lock();
-		hwpmc_md_task_counters(current, hwpmc_smp_csw, &c);
-		rcu_read_unlock();
-	}
+	if (unlikely(idle))
+		hwpmc_thr_close_smp(thr);
 	thr->cpu = HWPMC_THR_OFF;
 	thr->nr_migr = READ_ONCE(thr->task->se.nr_migrations);
 }

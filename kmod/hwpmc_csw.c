@@ -2,7 +2,10 @@
 /*
  * hwpmc for Linux: counting process-scope PMCs, saved and restored at
  * context switches by the module (FreeBSD's pmc_process_csw_in() and
- * pmc_process_csw_out()).
+ * pmc_process_csw_out()), and the PROCCSW of sampling process PMCs with
+ * PMC_F_LOG_PROCCSW, whose slots in the same thread records log what the
+ * thread's own perf counter counted in each time slice
+ * (hwpmc_thr_close_smp(); perf's ctx->lock is taken under thr->lock).
  *
  * A counting process PMC (PMC_MODE_TC) counts with one perf counter per
  * CPU, counting whatever runs there: a counter set, made at the first

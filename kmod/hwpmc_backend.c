@@ -406,7 +406,7 @@ int hwpmc_md_attr(const struct hwpmc_event *ev, u32 caps,
  * counters of their own, as targets), and their counts follow their
  * tasks when perf swaps contexts; period, a sampling PMC's reload count.
  */
-void hwpmc_md_attr_pmc(struct perf_event_attr *attr, u32 mode, u32 flags,
+void hwpmc_md_attr_pmc(struct perf_event_attr *attr, u32 mode,
 		       u64 period, bool privileged)
 {
 	if (!privileged)

@@ -1462,20 +1462,6 @@ void hwpmc_thr_exec(struct task_struct *p, bool secure)
 	raw_spin_unlock_irqrestore(&hwpmc_vlock, flags);
 }
 
-/* fn for each counting PMC thread t is a target thread of. */
-void hwpmc_thr_pmcs(struct task_struct *t,
-		    void (*fn)(struct hwpmc_pmc *pm, void *arg), void *arg)
-{
-	struct hwpmc_thr *thr = hwpmc_thr_find(t);
-	struct hwpmc_slot *s;
-
-	if (!thr)
-		return;
-	list_for_each_entry_rcu(s, &thr->slots, tlink)
-		if (!READ_ONCE(s->gone) && hwpmc_pmc_virtual(s->pm))
-			fn(s->pm, arg);
-}
-
 /*
  * fn for each counting PMC thread t is a target thread of, with the
  * attach its slot came from; RCU read side.

@@ -10,7 +10,7 @@
  * run in the context
  * of the process concerned, find those PMCs among the current task's
  * counters (hwpmc_md_task_counters()).  Counting PMCs are found in the
- * thread's record (hwpmc_csw.c: hwpmc_thr_pmcs()), which forks keep in
+ * thread's record (hwpmc_csw.c: hwpmc_thr_gens()), which forks keep in
  * step.  Running
  * system-sampling PMCs hear about every process (hwpmc_ss_pmcs).
  *
@@ -132,7 +132,8 @@ static void hwpmc_add_descendants(struct perf_event *ev, struct hwpmc_pmc *pm,
 		hwpmc_logset_add(arg, pm);
 }
 
-static void hwpmc_add_descendants_pmc(struct hwpmc_pmc *pm, void *arg)
+static void hwpmc_add_descendants_pmc(struct hwpmc_pmc *pm, u32 gen,
+				      void *arg)
 {
 	hwpmc_add_descendants(NULL, pm, arg);
 }
@@ -251,7 +252,7 @@ static void hwpmc_add_any(struct perf_event *ev, struct hwpmc_pmc *pm,
 	hwpmc_logset_add(arg, pm);
 }
 
-static void hwpmc_add_any_pmc(struct hwpmc_pmc *pm, void *arg)
+static void hwpmc_add_any_pmc(struct hwpmc_pmc *pm, u32 gen, void *arg)
 {
 	hwpmc_logset_add(arg, pm);
 }
@@ -268,7 +269,7 @@ static int hwpmc_kp_exec(struct kprobe *kp, struct pt_regs *regs)
 		return 0;
 	rcu_read_lock();
 	hwpmc_md_task_counters(current, hwpmc_add_any, &ls);
-	hwpmc_thr_pmcs(current, hwpmc_add_any_pmc, &ls);
+	hwpmc_thr_gens(current, hwpmc_add_any_pmc, &ls);
 	hwpmc_add_system(&ls);
 	if (ls.n) {
 		exe = rcu_dereference(current->mm->exe_file);
@@ -633,7 +634,7 @@ static void hwpmc_probe_fork(void *data, struct task_struct *parent,
 	}
 	hwpmc_born_queue(child);
 	hwpmc_md_task_counters(current, hwpmc_add_descendants, &ls);
-	hwpmc_thr_pmcs(current, hwpmc_add_descendants_pmc, &ls);
+	hwpmc_thr_gens(current, hwpmc_add_descendants_pmc, &ls);
 	hwpmc_add_system(&ls);
 	for (i = 0; i < ls.n; i++)
 		hwpmc_rec_procfork(ls.lg[i], current->tgid, child->tgid, now);

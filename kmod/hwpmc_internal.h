@@ -124,7 +124,7 @@ struct task_struct;
 int hwpmc_md_attr(const struct hwpmc_event *ev, u32 caps,
 		  const struct pmc_md_pmu_op_pmcallocate *md,
 		  struct perf_event_attr *attr);
-void hwpmc_md_attr_pmc(struct perf_event_attr *attr, u32 mode, u32 flags,
+void hwpmc_md_attr_pmc(struct perf_event_attr *attr, u32 mode,
 		       u64 period, bool privileged);
 bool hwpmc_md_soft(const struct perf_event_attr *attr);
 int hwpmc_md_raw_check(const struct perf_event_attr *attr);
@@ -390,8 +390,6 @@ void hwpmc_thr_gens(struct task_struct *t,
 		    void (*fn)(struct hwpmc_pmc *pm, u32 gen, void *arg),
 		    void *arg);
 void hwpmc_thr_forget(struct task_struct *t, struct hwpmc_pmc *pm);
-void hwpmc_thr_pmcs(struct task_struct *t,
-		    void (*fn)(struct hwpmc_pmc *pm, void *arg), void *arg);
 
 /* Running system-sampling PMCs (RCU list, changed under hwpmc_sx). */
 extern struct list_head hwpmc_ss_pmcs;

@@ -1092,7 +1092,7 @@ int hwpmc_pmc_allocate(struct file *file, struct pmc_op_pmcallocate *pa)
 	} else {
 		pm->value = pa->pm_count;
 	}
-	hwpmc_md_attr_pmc(&pm->attr, mode, pm->flags, pm->reload,
+	hwpmc_md_attr_pmc(&pm->attr, mode, pm->reload,
 			  pm->privileged);
 	INIT_LIST_HEAD(&pm->targets);
 
@@ -1497,7 +1497,7 @@ static int hwpmc_set_period(struct hwpmc_pmc *pm, u64 count)
 	if (!error) {
 		pm->reload = count;
 		/* for the counters of targets attached from now */
-		hwpmc_md_attr_pmc(&pm->attr, pm->mode, pm->flags, count,
+		hwpmc_md_attr_pmc(&pm->attr, pm->mode, count,
 				  pm->privileged);
 	}
 	return error;

@@ -2166,6 +2166,7 @@ TEST_F(count, pmu_instructions_of_a_known_loop)
 #if defined(__aarch64__)
 	const unsigned long k = 10000000;
 	__u32 ev = PMC_EV_PMU_HW_FIRST + PERF_COUNT_HW_INSTRUCTIONS, id;
+	unsigned long long n0, nintr;
 	__u64 v;
 	int e;
 
@@ -2176,18 +2177,22 @@ TEST_F(count, pmu_instructions_of_a_known_loop)
 	if (e == EINVAL)
 		SKIP(return, "no instructions event");
 	ASSERT_EQ(0, e);
+	n0 = intr_count();
 	ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTART, id));
 	loop(k);
 	ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTOP, id));
+	nintr = intr_count() - n0;
 	v = value(self->fd, id);
-	TH_LOG("%lu iterations: %llu instructions", k, (unsigned long long)v);
+	TH_LOG("%lu iterations: %llu instructions, %llu interrupts", k,
+	       (unsigned long long)v, nintr);
 	/*
-	 * 2k, plus the ioctl wrappers' user instructions, within 0.1%: under
-	 * QEMU TCG a few thousand instructions per timer interrupt taken in
-	 * the loop are counted as user mode (seen: +14659 over 2e7).
+	 * 2k, plus the ioctl wrappers' user instructions, within 0.1%, plus
+	 * what QEMU TCG counts as user mode of each interrupt taken in the
+	 * loop (seen: +14659 over 2e7; +54178 on a slower host), which
+	 * depends on how fast the host runs the guest: up to 5000 each.
 	 */
 	EXPECT_LE(2 * k, v);
-	EXPECT_GT(2 * k + 2 * k / 1000, v);
+	EXPECT_GT(2 * k + 2 * k / 1000 + 5000 * nintr, v);
 	EXPECT_EQ(0, simple(self->fd, HWPMC_IOC_PMCRELEASE, id));
 #else
 	SKIP(return, "the known loop is written for arm64");

@@ -11,6 +11,8 @@
  *   hwpmc_csw.c      counting process PMCs: per-CPU counters, saved and
  *                    restored at context switches for target threads
  *   hwpmc_lifecycle.c  process exit and exec, from sched tracepoints
+ *   hwpmc_watch.c    the processes whose exit and exec matter (owners,
+ *                    targets), and the events noted for them
  *   hwpmc_hooks.c    what the log learns from the kernel: exec, fork,
  *                    exit and new mappings of targets (kprobes and
  *                    tracepoints), existing mappings at attach
@@ -497,6 +499,14 @@ extern atomic_t hwpmc_active;		/* owners that exist */
 int hwpmc_lifecycle_init(void);
 void hwpmc_lifecycle_fini(void);
 
+/* Watched processes: owners and targets (hwpmc_watch.c). */
+int hwpmc_watch_init(void);
+void hwpmc_watch_fini(void);
+int hwpmc_watch_get(struct pid *tgid);
+void hwpmc_watch_put(struct pid *tgid);
+bool hwpmc_watch_note(struct task_struct *p, bool exec);
+void hwpmc_watch_drain(void (*fn)(struct pid *tgid, bool exec, u64 exec_id));
+
 /* Driver statistics, per CPU. */
 struct hwpmc_stats {
 	u64	intr_ignored;
@@ -511,6 +521,7 @@ struct hwpmc_stats {
 	u64	overwrites;
 	u64	log_records_dropped;
 	u64	log_write_errors;
+	u64	lifecycle_events;
 };
 
 DECLARE_PER_CPU(struct hwpmc_stats, hwpmc_stats);

@@ -4,8 +4,9 @@
  * hooks), from the scheduler's tracepoints.
  *
  * The tracepoints come from hwpmc_tracepoint.c.  The probes run with preemption disabled and must not sleep, while
- * releasing perf counters does; so a probe only records the process
- * (an exit or an exec) and a work item does the rest in process context
+ * releasing perf counters does; so a probe only notes the event in the
+ * process's entry, if the process owns PMCs or is a target
+ * (hwpmc_watch.c), and a work item does the rest in process context
  * under hwpmc_sx:
  *
  *   - an owner that exits or execs loses its PMCs (hwpmc(4): PMCs are
@@ -31,12 +32,8 @@
 #include <linux/kernel.h>
 #include <linux/binfmts.h>
 #include <linux/kprobes.h>
-#include <linux/llist.h>
-#include <linux/pid.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
-#include <linux/slab.h>
-#include <linux/string.h>
 #include <linux/workqueue.h>
 
 #include "compat.h"
@@ -44,41 +41,21 @@
 
 atomic_t hwpmc_active = ATOMIC_INIT(0);
 
-struct hwpmc_event_rec {
-	struct llist_node	node;
-	struct pid		*tgid;
-	u64			exec_id;	/* self_exec_id after the exec */
-	bool			exec;		/* else: exit */
-};
-
-static LLIST_HEAD(hwpmc_events);
-
+/*
+ * Exits and execs of watched processes (owners, targets: hwpmc_watch.c),
+ * in process context under hwpmc_sx.
+ */
 static void hwpmc_lifecycle_work(struct work_struct *work)
 {
-	struct llist_node *list = llist_reverse_order(llist_del_all(&hwpmc_events));
-	struct hwpmc_event_rec *r, *tmp;
-
-	llist_for_each_entry_safe(r, tmp, list, node) {
-		hwpmc_pmc_process_gone(r->tgid, r->exec, r->exec_id);
-		put_pid(r->tgid);
-		kfree(r);
-	}
+	hwpmc_watch_drain(hwpmc_pmc_process_gone);
 }
 
 static DECLARE_WORK(hwpmc_work, hwpmc_lifecycle_work);
 
 static void hwpmc_record(struct task_struct *p, bool exec)
 {
-	struct hwpmc_event_rec *r;
-
-	r = kmalloc(sizeof(*r), GFP_ATOMIC);
-	if (!r)
-		return;		/* the allocator has said so */
-	r->tgid = get_pid(task_tgid(p));
-	r->exec_id = READ_ONCE(p->self_exec_id);
-	r->exec = exec;
-	llist_add(&r->node, &hwpmc_events);
-	schedule_work(&hwpmc_work);
+	if (hwpmc_watch_note(p, exec))
+		schedule_work(&hwpmc_work);
 }
 
 static bool hwpmc_exit_exact;	/* the exit_itimers() kprobe is on */

@@ -246,9 +246,12 @@ static int __init hwpmc_init(void)
 	error = hwpmc_csw_init();
 	if (error)
 		goto fail_sample;
-	error = hwpmc_pmc_init();
+	error = hwpmc_watch_init();
 	if (error)
 		goto fail_csw;
+	error = hwpmc_pmc_init();
+	if (error)
+		goto fail_watch;
 	error = hwpmc_hooks_init(hwpmc_pmc_born);
 	if (error)
 		goto fail_pmc;
@@ -267,6 +270,8 @@ fail_hooks:
 	hwpmc_hooks_fini();
 fail_pmc:
 	hwpmc_pmc_fini();
+fail_watch:
+	hwpmc_watch_fini();
 fail_csw:
 	hwpmc_csw_fini();
 fail_sample:
@@ -286,6 +291,7 @@ static void __exit hwpmc_exit(void)
 	hwpmc_lifecycle_fini();
 	hwpmc_hooks_fini();
 	hwpmc_pmc_fini();
+	hwpmc_watch_fini();
 	hwpmc_csw_fini();
 	hwpmc_sample_fini();
 	hwpmc_log_fini();

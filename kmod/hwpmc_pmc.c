@@ -208,6 +208,10 @@ static struct hwpmc_owner *hwpmc_owner_get(void)
 	po = kzalloc(sizeof(*po), GFP_KERNEL);
 	if (!po)
 		return NULL;
+	if (hwpmc_watch_get(tgid)) {	/* its exit and exec are heard */
+		kfree(po);
+		return NULL;
+	}
 	po->tgid = get_pid(tgid);
 	po->exec_id = current->self_exec_id;
 	INIT_LIST_HEAD(&po->pmcs);
@@ -222,6 +226,7 @@ static void hwpmc_owner_put_if_idle(struct hwpmc_owner *po)
 	if (!list_empty(&po->pmcs) || po->log)
 		return;
 	hlist_del(&po->link);
+	hwpmc_watch_put(po->tgid);
 	put_pid(po->tgid);
 	kfree_rcu(po, rcu);
 	atomic_dec(&hwpmc_active);
@@ -648,6 +653,10 @@ static int hwpmc_target_add(struct hwpmc_pmc *pm, struct task_struct *p,
 	/* a new process is no other PMC's target of pm's row */
 	if (!(how & HWPMC_TA_BORN) && hwpmc_row_target_of(tgid, pm->ri))
 		return -EBUSY;
+	/* first: an exit from now on reaches the lifecycle work */
+	error = hwpmc_watch_get(tgid);
+	if (error)
+		return error;
 	xa_init(&seen);
 	do {
 		error = hwpmc_thread_list(p, &t, &n);
@@ -718,6 +727,7 @@ static int hwpmc_target_add(struct hwpmc_pmc *pm, struct task_struct *p,
 				hwpmc_md_release(tv[i].ev);
 		if (hwpmc_pmc_slotted(pm))
 			hwpmc_vpmc_remove(pm, 0, tgid);
+		hwpmc_watch_put(tgid);
 		goto out;
 	}
 	pt->tgid = get_pid(tgid);
@@ -768,6 +778,7 @@ static void __hwpmc_target_free(struct hwpmc_pmc *pm, struct hwpmc_target *pt,
 	/* the fork probe of a child of pt's that is not born yet: no target */
 	if (!exited)
 		WRITE_ONCE(pm->dseq, pm->dseq + 1);
+	hwpmc_watch_put(pt->tgid);
 	put_pid(pt->tgid);	/* the probe compares the pointer only */
 	kfree_rcu(pt, rcu);
 }

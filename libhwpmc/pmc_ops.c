@@ -113,6 +113,7 @@ int pmc_get_driver_stats(struct pmc_driverstats *gms)
 	gms->pm_overwrites = (unsigned int)st.pm_overwrites;
 	gms->pm_log_records_dropped = (unsigned int)st.pm_log_records_dropped;
 	gms->pm_log_write_errors = (unsigned int)st.pm_log_write_errors;
+	gms->pm_lifecycle_events = (unsigned int)st.pm_lifecycle_events;
 	return 0;
 }
 

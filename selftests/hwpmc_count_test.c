@@ -1068,6 +1068,59 @@ TEST_F(count, target_exit_leaves_the_pmc)
 	EXPECT_EQ(0, simple(self->fd, HWPMC_IOC_PMCRELEASE, id));
 }
 
+/*
+ * The lifecycle work hears of owners' and targets' exits only (review
+ * M11): a flood of other processes' exits costs it nothing, while an
+ * owner exists; a target's exit is still handled.
+ */
+static __u64 lifecycle_events(int fd)
+{
+	struct pmc_op_getdriverstats st;
+
+	if (xioctl(fd, HWPMC_IOC_GETDRIVERSTATS, &st))
+		return ~0ULL;
+	return st.pm_lifecycle_events;
+}
+
+TEST_F(count, lifecycle_hears_only_owners_and_targets)
+{
+	__u64 e0, e1, e2;
+	int i, wfd, status;
+	pid_t pid, q;
+	__u32 id;
+
+	pid = child_waiting(&wfd, touch_pages, (void *)10L);
+	ASSERT_LT(0, pid);
+	ASSERT_EQ(0, alloc_tc(self->fd, EV_SOFT(PAGE_FAULTS), 0, &id));
+	ASSERT_EQ(0, attach(self->fd, id, pid));
+	ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTART, id));
+	usleep(200000);
+	e0 = lifecycle_events(self->fd);
+	ASSERT_NE(~0ULL, e0);
+	for (i = 0; i < 300; i++) {
+		q = fork();
+		if (q == 0)
+			_exit(0);
+		ASSERT_LT(0, q);
+		ASSERT_EQ(q, waitpid(q, &status, 0));
+	}
+	usleep(200000);		/* the work's turn */
+	e1 = lifecycle_events(self->fd);
+	EXPECT_EQ(0, e1 - e0) {
+		TH_LOG("%llu exits of processes that are no owner or target were handled",
+		       (unsigned long long)(e1 - e0));
+	}
+	ASSERT_EQ(0, go_and_wait(wfd, pid));
+	for (i = 0; i < 100 && value(self->fd, id) < 10; i++)
+		usleep(10000);
+	usleep(200000);
+	e2 = lifecycle_events(self->fd);
+	EXPECT_LE(1, e2 - e1);		/* the target's exit */
+	EXPECT_GE(3, e2 - e1);
+	EXPECT_EQ(ESRCH, detach(self->fd, id, pid));
+	EXPECT_EQ(0, simple(self->fd, HWPMC_IOC_PMCRELEASE, id));
+}
+
 static void touch_and_spin(void *arg)
 {
 	touch_pages(arg);

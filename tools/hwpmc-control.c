@@ -359,6 +359,7 @@ static int show_stats(void)
 	P("pending user call chains dropped:", pm_overwrites);
 	P("log records dropped:", pm_log_records_dropped);
 	P("log write errors:", pm_log_write_errors);
+	P("process exits and execs handled:", pm_lifecycle_events);
 #undef P
 	return 0;
 }

@@ -1167,7 +1167,7 @@ int main(int argc, char **argv)
 			uint64_t de = st1.pm_syscall_errors - st0.pm_syscall_errors;
 			int res = 0;
 
-			for (i = 0; i < 4; i++)
+			for (i = 0; i < (int)(sizeof(st1.pm__reserved) / sizeof(st1.pm__reserved[0])); i++)
 				res |= st1.pm__reserved[i] != 0;
 			printf("# driver stats: %llu ioctls (%llu failed) during the run, we counted %lu (%lu ok)\n",
 			       (unsigned long long)ds, (unsigned long long)de, calls, oks);

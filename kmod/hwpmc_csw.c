@@ -45,7 +45,8 @@
  *    which list (pm->slots and thr->slots are RCU lists, walked without
  *    it), and a slot's gone flag;
  *  - thr->lock, a raw spinlock taken with IRQs off: the counting state
- *    of the thread's slots, thr->cpu and the notifier's state.  The
+ *    of the thread's slots, thr->cpu, thr->nsmp (a sampling slot joins
+ *    thr->slots under it too) and the notifier's state.  The
  *    notifiers (sched_out: rq lock held, IRQs off; sched_in: IRQs
  *    turned off), the switch probe, the cross-calls, the task works
  *    and process context take it;
@@ -85,6 +86,7 @@ struct hwpmc_thr {
 	raw_spinlock_t		lock;
 	struct list_head	slots;		/* hwpmc_slot.tlink (RCU) */
 	int			cpu;		/* or HWPMC_THR_* */
+	unsigned int		nsmp;		/* sampling PMCs' slots */
 	u64			nr_migr;	/* task's se.nr_migrations then */
 	bool			dead;		/* exited or idle, unhashed */
 	bool			pn_on;		/* pn on the task's list */
@@ -191,16 +193,20 @@ static void hwpmc_thr_put(struct hwpmc_thr *thr)
  * A slice of s begins; its thread runs here, thr->lock held.  migrated:
  * at a switch-in on another CPU than the thread's last, seen by a
  * preempt notifier, after perf counted the migration for the thread.
+ * any: s may be a sampling PMC's (no counter set, no slice); false only
+ * where the record has no such slot (thr->nsmp), so that a switch-in's
+ * walk of counting slots has no test more per slot than before there
+ * were sampling ones.  Inline: a call per slot costs more than the slice.
  */
-static void hwpmc_slice_open(struct hwpmc_slot *s, int cpu, bool migrated)
+static __always_inline void hwpmc_slice_open(struct hwpmc_slot *s, int cpu,
+					     bool migrated, bool any)
 {
-	struct hwpmc_cset *cs = READ_ONCE(s->pm->cset);
 	struct perf_event *ev;
 
 	lockdep_assert_irqs_disabled();
-	if (!cs)
+	if (any && !READ_ONCE(s->pm->cset))
 		return;		/* a sampling PMC's: no slice to open */
-	ev = READ_ONCE(cs->pcpu[cpu]);
+	ev = READ_ONCE(s->pm->cset->pcpu[cpu]);
 	if (!ev)
 		return;		/* no counter on this CPU (hotplug) */
 	s->ev = ev;
@@ -245,9 +251,15 @@ static void hwpmc_thr_open(struct hwpmc_thr *thr, int cpu, bool migrated)
 
 	lockdep_assert_held(&thr->lock);
 	thr->cpu = cpu;
+	if (unlikely(thr->nsmp)) {
+		list_for_each_entry_rcu(s, &thr->slots, tlink)
+			if (hwpmc_slot_counts(s))
+				hwpmc_slice_open(s, cpu, migrated, true);
+		return;
+	}
 	list_for_each_entry_rcu(s, &thr->slots, tlink)
 		if (hwpmc_slot_counts(s))
-			hwpmc_slice_open(s, cpu, migrated);
+			hwpmc_slice_open(s, cpu, migrated, false);
 }
 
 /*
@@ -298,9 +310,9 @@ static void hwpmc_smp_csw(struct perf_event *ev, struct hwpmc_pmc *pm,
 }
 
 /*
- * The sampling PMCs' slots of thr, switched out (current): the thread's
- * own counters, found in its perf context.  Out of line: counting PMCs'
- * switches do not pay for it.
+ * The sampling PMCs' slots of thr (thr->nsmp), switched out (current):
+ * the thread's own counters, found in its perf context.  Out of line:
+ * counting PMCs' switches do not pay for it.
  */
 static noinline void hwpmc_thr_close_smp(struct hwpmc_thr *thr)
 {
@@ -321,20 +333,17 @@ static noinline void hwpmc_thr_close_smp(struct hwpmc_thr *thr)
 static void hwpmc_thr_close(struct hwpmc_thr *thr, int cpu)
 {
 	struct hwpmc_slot *s;
-	bool idle = false;
 	u64 d;
 
 	lockdep_assert_held(&thr->lock);
 	list_for_each_entry_rcu(s, &thr->slots, tlink) {
-		if (!s->in) {
-			idle = true;	/* a sampling PMC's, or not running */
-			continue;
-		}
+		if (!s->in)
+			continue;	/* a sampling PMC's, or not running */
 		d = hwpmc_slice_take(s, cpu, true);
 		if ((s->pm->flags & PMC_F_LOG_PROCCSW) && hwpmc_slot_counts(s))
 			hwpmc_rec_proccsw(s->pm, thr->task, d);
 	}
-	if (unlikely(idle))
+	if (unlikely(thr->nsmp))
 		hwpmc_thr_close_smp(thr);
 	thr->cpu = HWPMC_THR_OFF;
 	thr->nr_migr = READ_ONCE(thr->task->se.nr_migrations);
@@ -616,7 +625,7 @@ static void hwpmc_vop_do(struct hwpmc_vcall *vc)
 		switch (vc->op) {
 		case HWPMC_VOP_OPEN:
 			if (!s->in && hwpmc_slot_counts(s))
-				hwpmc_slice_open(s, cpu, false);
+				hwpmc_slice_open(s, cpu, false, true);
 			break;
 		case HWPMC_VOP_CLOSE:
 			hwpmc_slice_take(s, cpu, true);
@@ -931,7 +940,15 @@ static void hwpmc_slot_link(struct hwpmc_slot *s, struct hwpmc_thr *thr)
 {
 	lockdep_assert_held(&hwpmc_vlock);
 	s->thr = thr;
-	list_add_tail_rcu(&s->tlink, &thr->slots);
+	if (hwpmc_pmc_virtual(s->pm)) {
+		list_add_tail_rcu(&s->tlink, &thr->slots);
+	} else {
+		/* with thr->nsmp, as the switches see them (thr->lock) */
+		raw_spin_lock(&thr->lock);
+		list_add_tail_rcu(&s->tlink, &thr->slots);
+		thr->nsmp++;
+		raw_spin_unlock(&thr->lock);
+	}
 	list_add_tail_rcu(&s->plink, &s->pm->slots);
 }
 
@@ -1054,6 +1071,9 @@ static void hwpmc_slot_unlink(struct hwpmc_slot *s)
 	if (thr) {
 		list_del_rcu(&s->tlink);
 		raw_spin_lock(&thr->lock);
+		/* after the list: no switch walks it with nsmp 0 */
+		if (!hwpmc_pmc_virtual(s->pm))
+			thr->nsmp--;
 		if (list_empty(&thr->slots) && !thr->dead) {
 			if (!thr->pn_on && !thr->tw_queued) {
 				hwpmc_thr_unhash(thr);

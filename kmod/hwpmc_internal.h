@@ -53,6 +53,7 @@ extern bool hwpmc_unprivileged_syspmcs;
 extern bool hwpmc_unprivileged_proc_debug;
 extern bool hwpmc_unprivileged_kernel;
 extern int hwpmc_unprivileged_counters;
+extern unsigned int hwpmc_max_targets;
 
 #define HWPMC_COUNTERS_MAX	64	/* unprivileged_counters' bound */
 
@@ -268,6 +269,7 @@ struct hwpmc_pmc {
 	int			cpu;		/* system scope */
 	u32			ri;
 	bool			had_targets;
+	u32			ntargets;	/* on targets, for max_targets */
 	u32			attach_gen;	/* PMCATTACHes so far */
 	kuid_t			uid;		/* the allocator's, for limits */
 	bool			privileged;	/* it had CAP_PERFMON */

@@ -63,6 +63,14 @@ bool hwpmc_unprivileged_proc_debug = true;
 module_param_named(unprivileged_proc_debug, hwpmc_unprivileged_proc_debug, bool, 0644);
 MODULE_PARM_DESC(unprivileged_proc_debug, "allow unprivileged callers to attach to other processes they could ptrace (1)");
 
+/*
+ * A PMC's targets at a time (0: no limit): a DESCENDANTS target's fork
+ * adds one under hwpmc_sx, in time that grows with them.
+ */
+unsigned int hwpmc_max_targets = 8192;
+module_param_named(max_targets, hwpmc_max_targets, uint, 0644);
+MODULE_PARM_DESC(max_targets, "processes a PMC may have as targets at a time, 0 for no limit (8192)");
+
 bool hwpmc_csw_tracepoint = !IS_ENABLED(CONFIG_PREEMPT_NOTIFIERS);
 module_param_named(csw_tracepoint, hwpmc_csw_tracepoint, bool, 0444);
 MODULE_PARM_DESC(csw_tracepoint, "follow the context switches of counting targets with the sched_switch tracepoint instead of preempt notifiers (0; always 1 without CONFIG_PREEMPT_NOTIFIERS)");

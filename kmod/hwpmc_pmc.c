@@ -641,7 +641,7 @@ static int hwpmc_target_add(struct hwpmc_pmc *pm, struct task_struct *p,
 	struct hwpmc_target *pt = NULL;
 	struct hwpmc_pexit *px = NULL;	/* the process's PROCEXIT */
 	struct perf_event *ev;
-	u32 n = 0, ntv = 0, nev = 0, cap = 0, nthr = 0, i;
+	u32 n = 0, ntv = 0, nev = 0, cap = 0, nthr = 0, i, max;
 	struct xarray seen;	/* the threads done, by pid: O(log n) */
 	bool fresh, virt = hwpmc_pmc_virtual(pm);
 	int error = 0;
@@ -653,6 +653,9 @@ static int hwpmc_target_add(struct hwpmc_pmc *pm, struct task_struct *p,
 	/* a new process is no other PMC's target of pm's row */
 	if (!(how & HWPMC_TA_BORN) && hwpmc_row_target_of(tgid, pm->ri))
 		return -EBUSY;
+	max = READ_ONCE(hwpmc_max_targets);
+	if (max && pm->ntargets >= max)
+		return -ENOSPC;
 	/* first: an exit from now on reaches the lifecycle work */
 	error = hwpmc_watch_get(tgid);
 	if (error)
@@ -739,6 +742,7 @@ static int hwpmc_target_add(struct hwpmc_pmc *pm, struct task_struct *p,
 		pt->ev[pt->nev++] = tv[i].ev;
 	}
 	list_add_tail_rcu(&pt->link, &pm->targets);	/* the fork probe */
+	pm->ntargets++;
 	pm->had_targets = true;
 	/* born: its fork's PROCFORK told the log; counting since its birth */
 	if (how & HWPMC_TA_BORN) {
@@ -775,6 +779,7 @@ static void __hwpmc_target_free(struct hwpmc_pmc *pm, struct hwpmc_target *pt,
 	for (i = 0; i < pt->nev; i++)
 		hwpmc_md_release(pt->ev[i]);
 	list_del_rcu(&pt->link);
+	pm->ntargets--;
 	/* the fork probe of a child of pt's that is not born yet: no target */
 	if (!exited)
 		WRITE_ONCE(pm->dseq, pm->dseq + 1);
@@ -988,8 +993,13 @@ static void hwpmc_born_one(struct hwpmc_pmc *pm,
 		error = hwpmc_target_add(pm, p, HWPMC_TA_BORN, e->gen);
 		up_read(&p->signal->exec_update_lock);
 	}
-	if (error == -EEXIST)
-		return;		/* attached since the fork */
+	/*
+	 * attached since the fork; or pm has max_targets targets: p stays
+	 * counted (its slots) and sampled (perf's copies) as its parent's
+	 * descendant, not a target of its own
+	 */
+	if (error == -EEXIST || error == -ENOSPC)
+		return;
 	if (error && hwpmc_pmc_virtual(pm))
 		pm->value += hwpmc_vpmc_remove(pm, 0, task_tgid(p));
 	if (error == -ENOMEM)

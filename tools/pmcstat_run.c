@@ -116,7 +116,9 @@ static int attach_targets(struct targets *t)
 			fprintf(stderr, "%s: cannot attach to pid %d: %s%s\n",
 				prog, (int)t->pid[j], strerror(errno),
 				errno == EPERM ?
-				" (need the same user, or CAP_SYS_PTRACE)" : "");
+				" (need the same user, or CAP_SYS_PTRACE)" :
+				errno == ENOSPC ?
+				" (the PMC has the module's max_targets processes)" : "");
 			return -1;
 		}
 		n += t->pid[j] > 0;

@@ -30,6 +30,7 @@
 #define pr_fmt(fmt) "hwpmc: " fmt
 
 #include <linux/kernel.h>
+#include <linux/bitmap.h>
 #include <linux/capability.h>
 #include <linux/cpuhotplug.h>
 #include <linux/cred.h>
@@ -946,18 +947,6 @@ static int hwpmc_desc_under(struct hwpmc_desc *m, struct task_struct *q)
 	return under;
 }
 
-/* Is q a descendant of p?  (RCU held) */
-static bool hwpmc_descends(struct task_struct *q, struct task_struct *p)
-{
-	RCU_LOCKDEP_WARN(!rcu_read_lock_held(), "without RCU");
-	while (q != &init_task) {
-		q = rcu_dereference(q->real_parent);
-		if (same_thread_group(q, p))
-			return true;
-	}
-	return false;
-}
-
 /*
  * References to the live descendant processes of p in d (room for
  * m->max), their number, or -ENOSPC: out of entries.
@@ -1349,30 +1338,64 @@ static void hwpmc_targets_gone(struct hwpmc_pmc *pm)
  * takes the targets that came with it or were born of them since
  * (whether they are orphans now or not); a descendant, its descendants
  * that are targets (the current process tree, as FreeBSD's
- * pmc_detach_process() walks it).
+ * pmc_detach_process() walks it), judged in one pass (hwpmc_desc_under())
+ * before any goes.  ENOMEM, and nothing detached, if its memo cannot be
+ * had.
  */
-static void hwpmc_detach_descendants(struct hwpmc_pmc *pm,
-				     struct hwpmc_target *top)
+static int hwpmc_detach_descendants(struct hwpmc_pmc *pm,
+				    struct hwpmc_target *top)
 {
 	struct hwpmc_target *pt, *tmp;
-	struct task_struct *p, *q;
-	bool below;
+	unsigned long *below = NULL;
+	struct hwpmc_desc m;
+	struct task_struct *q;
+	int error, under;
+	u32 n = 0, i;
 
 	lockdep_assert_held_write(&hwpmc_sx);
-	list_for_each_entry_safe(pt, tmp, &pm->targets, link) {
-		if (pt == top || (!top->descendant && pt->gen != top->gen))
-			continue;
-		below = !top->descendant;
-		if (!below) {
-			rcu_read_lock();
-			p = pid_task(top->tgid, PIDTYPE_TGID);
-			q = pid_task(pt->tgid, PIDTYPE_TGID);
-			below = p && q && hwpmc_descends(q, p);
-			rcu_read_unlock();
-		}
-		if (below)
-			hwpmc_target_free(pm, pt);
+	if (!top->descendant) {
+		list_for_each_entry_safe(pt, tmp, &pm->targets, link)
+			if (pt != top && pt->gen == top->gen)
+				hwpmc_target_free(pm, pt);
+		return 0;
 	}
+	list_for_each_entry(pt, &pm->targets, link)
+		n++;
+	below = bitmap_zalloc(n, GFP_KERNEL);
+	if (!below)
+		return -ENOMEM;
+	error = hwpmc_desc_init(&m, hwpmc_desc_count());
+	while (!error) {
+		under = 0;
+		rcu_read_lock();
+		m.p = pid_task(top->tgid, PIDTYPE_TGID);
+		i = 0;
+		list_for_each_entry(pt, &pm->targets, link) {
+			q = pid_task(pt->tgid, PIDTYPE_TGID);
+			under = 0;
+			if (m.p && q && pt != top && !same_thread_group(q, m.p))
+				under = hwpmc_desc_under(&m, q);
+			if (under < 0)
+				break;
+			if (under)
+				__set_bit(i, below);
+			i++;
+		}
+		rcu_read_unlock();
+		if (under >= 0)
+			break;
+		bitmap_zero(below, n);
+		error = hwpmc_desc_grow(&m);
+	}
+	if (!error) {
+		hwpmc_desc_free(&m);
+		i = 0;
+		list_for_each_entry_safe(pt, tmp, &pm->targets, link)
+			if (test_bit(i++, below))
+				hwpmc_target_free(pm, pt);
+	}
+	bitmap_free(below);
+	return error;
 }
 
 int hwpmc_pmc_detach(u32 id, pid_t nr)
@@ -1394,9 +1417,9 @@ int hwpmc_pmc_detach(u32 id, pid_t nr)
 		goto out;
 	}
 	pt = hwpmc_target_find(pm, tgid);
-	if (pt) {
-		if (pm->flags & PMC_F_DESCENDANTS)
-			hwpmc_detach_descendants(pm, pt);
+	if (pt && (pm->flags & PMC_F_DESCENDANTS))
+		error = hwpmc_detach_descendants(pm, pt);
+	if (pt && !error) {
 		/* and the root's, those born since the attach, orphans too */
 		if ((pm->flags & PMC_F_DESCENDANTS) && !pt->descendant &&
 		    hwpmc_pmc_virtual(pm))
@@ -1404,7 +1427,7 @@ int hwpmc_pmc_detach(u32 id, pid_t nr)
 		hwpmc_target_free(pm, pt);
 		hwpmc_pmc_detached(pm, tgid);
 		hwpmc_targets_gone(pm);
-	} else {
+	} else if (!pt) {
 		/*
 		 * ESRCH: monitored by none of the caller's PMCs; EINVAL: by
 		 * another of them.  (Other owners' PMCs are not looked at:

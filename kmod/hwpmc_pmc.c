@@ -30,6 +30,7 @@
 #define pr_fmt(fmt) "hwpmc: " fmt
 
 #include <linux/kernel.h>
+#include <linux/bitmap.h>
 #include <linux/capability.h>
 #include <linux/cpuhotplug.h>
 #include <linux/cred.h>
@@ -43,6 +44,7 @@
 #include <linux/sched/signal.h>
 #include <linux/sched/task.h>
 #include <linux/slab.h>
+#include <linux/threads.h>
 #include <linux/timekeeping.h>
 #include <linux/workqueue.h>
 #include <linux/xarray.h>
@@ -825,32 +827,168 @@ static int hwpmc_attach_one(struct hwpmc_pmc *pm, struct task_struct *p,
 	return error;
 }
 
-/* Is q a descendant of p?  (RCU held) */
-static bool hwpmc_descends(struct task_struct *q, struct task_struct *p)
-{
-	RCU_LOCKDEP_WARN(!rcu_read_lock_held(), "without RCU");
-	while (q != &init_task) {
-		q = rcu_dereference(q->real_parent);
-		if (same_thread_group(q, p))
-			return true;
-	}
-	return false;
-}
+/*
+ * Descendants.  A module has only RCU and ->real_parent to see the
+ * process tree with (tasklist_lock and walk_process_tree() are not
+ * exported), so a process's ancestry is walked upwards.  One pass under
+ * rcu_read_lock() judges processes against a root p with a memo of the
+ * processes judged so far: an open-addressing hash keyed by the
+ * process's signal_struct (fixed for its tasks' lives, so that a thread
+ * that is a real_parent and its leader are one entry; not freed before
+ * the pass ends), which ends every walk at the first process judged
+ * already.  Each process walked gets an entry, so a pass is O(processes)
+ * whatever the depth of the tree; it needs as many entries as processes
+ * are met (m->max), and a pass that runs out of them (processes born
+ * meanwhile) is done again with twice as many.
+ */
+enum hwpmc_desc_state {
+	HWPMC_DESC_WALK,		/* on the walk in progress */
+	HWPMC_DESC_NO,
+	HWPMC_DESC_YES,			/* p's process or under it */
+};
 
-/* References to the live descendant processes of p, at most max. */
-static u32 hwpmc_descendants(struct task_struct *p, struct task_struct **d,
-			     u32 max)
+struct hwpmc_desc_ent {
+	const struct signal_struct	*sig;	/* NULL: free */
+	enum hwpmc_desc_state		state;
+};
+
+struct hwpmc_desc {
+	struct task_struct	*p;		/* the root, set under RCU */
+	struct hwpmc_desc_ent	*ent;		/* 1 << bits: at least 2 * max */
+	u32			*path;		/* the walk in progress */
+	u32			n, max;		/* entries used, at most */
+	unsigned int		bits;
+};
+
+/* Entries for the processes, at first: a count, and some born meanwhile */
+static u32 hwpmc_desc_count(void)
 {
 	struct task_struct *q;
 	u32 n = 0;
 
 	rcu_read_lock();
-	for_each_process(q) {
-		if (q == p || !hwpmc_descends(q, p))
-			continue;
-		if (n < max)
-			d[n] = get_task_struct(q);
+	for_each_process(q)
 		n++;
+	rcu_read_unlock();
+	return n + n / 4 + 64;
+}
+
+/* No more than PID_MAX_LIMIT processes exist: kvcalloc() stays < INT_MAX */
+#define HWPMC_DESC_MAX		(2 * PID_MAX_LIMIT)
+
+static int hwpmc_desc_init(struct hwpmc_desc *m, u32 max)
+{
+	m->max = min_t(u32, max, HWPMC_DESC_MAX);
+	m->bits = ilog2(roundup_pow_of_two(2 * m->max));
+	m->n = 0;
+	m->p = NULL;
+	m->ent = kvcalloc(1U << m->bits, sizeof(*m->ent), GFP_KERNEL);
+	m->path = kvcalloc(m->max, sizeof(*m->path), GFP_KERNEL);
+	if (m->ent && m->path)
+		return 0;
+	kvfree(m->ent);
+	kvfree(m->path);
+	return -ENOMEM;
+}
+
+static void hwpmc_desc_free(struct hwpmc_desc *m)
+{
+	kvfree(m->ent);
+	kvfree(m->path);
+}
+
+/* A pass ran out of entries: twice as many (ENOMEM beyond the limit) */
+static int hwpmc_desc_grow(struct hwpmc_desc *m)
+{
+	u32 max = m->max;
+
+	hwpmc_desc_free(m);
+	if (max >= HWPMC_DESC_MAX)
+		return -ENOMEM;
+	return hwpmc_desc_init(m, 2 * max);
+}
+
+/* The entry of sig, or the free one where it goes (never full: n <= max) */
+static struct hwpmc_desc_ent *hwpmc_desc_ent(struct hwpmc_desc *m,
+					     const struct signal_struct *sig)
+{
+	u32 mask = (1U << m->bits) - 1, i = hash_ptr(sig, m->bits);
+
+	while (m->ent[i].sig && m->ent[i].sig != sig)
+		i = (i + 1) & mask;
+	return &m->ent[i];
+}
+
+/*
+ * Is q's process p's or under it (1, 0), or -ENOSPC: out of entries.
+ * The walk goes up to p's process, init_task or a process judged, and
+ * what it found is what every process on its way is.  A process met
+ * twice on one walk (a loop, which reparenting during the walk might
+ * show; the old walk would not have ended) ends it with 0.
+ */
+static int hwpmc_desc_under(struct hwpmc_desc *m, struct task_struct *q)
+{
+	struct hwpmc_desc_ent *e;
+	u32 depth = 0;
+	int under;
+
+	RCU_LOCKDEP_WARN(!rcu_read_lock_held(), "without RCU");
+	for (;;) {
+		if (same_thread_group(q, m->p)) {
+			under = 1;
+			break;
+		}
+		if (q == &init_task) {
+			under = 0;
+			break;
+		}
+		e = hwpmc_desc_ent(m, q->signal);
+		if (e->sig) {
+			under = e->state == HWPMC_DESC_YES;
+			break;
+		}
+		if (m->n == m->max) {
+			under = -ENOSPC;
+			break;
+		}
+		e->sig = q->signal;
+		e->state = HWPMC_DESC_WALK;
+		m->path[depth++] = e - m->ent;
+		m->n++;
+		q = rcu_dereference(q->real_parent);
+	}
+	while (depth)
+		m->ent[m->path[--depth]].state = under > 0 ? HWPMC_DESC_YES :
+							     HWPMC_DESC_NO;
+	return under;
+}
+
+/*
+ * References to the live descendant processes of p in d (room for
+ * m->max), their number, or -ENOSPC: out of entries.
+ */
+static int hwpmc_descendants(struct hwpmc_desc *m, struct task_struct *p,
+			     struct task_struct **d)
+{
+	struct task_struct *q;
+	int under, n = 0;
+
+	rcu_read_lock();
+	m->p = p;
+	for_each_process(q) {
+		if (same_thread_group(q, p))
+			continue;
+		under = hwpmc_desc_under(m, q);
+		if (under > 0 && n == m->max)
+			under = -ENOSPC;	/* a leader seen twice */
+		if (under < 0) {
+			while (n)
+				put_task_struct(d[--n]);
+			n = under;
+			break;
+		}
+		if (under)
+			d[n++] = get_task_struct(q);
 	}
 	rcu_read_unlock();
 	return n;
@@ -865,21 +1003,26 @@ static int hwpmc_attach_descendants(struct hwpmc_pmc *pm,
 				    struct task_struct *p)
 {
 	struct task_struct **d = NULL;
-	u32 max = 0, n, i;
-	int error = 0;
+	struct hwpmc_desc m;
+	int error, n = 0, i;
 
-	for (;;) {
-		kfree(d);
-		max = max ? max * 2 : 64;
-		d = kcalloc(max, sizeof(*d), GFP_KERNEL);
-		if (!d)
+	error = hwpmc_desc_init(&m, hwpmc_desc_count());
+	while (!error) {
+		d = kvcalloc(m.max, sizeof(*d), GFP_KERNEL);
+		if (!d) {
+			hwpmc_desc_free(&m);
 			return -ENOMEM;
-		n = hwpmc_descendants(p, d, max);
-		if (n <= max)
+		}
+		n = hwpmc_descendants(&m, p, d);
+		if (n >= 0)
 			break;
-		for (i = 0; i < max; i++)
-			put_task_struct(d[i]);
+		kvfree(d);
+		d = NULL;
+		error = hwpmc_desc_grow(&m);
 	}
+	if (error)
+		return error;
+	hwpmc_desc_free(&m);
 	for (i = 0; i < n; i++) {
 		if (!error) {
 			error = hwpmc_attach_one(pm, d[i], true,
@@ -889,7 +1032,7 @@ static int hwpmc_attach_descendants(struct hwpmc_pmc *pm,
 		}
 		put_task_struct(d[i]);
 	}
-	kfree(d);
+	kvfree(d);
 	return error;
 }
 
@@ -1216,30 +1359,64 @@ static void hwpmc_targets_gone(struct hwpmc_pmc *pm)
  * takes the targets that came with it or were born of them since
  * (whether they are orphans now or not); a descendant, its descendants
  * that are targets (the current process tree, as FreeBSD's
- * pmc_detach_process() walks it).
+ * pmc_detach_process() walks it), judged in one pass (hwpmc_desc_under())
+ * before any goes.  ENOMEM, and nothing detached, if its memo cannot be
+ * had.
  */
-static void hwpmc_detach_descendants(struct hwpmc_pmc *pm,
-				     struct hwpmc_target *top)
+static int hwpmc_detach_descendants(struct hwpmc_pmc *pm,
+				    struct hwpmc_target *top)
 {
 	struct hwpmc_target *pt, *tmp;
-	struct task_struct *p, *q;
-	bool below;
+	unsigned long *below = NULL;
+	struct hwpmc_desc m;
+	struct task_struct *q;
+	int error, under;
+	u32 n = 0, i;
 
 	lockdep_assert_held_write(&hwpmc_sx);
-	list_for_each_entry_safe(pt, tmp, &pm->targets, link) {
-		if (pt == top || (!top->descendant && pt->gen != top->gen))
-			continue;
-		below = !top->descendant;
-		if (!below) {
-			rcu_read_lock();
-			p = pid_task(top->tgid, PIDTYPE_TGID);
-			q = pid_task(pt->tgid, PIDTYPE_TGID);
-			below = p && q && hwpmc_descends(q, p);
-			rcu_read_unlock();
-		}
-		if (below)
-			hwpmc_target_free(pm, pt);
+	if (!top->descendant) {
+		list_for_each_entry_safe(pt, tmp, &pm->targets, link)
+			if (pt != top && pt->gen == top->gen)
+				hwpmc_target_free(pm, pt);
+		return 0;
 	}
+	list_for_each_entry(pt, &pm->targets, link)
+		n++;
+	below = bitmap_zalloc(n, GFP_KERNEL);
+	if (!below)
+		return -ENOMEM;
+	error = hwpmc_desc_init(&m, hwpmc_desc_count());
+	while (!error) {
+		under = 0;
+		rcu_read_lock();
+		m.p = pid_task(top->tgid, PIDTYPE_TGID);
+		i = 0;
+		list_for_each_entry(pt, &pm->targets, link) {
+			q = pid_task(pt->tgid, PIDTYPE_TGID);
+			under = 0;
+			if (m.p && q && pt != top && !same_thread_group(q, m.p))
+				under = hwpmc_desc_under(&m, q);
+			if (under < 0)
+				break;
+			if (under)
+				__set_bit(i, below);
+			i++;
+		}
+		rcu_read_unlock();
+		if (under >= 0)
+			break;
+		bitmap_zero(below, n);
+		error = hwpmc_desc_grow(&m);
+	}
+	if (!error) {
+		hwpmc_desc_free(&m);
+		i = 0;
+		list_for_each_entry_safe(pt, tmp, &pm->targets, link)
+			if (test_bit(i++, below))
+				hwpmc_target_free(pm, pt);
+	}
+	bitmap_free(below);
+	return error;
 }
 
 int hwpmc_pmc_detach(u32 id, pid_t nr)
@@ -1261,9 +1438,9 @@ int hwpmc_pmc_detach(u32 id, pid_t nr)
 		goto out;
 	}
 	pt = hwpmc_target_find(pm, tgid);
-	if (pt) {
-		if (pm->flags & PMC_F_DESCENDANTS)
-			hwpmc_detach_descendants(pm, pt);
+	if (pt && (pm->flags & PMC_F_DESCENDANTS))
+		error = hwpmc_detach_descendants(pm, pt);
+	if (pt && !error) {
 		/* and the root's, those born since the attach, orphans too */
 		if ((pm->flags & PMC_F_DESCENDANTS) && !pt->descendant &&
 		    hwpmc_pmc_virtual(pm))
@@ -1271,7 +1448,7 @@ int hwpmc_pmc_detach(u32 id, pid_t nr)
 		hwpmc_target_free(pm, pt);
 		hwpmc_pmc_detached(pm, tgid);
 		hwpmc_targets_gone(pm);
-	} else {
+	} else if (!pt) {
 		/*
 		 * ESRCH: monitored by none of the caller's PMCs; EINVAL: by
 		 * another of them.  (Other owners' PMCs are not looked at:

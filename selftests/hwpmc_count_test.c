@@ -133,6 +133,7 @@ FIXTURE_TEARDOWN(count)
 	close(self->fd);
 	write_param("unprivileged_proc_debug", "1");
 	write_param("unprivileged_syspmcs", "0");
+	write_param("max_targets", "8192");
 }
 
 /* -- allocation ---------------------------------------------------------- */
@@ -1948,6 +1949,80 @@ TEST_F(count, descendants_born_child_is_a_target)
 	       (unsigned long long)v1, (unsigned long long)v2);
 	EXPECT_GT(20000000ULL, v2 - v1);	/* the child counts no more */
 	EXPECT_EQ(0, detach(self->fd, id, root));	/* the root stayed */
+	EXPECT_EQ(0, simple(self->fd, HWPMC_IOC_PMCRELEASE, id));
+	close(rel[1]);
+	waitpid(root, NULL, 0);
+}
+
+/*
+ * max_targets bounds a PMC's targets: PMCATTACH beyond it is ENOSPC; a
+ * DESCENDANTS target's child born beyond it is counted, but no target.
+ */
+TEST_F(count, max_targets_bounds_the_targets_of_a_pmc)
+{
+	int wa, wb, go[2], cp[2], rel[2];
+	pid_t a, b, root, child = 0;
+	__u64 v1, v2;
+	__u32 id;
+	char c;
+
+	ASSERT_EQ(0, write_param("max_targets", "1"));
+	a = child_waiting(&wa, NULL, NULL);
+	b = child_waiting(&wb, NULL, NULL);
+	ASSERT_LT(0, a);
+	ASSERT_LT(0, b);
+	ASSERT_EQ(0, alloc_tc(self->fd, EV_SOFT(PAGE_FAULTS), 0, &id));
+	EXPECT_EQ(0, attach(self->fd, id, a));
+	EXPECT_EQ(ENOSPC, attach(self->fd, id, b));
+	EXPECT_EQ(0, detach(self->fd, id, a));
+	EXPECT_EQ(0, attach(self->fd, id, b));
+	EXPECT_EQ(0, simple(self->fd, HWPMC_IOC_PMCRELEASE, id));
+	EXPECT_EQ(0, go_and_wait(wa, a));
+	EXPECT_EQ(0, go_and_wait(wb, b));
+
+	ASSERT_EQ(0, pipe(go));
+	ASSERT_EQ(0, pipe(cp));
+	ASSERT_EQ(0, pipe(rel));
+	root = fork();
+	ASSERT_LE(0, root);
+	if (root == 0) {
+		close(rel[1]);
+		if (read(go[0], &c, 1) != 1)
+			_exit(1);
+		child = fork();
+		if (child == 0) {
+			child = getpid();
+			if (write(cp[1], &child, sizeof(child)) != sizeof(child))
+				_exit(1);
+			spin(5);
+			_exit(0);
+		}
+		if (read(rel[0], &c, 1) < 0)	/* asleep until released */
+			_exit(1);
+		kill(child, SIGKILL);
+		waitpid(child, NULL, 0);
+		_exit(0);
+	}
+	close(rel[0]);
+	ASSERT_EQ(0, alloc_tc(self->fd, EV_SOFT(TASK_CLOCK), PMC_F_DESCENDANTS,
+			      &id));
+	ASSERT_EQ(0, attach(self->fd, id, root));
+	ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTART, id));
+	ASSERT_EQ(1, write(go[1], "g", 1));
+	ASSERT_EQ(sizeof(child), read(cp[0], &child, sizeof(child)));
+	usleep(100000);
+	v1 = value(self->fd, id);
+	EXPECT_LT(20000000ULL, v1);		/* the child was counted */
+	EXPECT_EQ(ESRCH, detach(self->fd, id, child));	/* but no target */
+	EXPECT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTOP, id));
+	EXPECT_EQ(ENOSPC, attach(self->fd, id, child));
+	EXPECT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTART, id));
+	/* the root's detach takes what its attach counts, the child too */
+	EXPECT_EQ(0, detach(self->fd, id, root));
+	v1 = value(self->fd, id);
+	usleep(300000);
+	v2 = value(self->fd, id);
+	EXPECT_GT(20000000ULL, v2 - v1);
 	EXPECT_EQ(0, simple(self->fd, HWPMC_IOC_PMCRELEASE, id));
 	close(rel[1]);
 	waitpid(root, NULL, 0);

@@ -263,7 +263,7 @@ static void warn_drops(const struct pmc_driverstats *a,
  * hardware counter taken by pinned counters of others): their samples
  * are only those of the time it could.
  */
-static void warn_uncounted(void)
+static void warn_uncounted(const struct ctr *ctrs, int nctr)
 {
 	pmc_value_t v;
 	int i;
@@ -468,8 +468,9 @@ int sample_begin(struct sampling *s, const struct opts *o)
 	return 0;
 }
 
-int sample_end(struct sampling *s, const struct opts *o, FILE *out)
+int sample_end(struct sampling *s, const struct stat_run *st, FILE *out)
 {
+	const struct opts *o = &st->o;
 	int rc = 0;
 
 	/* the samples still in the rings, CLOSELOG, all written */
@@ -488,6 +489,6 @@ int sample_end(struct sampling *s, const struct opts *o, FILE *out)
 	if (s->logr >= 0)
 		close(s->logr);
 	warn_drops(&s->ds0, &s->ds1, &s->sum);
-	warn_uncounted();
+	warn_uncounted(st->ctrs, st->nctr);
 	return rc;
 }

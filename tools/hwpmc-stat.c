@@ -20,13 +20,18 @@
  * main() runs the jobs in order: the options (pmcstat_opts.c), the plan
  * (pmcstat_plan.c), the run (pmcstat_run.c: counting, pmcstat_count.c;
  * sampling, pmcstat_sample.c), the reports (pmcstat_report.c); the files'
- * share is pmcstat_stat.h.
+ * share is pmcstat_stat.h.  The run's state is main()'s struct stat_run,
+ * handed to each job that needs it.
  */
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "pmcstat_stat.h"
 
+/*
+ * The diagnostics, the only globals of the run's files: usage() and the
+ * messages of every file read them, from the options on.
+ */
 const char *prog = "hwpmc-stat";
 int verbose, quiet;
 
@@ -70,40 +75,42 @@ static int report_only(const struct opts *o)
 
 int main(int argc, char **argv)
 {
-	static struct opts o;
+	/* the run's state: static, as it is large (struct opts' events) */
+	static struct stat_run st = { .mtable = -1 };
+	struct opts *o = &st.o;
 	const struct pmc_cpuinfo *ci;
-	struct targets tg = { 0 };
 	int i, rc;
 
-	opts_parse(&o, argc, argv);
-	rc = describe_only(&o);
+	opts_parse(o, argc, argv);
+	rc = describe_only(o);
 	if (rc >= 0)
 		return rc;
-	for (i = 0; i < o.nmarg; i++)
-		parse_metrics(o.marg[i]);
-	opts_check_reports(&o);
-	if (o.rfile)
-		return report_only(&o);
-	opts_check(&o);
+	for (i = 0; i < o->nmarg; i++)
+		parse_metrics(&st, o->marg[i]);
+	opts_check_reports(o);
+	if (o->rfile)
+		return report_only(o);
+	opts_check(o);
 	/* the specifiers, before the module is asked (pure parse) */
-	plan_parse(&o, PMC_SPEC_KNOWN);
+	plan_parse(o, PMC_SPEC_KNOWN);
 	/* -t: pids, and the processes whose names match, now */
-	for (i = 0; i < o.ntspec; i++)
-		add_targets(&tg, o.tspec[i]);
+	for (i = 0; i < o->ntspec; i++)
+		add_targets(&st.tg, o->tspec[i]);
 	if (pmc_init() < 0) {
 		fprintf(stderr, "%s: %s\n", prog, pmc_init_message());
 		return 1;
 	}
 	if (pmc_cpuinfo(&ci) < 0)
 		return 1;
-	if (plan_make(&o, &tg, (int)ci->pm_ncpu) < 0)
+	st.ncpu = (int)ci->pm_ncpu;
+	if (plan_make(&st) < 0)
 		return 1;
-	rc = run(&o, &tg, (int)ci->pm_ncpu);
-	free(o.rep.ro.pids);
-	free(o.rep.ro.tids);
-	free(tg.pid);
-	free(tg.matched);
-	plan_free();
+	rc = run(&st);
+	free(o->rep.ro.pids);
+	free(o->rep.ro.tids);
+	free(st.tg.pid);
+	free(st.tg.matched);
+	plan_free(&st);
 	pmc_fini();
 	return rc;
 }

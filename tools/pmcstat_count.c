@@ -13,14 +13,6 @@
 
 #include "pmcstat_stat.h"
 
-struct ctr *ctrs;
-int nctr;
-enum outfmt outfmt = OUT_TEXT;
-int summary;
-char title[256];
-double t0;
-static double tprev;			/* when the previous row was printed */
-
 /* The module's per-user limit of hardware events, as text ("N"). */
 const char *counters_limit(void)
 {
@@ -38,22 +30,21 @@ const char *counters_limit(void)
 }
 
 /* Add a counter: exits when out of memory. */
-static struct ctr *new_ctr(void)
+static struct ctr *new_ctr(struct stat_run *st)
 {
-	static int room;
 	struct ctr *n;
 
-	if (nctr == room) {
-		room = room ? room * 2 : 16;
-		n = realloc(ctrs, (size_t)room * sizeof(*ctrs));
+	if (st->nctr == st->room) {
+		st->room = st->room ? st->room * 2 : 16;
+		n = realloc(st->ctrs, (size_t)st->room * sizeof(*st->ctrs));
 		if (!n) {
 			fprintf(stderr, "%s: out of memory\n", prog);
 			exit(1);
 		}
-		ctrs = n;
+		st->ctrs = n;
 	}
-	memset(&ctrs[nctr], 0, sizeof(ctrs[nctr]));
-	return &ctrs[nctr++];
+	memset(&st->ctrs[st->nctr], 0, sizeof(st->ctrs[st->nctr]));
+	return &st->ctrs[st->nctr++];
 }
 
 /*
@@ -101,13 +92,14 @@ static const char *label(const struct ctr *c, char *buf, size_t len)
 }
 
 /* pmcstat's columns: as wide as the counter's digits, or its label. */
-static void set_widths(void)
+static void set_widths(struct stat_run *st)
 {
+	struct ctr *ctrs = st->ctrs;
 	char buf[600];
 	uint32_t bits;
 	int i, w;
 
-	for (i = 0; i < nctr; i++) {
+	for (i = 0; i < st->nctr; i++) {
 		if (SAMPLING(&ctrs[i]))
 			continue;
 		if (pmc_width(ctrs[i].id, &bits) < 0 || !bits || bits > 64)
@@ -119,21 +111,23 @@ static void set_widths(void)
 	}
 }
 
-void print_header(FILE *out)
+void print_header(const struct stat_run *st, FILE *out)
 {
+	const struct ctr *ctrs = st->ctrs;
 	char buf[600];
 	int i;
 
 	if (quiet)
 		return;
-	if (outfmt == OUT_CSV) {
-		fprintf(out, "time,event,scope,cpu,value%s\n", nmreq ? ",unit" : "");
+	if (st->o.outfmt == OUT_CSV) {
+		fprintf(out, "time,event,scope,cpu,value%s\n",
+			st->nmreq ? ",unit" : "");
 		return;
 	}
-	if (outfmt != OUT_TEXT)
+	if (st->o.outfmt != OUT_TEXT)
 		return;
 	fprintf(out, "#");
-	for (i = 0; i < nctr; i++)
+	for (i = 0; i < st->nctr; i++)
 		if (!SAMPLING(&ctrs[i]))
 			fprintf(out, " %*s", ctrs[i].width,
 				label(&ctrs[i], buf, sizeof(buf)));
@@ -174,22 +168,22 @@ static void json_string(FILE *out, const char *s)
 }
 
 /* The first counting (not sampling) PMC. */
-static const struct ctr *first_counter(void)
+static const struct ctr *first_counter(const struct stat_run *st)
 {
 	int i;
 
-	for (i = 0; i < nctr; i++)
-		if (!SAMPLING(&ctrs[i]))
-			return &ctrs[i];
+	for (i = 0; i < st->nctr; i++)
+		if (!SAMPLING(&st->ctrs[i]))
+			return &st->ctrs[i];
 	return NULL;
 }
 
-int ncounters(void)
+int ncounters(const struct stat_run *st)
 {
 	int i, n = 0;
 
-	for (i = 0; i < nctr; i++)
-		n += !SAMPLING(&ctrs[i]);
+	for (i = 0; i < st->nctr; i++)
+		n += !SAMPLING(&st->ctrs[i]);
 	return n;
 }
 
@@ -198,14 +192,14 @@ int ncounters(void)
  * start (cumulative), into shown; the metrics' duration_time with it.
  * Returns the time since the start.
  */
-static double read_row(int cumulative)
+static double read_row(struct stat_run *st, int cumulative)
 {
-	double t = now() - t0;
+	double t = now() - st->t0;
 	pmc_value_t v;
 	int i;
 
-	for (i = 0; i < nctr; i++) {
-		struct ctr *c = &ctrs[i];
+	for (i = 0; i < st->nctr; i++) {
+		struct ctr *c = &st->ctrs[i];
 
 		if (SAMPLING(c))
 			continue;
@@ -217,18 +211,19 @@ static double read_row(int cumulative)
 		c->shown = cumulative ? v : v - c->last;
 		c->last = v;
 	}
-	menv.duration = cumulative ? t : t - tprev;
-	tprev = t;
+	st->menv.duration = cumulative ? t : t - st->tprev;
+	st->tprev = t;
 	return t;
 }
 
 /* --metrics: the count of spec in the latest row (its process-scope PMC). */
 int metric_count_cb(void *arg, const char *spec, double *v)
 {
+	const struct stat_run *st = arg;
+	const struct ctr *ctrs = st->ctrs;
 	int i;
 
-	(void)arg;
-	for (i = 0; i < nctr; i++)
+	for (i = 0; i < st->nctr; i++)
 		if (ctrs[i].mode == PMC_MODE_TC && !strcmp(ctrs[i].spec, spec)) {
 			*v = (double)ctrs[i].shown;
 			return ctrs[i].uncounted ? -1 : 0;
@@ -237,14 +232,14 @@ int metric_count_cb(void *arg, const char *spec, double *v)
 }
 
 /* --metrics: metric m's value in the latest row, scaled: 0, or -1 with why. */
-static int metric_shown(const struct mreq *m, double *v, char *why,
-			size_t len)
+static int metric_shown(const struct stat_run *st, const struct mreq *m,
+			double *v, char *why, size_t len)
 {
 	if (!m->ok) {
 		snprintf(why, len, "not supported: %s", m->why);
 		return -1;
 	}
-	if (metric_value(mtable, m->index, &menv, v, why, len) < 0)
+	if (metric_value(st->mtable, m->index, &st->menv, v, why, len) < 0)
 		return -1;
 	*v *= m->mi.scale;
 	if (!isfinite(*v)) {
@@ -255,18 +250,20 @@ static int metric_shown(const struct mreq *m, double *v, char *why,
 }
 
 /* --metrics: the metrics of the latest row, as CSV rows or JSON members. */
-static void print_metrics(FILE *out, int final, double t)
+static void print_metrics(const struct stat_run *st, FILE *out, int final,
+			  double t)
 {
+	enum outfmt outfmt = st->o.outfmt;
 	char why[400];
 	double v;
 	int k, ok;
 
 	if (outfmt == OUT_JSON)
 		fprintf(out, ",\"metrics\":[");
-	for (k = 0; k < nmreq; k++) {
-		const struct mreq *m = &mreqs[k];
+	for (k = 0; k < st->nmreq; k++) {
+		const struct mreq *m = &st->mreqs[k];
 
-		ok = metric_shown(m, &v, why, sizeof(why)) == 0;
+		ok = metric_shown(st, m, &v, why, sizeof(why)) == 0;
 		if (outfmt == OUT_CSV) {
 			if (final)
 				fputs("total,", out);
@@ -309,7 +306,8 @@ static void print_metrics(FILE *out, int final, double t)
  * could not always schedule it (a partial count is never shown as a
  * whole one).
  */
-static void print_cell(FILE *out, const struct ctr *c, int final, double t)
+static void print_cell(const struct stat_run *st, FILE *out,
+		       const struct ctr *c, int final, double t)
 {
 	char num[24];
 	const char *v = "<not counted>";
@@ -318,7 +316,7 @@ static void print_cell(FILE *out, const struct ctr *c, int final, double t)
 		snprintf(num, sizeof(num), "%ju", (uintmax_t)c->shown);
 		v = num;
 	}
-	switch (outfmt) {
+	switch (st->o.outfmt) {
 	case OUT_TEXT:
 		fprintf(out, " %*s", c->width, v);
 		break;
@@ -332,10 +330,10 @@ static void print_cell(FILE *out, const struct ctr *c, int final, double t)
 			"system" : "process");
 		if (c->mode == PMC_MODE_SC)
 			fprintf(out, "%d", c->cpu);
-		fprintf(out, ",%s%s\n", v, nmreq ? "," : "");
+		fprintf(out, ",%s%s\n", v, st->nmreq ? "," : "");
 		break;
 	case OUT_JSON:
-		fprintf(out, "%s{\"event\":", c > first_counter() ? "," : "");
+		fprintf(out, "%s{\"event\":", c > first_counter(st) ? "," : "");
 		json_string(out, c->spec);
 		fprintf(out, ",\"scope\":\"%s\",\"cpu\":",
 			c->mode == PMC_MODE_SC ? "system" : "process");
@@ -354,9 +352,11 @@ static void print_cell(FILE *out, const struct ctr *c, int final, double t)
  * start (cumulative).  final: the totals at the end, with the command's
  * exit status when known (status >= 0).
  */
-void print_row(FILE *out, int cumulative, int final, int status)
+void print_row(struct stat_run *st, FILE *out, int cumulative, int final,
+	       int status)
 {
-	double t = read_row(cumulative);
+	enum outfmt outfmt = st->o.outfmt;
+	double t = read_row(st, cumulative);
 	int i;
 
 	if (outfmt == OUT_TEXT)
@@ -364,23 +364,23 @@ void print_row(FILE *out, int cumulative, int final, int status)
 	else if (outfmt == OUT_JSON)
 		fprintf(out, "{\"time\":%.3f,\"final\":%s,\"counters\":[", t,
 			final ? "true" : "false");
-	for (i = 0; i < nctr; i++)
-		if (!SAMPLING(&ctrs[i]))
-			print_cell(out, &ctrs[i], final, t);
+	for (i = 0; i < st->nctr; i++)
+		if (!SAMPLING(&st->ctrs[i]))
+			print_cell(st, out, &st->ctrs[i], final, t);
 	if (outfmt == OUT_TEXT) {
 		fputc('\n', out);
 		/* --metrics values at the end (-q, -w: rows keep pmcstat's columns) */
-		if (final && nmreq)
-			print_metrics(out, final, t);
+		if (final && st->nmreq)
+			print_metrics(st, out, final, t);
 	} else if (outfmt == OUT_JSON) {
 		fputc(']', out);
-		if (nmreq)
-			print_metrics(out, final, t);
+		if (st->nmreq)
+			print_metrics(st, out, final, t);
 		if (final && status >= 0)
 			fprintf(out, ",\"exit_status\":%d", status);
 		fprintf(out, "}\n");
-	} else if (nmreq) {
-		print_metrics(out, final, t);
+	} else if (st->nmreq) {
+		print_metrics(st, out, final, t);
 	}
 	fflush(out);
 }
@@ -398,18 +398,19 @@ static int spec_is(const char *spec, const char *event)
  * with what perf stat says beside it (CPUs utilized, insn per cycle),
  * then the metrics and the time elapsed.
  */
-void print_summary(FILE *out)
+void print_summary(struct stat_run *st, FILE *out)
 {
-	const struct ctr *cyc = NULL;
-	double t = read_row(1), v;
+	const struct mreq *mreqs = st->mreqs;
+	const struct ctr *ctrs = st->ctrs, *cyc = NULL;
+	double t = read_row(st, 1), v;
 	char buf[600], why[400];
 	int i, k;
 
-	for (i = 0; i < nctr && !cyc; i++)
+	for (i = 0; i < st->nctr && !cyc; i++)
 		if (ctrs[i].mode == PMC_MODE_TC && spec_is(ctrs[i].spec, "cycles"))
 			cyc = &ctrs[i];
-	fprintf(out, "\n Performance counter stats for %s:\n\n", title);
-	for (i = 0; i < nctr; i++) {
+	fprintf(out, "\n Performance counter stats for %s:\n\n", st->title);
+	for (i = 0; i < st->nctr; i++) {
 		const struct ctr *c = &ctrs[i];
 		const char *name = c->mode == PMC_MODE_SC ?
 				   label(c, buf, sizeof(buf)) : c->spec;
@@ -435,10 +436,10 @@ void print_summary(FILE *out)
 		}
 		fputc('\n', out);
 	}
-	if (nmreq)
+	if (st->nmreq)
 		fputc('\n', out);
-	for (k = 0; k < nmreq; k++) {
-		if (metric_shown(&mreqs[k], &v, why, sizeof(why)) == 0)
+	for (k = 0; k < st->nmreq; k++) {
+		if (metric_shown(st, &mreqs[k], &v, why, sizeof(why)) == 0)
 			fprintf(out, "%18.2f %-5s %-25s\n", v, mreqs[k].mi.unit,
 				mreqs[k].mi.name);
 		else
@@ -450,9 +451,10 @@ void print_summary(FILE *out)
 }
 
 /* A PMC of want w, on CPU cpu (PMC_CPU_ANY: process scope). */
-static struct ctr *want_ctr(const struct want *w, int cpu)
+static struct ctr *want_ctr(struct stat_run *st, const struct want *w,
+			    int cpu)
 {
-	struct ctr *c = new_ctr();
+	struct ctr *c = new_ctr(st);
 
 	c->spec = w->spec;
 	c->pa = w->ps.ps_pa;
@@ -464,8 +466,10 @@ static struct ctr *want_ctr(const struct want *w, int cpu)
 	return c;
 }
 
-int count_allocate(const struct opts *o, int ncpu)
+int count_allocate(struct stat_run *st)
 {
+	const struct opts *o = &st->o;
+	int ncpu = st->ncpu;
 	const struct want *w;
 	unsigned char *cpus = calloc((size_t)ncpu, 1);
 	int i, cpu, r = 0;
@@ -475,16 +479,17 @@ int count_allocate(const struct opts *o, int ncpu)
 	for (i = 0; i < o->nwant && r >= 0; i++) {
 		w = &o->want[i];
 		if (!PMC_IS_SYSTEM_MODE(w->mode)) {
-			r = allocate(want_ctr(w, (int)PMC_CPU_ANY), 0);
+			r = allocate(want_ctr(st, w, (int)PMC_CPU_ANY), 0);
 			continue;
 		}
 		parse_cpus(w->cpus, cpus, ncpu);
 		for (cpu = 0; cpu < ncpu && r >= 0; cpu++) {
 			if (!cpus[cpu])
 				continue;
-			r = allocate(want_ctr(w, cpu), !strcmp(w->cpus, "*"));
+			r = allocate(want_ctr(st, w, cpu),
+				     !strcmp(w->cpus, "*"));
 			if (r == 1) {
-				nctr--;		/* offline: skipped */
+				st->nctr--;	/* offline: skipped */
 				if (verbose)
 					fprintf(stderr, "%s: CPU %d is offline\n",
 						prog, cpu);
@@ -494,21 +499,22 @@ int count_allocate(const struct opts *o, int ncpu)
 	free(cpus);
 	if (r < 0)
 		return -1;
-	if (!nctr) {
+	if (!st->nctr) {
 		fprintf(stderr, "%s: no CPU of the list is online\n", prog);
 		return -1;
 	}
-	set_widths();
+	set_widths(st);
 	return 0;
 }
 
-void count_release(void)
+void count_release(struct stat_run *st)
 {
 	int i;
 
-	for (i = 0; i < nctr; i++)
-		pmc_release(ctrs[i].id);
-	free(ctrs);
-	ctrs = NULL;
-	nctr = 0;
+	for (i = 0; i < st->nctr; i++)
+		pmc_release(st->ctrs[i].id);
+	free(st->ctrs);
+	st->ctrs = NULL;
+	st->nctr = 0;
+	st->room = 0;
 }

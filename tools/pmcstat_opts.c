@@ -313,7 +313,7 @@ static int opt_run(struct opts *o, int opt)
 		o->outfile = optarg;
 		break;
 	case OPT_SUMMARY:
-		summary = 1;
+		o->summary = 1;
 		break;
 	case OPT_LIST_METRICS:
 		o->listm = 1;
@@ -346,10 +346,10 @@ static int opt_run(struct opts *o, int opt)
 		o->interval = opt_seconds("interval", 1e6);
 		break;
 	case 'X':
-		outfmt = OUT_CSV;
+		o->outfmt = OUT_CSV;
 		break;
 	case 'J':
-		outfmt = OUT_JSON;
+		o->outfmt = OUT_JSON;
 		break;
 	case 'L':
 		o->listev = 1;

@@ -22,18 +22,6 @@
 #define RATE_CLOCK	1000000		/* cpu-clock, task-clock: 1 ms in ns */
 #define RATE_SOFT	1000		/* other soft events: hwpmc's mincount */
 
-struct mreq *mreqs;
-int nmreq, mtable = -1;
-struct metric_env menv;
-
-/* --metrics events: a list of specifiers, while collecting one metric */
-struct speclist {
-	char	**v;
-	int	n;
-};
-
-static struct speclist owned;		/* --metrics specifiers in want[] */
-
 /*
  * pmcstat's default rates: a vendor event's sample-after value from its
  * table (pmc_pmu_sample_rate_get(), as pmcstat), else 65536; and
@@ -221,24 +209,24 @@ int list_metrics(const char *group)
 }
 
 /* --metrics: add metric i of the table, once. */
-static void add_mreq(int i)
+static void add_mreq(struct stat_run *st, int i)
 {
 	struct mreq *m;
 	int k;
 
-	for (k = 0; k < nmreq; k++)
-		if (mreqs[k].index == i)
+	for (k = 0; k < st->nmreq; k++)
+		if (st->mreqs[k].index == i)
 			return;
-	m = realloc(mreqs, (size_t)(nmreq + 1) * sizeof(*m));
+	m = realloc(st->mreqs, (size_t)(st->nmreq + 1) * sizeof(*m));
 	if (!m) {
 		fprintf(stderr, "%s: out of memory\n", prog);
 		exit(1);
 	}
-	mreqs = m;
-	memset(&m[nmreq], 0, sizeof(m[nmreq]));
-	m[nmreq].index = i;
-	metric_at(mtable, i, &m[nmreq].mi);
-	nmreq++;
+	st->mreqs = m;
+	memset(&m[st->nmreq], 0, sizeof(m[st->nmreq]));
+	m[st->nmreq].index = i;
+	metric_at(st->mtable, i, &m[st->nmreq].mi);
+	st->nmreq++;
 }
 
 /*
@@ -246,7 +234,7 @@ static void add_mreq(int i)
  * usage error, with up to three names it may have meant: names ending in
  * _name ("ipc" -> tma_info_thread_ipc), then names holding it.
  */
-static void unknown_metric(const char *name, const char *model)
+static void unknown_metric(int mtable, const char *name, const char *model)
 {
 	struct metric_info mi;
 	char near[256] = "";
@@ -275,7 +263,7 @@ static void unknown_metric(const char *name, const char *model)
 }
 
 /* --metrics name[,name...]: metrics, or metric groups, by name. */
-void parse_metrics(const char *arg)
+void parse_metrics(struct stat_run *st, const char *arg)
 {
 	const char *model = pmc_pmu_model(), *id = pmc_pmu_cpuid();
 	struct metric_info mi;
@@ -284,8 +272,8 @@ void parse_metrics(const char *arg)
 	size_t n;
 	int i, found;
 
-	mtable = metric_table(model);
-	if (mtable < 0)
+	st->mtable = metric_table(model);
+	if (st->mtable < 0)
 		usage("--metrics: no metrics for CPU %s (%s)", id ? id : "?",
 		      model ? "its pmu-events model has none" :
 		      "no pmu-events table; HWPMC_CPUID names another CPU");
@@ -295,18 +283,19 @@ void parse_metrics(const char *arg)
 			usage("bad metric list '%s'", arg);
 		memcpy(name, p, n);
 		name[n] = '\0';
-		i = metric_find(mtable, name);
+		i = metric_find(st->mtable, name);
 		if (i >= 0) {
-			add_mreq(i);
+			add_mreq(st, i);
 		} else {
-			for (found = 0, i = 0; i < metric_count(mtable); i++)
-				if (!metric_at(mtable, i, &mi) &&
+			for (found = 0, i = 0; i < metric_count(st->mtable);
+			     i++)
+				if (!metric_at(st->mtable, i, &mi) &&
 				    metric_in_group(&mi, name)) {
-					add_mreq(i);
+					add_mreq(st, i);
 					found = 1;
 				}
 			if (!found)
-				unknown_metric(name, model);
+				unknown_metric(st->mtable, name, model);
 		}
 		if (!p[n])
 			break;
@@ -439,21 +428,23 @@ void plan_parse(struct opts *o, enum pmc_spec_events events)
  * --metrics: each metric's events, counted as -p's (once each, and not
  * again when a -p counts them); 0, or -1 when out of memory.
  */
-static int plan_metrics(struct opts *o)
+static int plan_metrics(struct stat_run *st)
 {
-	struct speclist l = { 0 };
+	struct speclist l = { 0 }, *owned = &st->owned;
+	struct opts *o = &st->o;
 	struct want *w;
 	char err[256];
 	int i, j, k;
 
-	metric_env_init(&menv);
-	menv.count = metric_count_cb;
-	menv.events = PMC_SPEC_MACHINE;	/* after pmc_init() */
-	for (i = 0; i < nmreq; i++, speclist_free(&l)) {
-		struct mreq *m = &mreqs[i];
+	metric_env_init(&st->menv);
+	st->menv.count = metric_count_cb;
+	st->menv.arg = st;
+	st->menv.events = PMC_SPEC_MACHINE;	/* after pmc_init() */
+	for (i = 0; i < st->nmreq; i++, speclist_free(&l)) {
+		struct mreq *m = &st->mreqs[i];
 
-		if (metric_events(mtable, m->index, &menv, speclist_add, &l,
-				  m->why, sizeof(m->why)) < 0) {
+		if (metric_events(st->mtable, m->index, &st->menv, speclist_add,
+				  &l, m->why, sizeof(m->why)) < 0) {
 			if (!quiet)
 				fprintf(stderr, "%s: metric %s is not supported: %s\n",
 					prog, m->mi.name, m->why);
@@ -469,12 +460,12 @@ static int plan_metrics(struct opts *o)
 				continue;
 			if (o->nwant == MAXSPEC)
 				usage("too many events (at most %d)", MAXSPEC);
-			if (speclist_add(&owned, l.v[j]) < 0) {
+			if (speclist_add(owned, l.v[j]) < 0) {
 				speclist_free(&l);
 				return -1;
 			}
 			w = &o->want[o->nwant++];
-			w->spec = owned.v[owned.n - 1];
+			w->spec = owned->v[owned->n - 1];
 			w->mode = PMC_MODE_TC;
 			w->flags = o->mflags;
 			w->rate = 0;
@@ -489,28 +480,33 @@ static int plan_metrics(struct opts *o)
 }
 
 /* The run's name in --summary: the command, the processes, or the CPUs. */
-static void plan_title(const struct opts *o, const struct targets *tg)
+static void plan_title(struct stat_run *st)
 {
-	size_t off = 0;
+	const struct opts *o = &st->o;
+	const struct targets *tg = &st->tg;
+	char *title = st->title;
+	size_t len = sizeof(st->title), off = 0;
 	int i;
 
 	if (o->argc) {
-		for (i = 0; i < o->argc && off + 1 < sizeof(title); i++)
-			off += (size_t)snprintf(title + off, sizeof(title) - off,
+		for (i = 0; i < o->argc && off + 1 < len; i++)
+			off += (size_t)snprintf(title + off, len - off,
 						"%s%s", i ? " " : "'", o->argv[i]);
-		if (off + 1 < sizeof(title))
+		if (off + 1 < len)
 			strcat(title, "'");
 	} else if (tg->n == 1) {
-		snprintf(title, sizeof(title), "process %d", (int)tg->pid[0]);
+		snprintf(title, len, "process %d", (int)tg->pid[0]);
 	} else if (tg->n > 1) {
-		snprintf(title, sizeof(title), "%d processes", tg->n);
+		snprintf(title, len, "%d processes", tg->n);
 	} else {
-		snprintf(title, sizeof(title), "the CPUs");
+		snprintf(title, len, "the CPUs");
 	}
 }
 
-int plan_make(struct opts *o, const struct targets *tg, int ncpu)
+int plan_make(struct stat_run *st)
 {
+	struct opts *o = &st->o;
+	int ncpu = st->ncpu;
 	unsigned char *cpus;
 	struct want *w;
 	int i;
@@ -521,14 +517,14 @@ int plan_make(struct opts *o, const struct targets *tg, int ncpu)
 		if (PMC_IS_SAMPLING_MODE(w->mode) && !w->rate)
 			w->rate = default_rate(w->spec, &w->ps.ps_pa);
 	}
-	if (plan_metrics(o) < 0)
+	if (plan_metrics(st) < 0)
 		return -1;
 	if (!o->nwant) {
 		fprintf(stderr, "%s: nothing to count: no metric of --metrics is supported\n",
 			prog);
 		return -1;
 	}
-	plan_title(o, tg);
+	plan_title(st);
 	cpus = calloc((size_t)ncpu, 1);
 	if (!cpus)
 		return -1;
@@ -541,8 +537,8 @@ int plan_make(struct opts *o, const struct targets *tg, int ncpu)
 	return 0;
 }
 
-void plan_free(void)
+void plan_free(struct stat_run *st)
 {
-	free(mreqs);
-	speclist_free(&owned);
+	free(st->mreqs);
+	speclist_free(&st->owned);
 }

@@ -21,8 +21,9 @@
 
 /* One run's state, from its start to its end. */
 struct run {
-	struct opts	*o;
-	struct targets	*tg;
+	struct stat_run	*st;		/* the plan, the PMCs */
+	struct opts	*o;		/* &st->o */
+	struct targets	*tg;		/* &st->tg */
 	struct sampling	*s;
 	FILE		*out;
 	struct pollfd	*pfds;		/* the targets' pidfds */
@@ -34,6 +35,11 @@ struct run {
 	int		status, status_known;	/* the command's */
 };
 
+/*
+ * The signal handler's: it takes no argument, so these two are file-scope
+ * (and no other file's): the end asked for, and the command it passes
+ * SIGINT and SIGTERM on to.
+ */
 static volatile sig_atomic_t interrupted;
 static pid_t child = -1;
 
@@ -97,12 +103,13 @@ static void give_up(pid_t kid)
  * one that a regular expression found may have ended since (skipped).
  * The number of processes attached to, or -1 (the reason told).
  */
-static int attach_targets(struct targets *t)
+static int attach_targets(const struct stat_run *st, struct targets *t)
 {
+	const struct ctr *ctrs = st->ctrs;
 	int i, j, n = 0;
 
 	for (j = 0; j < t->n; j++) {
-		for (i = 0; i < nctr; i++) {
+		for (i = 0; i < st->nctr; i++) {
 			if (PMC_IS_SYSTEM_MODE(ctrs[i].mode) ||
 			    !pmc_attach(ctrs[i].id, t->pid[j]))
 				continue;
@@ -148,7 +155,7 @@ static int run_open_out(struct run *r)
 	 * pipes (programs read those) down to MINWAIT.
 	 */
 	if (o->interval > 0 && o->interval < TTYWAIT &&
-	    (o->top || (outfmt == OUT_TEXT && o->nwant > o->nsampling &&
+	    (o->top || (o->outfmt == OUT_TEXT && o->nwant > o->nsampling &&
 			isatty(fileno(r->out))))) {
 		if (!quiet)
 			fprintf(stderr, "%s: note: -w %g raised to %.0f s: text on a terminal "
@@ -210,7 +217,7 @@ static int run_spawn(struct run *r)
 static void run_attach(struct run *r)
 {
 	struct targets *tg = r->tg;
-	int alive = attach_targets(tg), j;
+	int alive = attach_targets(r->st, tg), j;
 
 	if (alive < 0)
 		give_up(child);
@@ -236,6 +243,7 @@ static void run_attach(struct run *r)
 /* -T's screen, the PMCs started, the command let go; gives up else. */
 static void run_start(struct run *r)
 {
+	struct stat_run *st = r->st;
 	int i;
 
 	if (r->o->top) {
@@ -246,12 +254,12 @@ static void run_start(struct run *r)
 			give_up(child);
 		}
 	}
-	t0 = now();
-	for (i = 0; i < nctr; i++)
-		if (pmc_start(ctrs[i].id) < 0) {
+	st->t0 = now();
+	for (i = 0; i < st->nctr; i++)
+		if (pmc_start(st->ctrs[i].id) < 0) {
 			top_close(r->tp);
 			fprintf(stderr, "%s: cannot start '%s': %s\n", prog,
-				ctrs[i].spec, strerror(errno));
+				st->ctrs[i].spec, strerror(errno));
 			if (errno == EBUSY)
 				fprintf(stderr, "%s: the PMU's counters are taken by other counters, or, without CAP_PERFMON, by your own PMCs of %s other hardware events (module parameter unprivileged_counters)\n",
 					prog, counters_limit());
@@ -268,7 +276,7 @@ static void run_start(struct run *r)
 static double run_timeout(const struct run *r, double next)
 {
 	const struct opts *o = r->o;
-	double left = o->interval > 0 ? next - now() : -1;
+	double t0 = r->st->t0, left = o->interval > 0 ? next - now() : -1;
 
 	if (o->interval > 0 && left < 0)
 		left = 0;
@@ -329,12 +337,12 @@ static int run_tick(struct run *r)
 		pmc_flush_logfile();
 		if (log_load(&r->s->lb, r->s->logr) == 0)
 			top_feed(r->tp, &r->s->lb);
-		if (top_draw(r->tp, now() - t0) == 'q') {
+		if (top_draw(r->tp, now() - r->st->t0) == 'q') {
 			interrupted = 1;
 			return run_stop_asked();
 		}
-	} else if (ncounters()) {
-		print_row(r->out, r->o->cumulative, 0, -1);
+	} else if (ncounters(r->st)) {
+		print_row(r->st, r->out, r->o->cumulative, 0, -1);
 	}
 	return 0;
 }
@@ -343,7 +351,7 @@ static int run_tick(struct run *r)
 static void run_wait(struct run *r)
 {
 	const struct opts *o = r->o;
-	double next = t0 + o->interval, left;
+	double t0 = r->st->t0, next = t0 + o->interval, left;
 	struct timespec ts;
 
 	for (;;) {
@@ -387,22 +395,24 @@ static void run_wait(struct run *r)
 /* The PMCs stopped, the totals, the reports; 0, or 1 (a report failed). */
 static int run_end(struct run *r)
 {
+	struct stat_run *st = r->st;
 	const struct opts *o = r->o;
 	int i, rc = 0;
 
-	for (i = 0; i < nctr; i++)
-		pmc_stop(ctrs[i].id);
+	for (i = 0; i < st->nctr; i++)
+		pmc_stop(st->ctrs[i].id);
 	top_close(r->tp);
-	if (ncounters() && outfmt == OUT_TEXT && !quiet && (summary || nmreq)) {
-		print_summary(r->out);
-	} else if (ncounters()) {
-		if (!(o->interval > 0 && outfmt != OUT_TEXT && !o->top))
-			print_header(r->out);
-		print_row(r->out, 1, 1, !r->status_known ? -1 :
+	if (ncounters(st) && o->outfmt == OUT_TEXT && !quiet &&
+	    (o->summary || st->nmreq)) {
+		print_summary(st, r->out);
+	} else if (ncounters(st)) {
+		if (!(o->interval > 0 && o->outfmt != OUT_TEXT && !o->top))
+			print_header(st, r->out);
+		print_row(st, r->out, 1, 1, !r->status_known ? -1 :
 			  WIFEXITED(r->status) ? WEXITSTATUS(r->status) :
 			  128 + WTERMSIG(r->status));
 	}
-	if (o->nsampling && sample_end(r->s, o, r->out) < 0)
+	if (o->nsampling && sample_end(r->s, st, r->out) < 0)
 		rc = 1;
 	return rc;
 }
@@ -418,10 +428,13 @@ static int run_status(const struct run *r)
 	return WEXITSTATUS(r->status);
 }
 
-int run(struct opts *o, struct targets *tg, int ncpu)
+int run(struct stat_run *st)
 {
 	struct sampling s = { .logw = -1, .logr = -1 };
-	struct run r = { .o = o, .tg = tg, .s = &s, .go = { -1, -1 } };
+	struct run r = { .st = st, .o = &st->o, .tg = &st->tg, .s = &s,
+			 .go = { -1, -1 } };
+	struct opts *o = r.o;
+	struct targets *tg = r.tg;
 	int rc, j;
 
 	if (run_open_out(&r) < 0)
@@ -429,18 +442,18 @@ int run(struct opts *o, struct targets *tg, int ncpu)
 	/* the log, before the PMCs: their PMCALLOCATE records follow */
 	if (o->nsampling && sample_begin(&s, o) < 0)
 		return 1;
-	if (count_allocate(o, ncpu) < 0)
+	if (count_allocate(st) < 0)
 		return 1;
 	run_signals(&r);
 	if (o->argc && run_spawn(&r) < 0)
 		return 1;
 	run_attach(&r);
 	run_start(&r);
-	if (o->interval > 0 && !o->top && ncounters())
-		print_header(r.out);
+	if (o->interval > 0 && !o->top && ncounters(st))
+		print_header(st, r.out);
 	run_wait(&r);
 	rc = run_end(&r);
-	count_release();
+	count_release(st);
 	if (r.out != stderr && r.out != stdout && fclose(r.out) != 0) {
 		fprintf(stderr, "%s: %s: %s\n", prog, o->outfile, strerror(errno));
 		return 1;

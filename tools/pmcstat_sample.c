@@ -23,17 +23,16 @@
 #endif
 
 /*
- * A report's "-": the output file (-o's, else the standard output), as
- * pmcstat(8) sends -F -, -G -, -m -, -M - there
+ * A report's file; "-": dash, the output file (-o's, else the standard
+ * output; NULL: the standard output), as pmcstat(8) sends -F -, -G -,
+ * -m -, -M - there
  */
-static FILE *dash_out;
-
-static FILE *open_out(const char *path)
+static FILE *open_out(const char *path, FILE *dash)
 {
 	FILE *f;
 
 	if (!strcmp(path, "-"))
-		return dash_out ? dash_out : stdout;
+		return dash ? dash : stdout;
 	f = fopen(path, "we");
 	if (!f) {
 		fprintf(stderr, "%s: cannot create %s: %s\n", prog, path, strerror(errno));
@@ -42,11 +41,12 @@ static FILE *open_out(const char *path)
 	return f;
 }
 
-static int close_out(FILE *f, const char *path)
+/* A report's file closed (dash, the output file, flushed): 0, or -1. */
+static int close_out(FILE *f, const char *path, FILE *dash)
 {
 	int err = ferror(f);
 
-	if (f == stdout || f == dash_out) {
+	if (f == stdout || f == dash) {
 		if (!fflush(f) && !err)
 			return 0;
 	} else if (fclose(f) == 0 && !err) {
@@ -94,30 +94,28 @@ static int write_reports(int fd, const char *name, const struct reports *r,
 	struct report_opts o = r->ro;
 	int rc = 0;
 
-	dash_out = out;
-
 	if (r->dump)
 		ro.dump = out;
 	if (r->graph)
-		ro.graph = open_out(r->graph);
+		ro.graph = open_out(r->graph, out);
 	if (r->folded)
-		ro.folded = open_out(r->folded);
+		ro.folded = open_out(r->folded, out);
 	if (r->callchain)
-		ro.callchain = open_out(r->callchain);
+		ro.callchain = open_out(r->callchain, out);
 	if (r->calltree)
-		ro.calltree = open_out(r->calltree);
+		ro.calltree = open_out(r->calltree, out);
 	if (r->flame)
-		ro.flame = open_out(r->flame);
+		ro.flame = open_out(r->flame, out);
 	if (r->perfscript)
-		ro.perfscript = open_out(r->perfscript);
+		ro.perfscript = open_out(r->perfscript, out);
 	if (r->pprof)
-		ro.pprof = open_out(r->pprof);
+		ro.pprof = open_out(r->pprof, out);
 	if (r->ro.annotate)
 		ro.annotate = out;
 	if (r->pcs)
-		ro.pcs = open_out(r->pcs);
+		ro.pcs = open_out(r->pcs, out);
 	if (r->addrs)
-		ro.addrs = open_out(r->addrs);
+		ro.addrs = open_out(r->addrs, out);
 	if (r->gmon)
 		ro.gmon = gmon_new();
 	/*
@@ -144,31 +142,31 @@ static int write_reports(int fd, const char *name, const struct reports *r,
 	if (sum->annotate_failed)
 		rc = -1;
 	if (ro.graph)
-		rc |= close_out(ro.graph, r->graph);
+		rc |= close_out(ro.graph, r->graph, out);
 	if (ro.folded)
-		rc |= close_out(ro.folded, r->folded);
+		rc |= close_out(ro.folded, r->folded, out);
 	if (ro.callchain)
-		rc |= close_out(ro.callchain, r->callchain);
+		rc |= close_out(ro.callchain, r->callchain, out);
 	if (ro.calltree)
-		rc |= close_out(ro.calltree, r->calltree);
+		rc |= close_out(ro.calltree, r->calltree, out);
 	if (ro.flame)
-		rc |= close_out(ro.flame, r->flame);
+		rc |= close_out(ro.flame, r->flame, out);
 	if (ro.perfscript)
-		rc |= close_out(ro.perfscript, r->perfscript);
+		rc |= close_out(ro.perfscript, r->perfscript, out);
 	if (ro.pprof)
-		rc |= close_out(ro.pprof, r->pprof);
+		rc |= close_out(ro.pprof, r->pprof, out);
 	if (ro.pcs)
-		rc |= close_out(ro.pcs, r->pcs);
+		rc |= close_out(ro.pcs, r->pcs, out);
 	if (ro.addrs)
-		rc |= close_out(ro.addrs, r->addrs);
+		rc |= close_out(ro.addrs, r->addrs, out);
 	if (ro.gmon && rc == 0) {
-		FILE *map = r->gmonmap ? open_out(r->gmonmap) : NULL;
+		FILE *map = r->gmonmap ? open_out(r->gmonmap, out) : NULL;
 
 		if (gmon_write(ro.gmon, r->gmondir ? r->gmondir : ".", r->gmonwide,
 			       map, r->ro.quiet) < 0)
 			rc = -1;
 		if (map)
-			rc |= close_out(map, r->gmonmap);
+			rc |= close_out(map, r->gmonmap, out);
 	}
 	gmon_free(ro.gmon);
 	if (!sum->stacked && !r->ro.quiet) {
@@ -187,7 +185,6 @@ static int write_reports(int fd, const char *name, const struct reports *r,
 		fprintf(stderr, "%s: warning: the log is malformed after byte %ju (%s): "
 			"the rest is ignored\n", prog, (uintmax_t)sum->bad_offset,
 			strerror(sum->bad_errno));
-	dash_out = NULL;
 	return rc;
 }
 
@@ -203,7 +200,7 @@ int report_file(const char *path, const struct reports *r)
 		fprintf(stderr, "%s: %s: %s\n", prog, path, strerror(errno));
 		return 1;
 	}
-	out = r->out ? open_out(r->out) : stdout;
+	out = r->out ? open_out(r->out, NULL) : stdout;
 	rc = write_reports(fd, path, r, out, &sum);
 	if (fd > 0)
 		close(fd);
@@ -213,7 +210,7 @@ int report_file(const char *path, const struct reports *r)
 	if (!sum.closed && !r->ro.quiet)
 		fprintf(stderr, "%s: note: the log has no CLOSELOG record (cut short?)\n",
 			prog);
-	rc |= out == stdout ? 0 : close_out(out, r->out);
+	rc |= out == stdout ? 0 : close_out(out, r->out, NULL);
 	sym_free();
 	return rc ? 1 : 0;
 }
@@ -266,7 +263,7 @@ static void warn_drops(const struct pmc_driverstats *a,
  * hardware counter taken by pinned counters of others): their samples
  * are only those of the time it could.
  */
-static void warn_uncounted(void)
+static void warn_uncounted(const struct ctr *ctrs, int nctr)
 {
 	pmc_value_t v;
 	int i;
@@ -471,8 +468,9 @@ int sample_begin(struct sampling *s, const struct opts *o)
 	return 0;
 }
 
-int sample_end(struct sampling *s, const struct opts *o, FILE *out)
+int sample_end(struct sampling *s, const struct stat_run *st, FILE *out)
 {
+	const struct opts *o = &st->o;
 	int rc = 0;
 
 	/* the samples still in the rings, CLOSELOG, all written */
@@ -491,6 +489,6 @@ int sample_end(struct sampling *s, const struct opts *o, FILE *out)
 	if (s->logr >= 0)
 		close(s->logr);
 	warn_drops(&s->ds0, &s->ds1, &s->sum);
-	warn_uncounted();
+	warn_uncounted(st->ctrs, st->nctr);
 	return rc;
 }

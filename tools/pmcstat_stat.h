@@ -9,6 +9,13 @@
  * the text, CSV, JSON and summary outputs), pmcstat_sample.c (a sampling
  * run's log, and the reports of a log).  The reports themselves are
  * pmcstat.h's.
+ *
+ * A run's state is one struct stat_run, main()'s, handed to the jobs
+ * that need it: no file keeps it in globals.  Only the diagnostics are
+ * global (prog, verbose, quiet): usage() and every error message of
+ * every file, plan to reports, read them, and -q, -v are known before
+ * anything else is done.  The symbol tables' settings (sym_root,
+ * sym_demangle, ...) are pmcstat_sym.c's own, as pmcstat.h says.
  */
 #ifndef _HWPMC_PMCSTAT_STAT_H_
 #define _HWPMC_PMCSTAT_STAT_H_
@@ -29,8 +36,11 @@
 #define DEFWAIT		5.0	/* pmcstat's interval, for runs with no end */
 #define TOPWAIT		1.0	/* -T: refresh */
 
+/* the diagnostics: the program's name in messages, -v, -q */
 extern const char *prog;
 extern int verbose, quiet;
+
+struct stat_run;
 
 /* The usage, and exit: with fmt, the error on stderr and EX_USAGE. */
 void	usage(const char *fmt, ...)
@@ -75,6 +85,8 @@ struct opts {
 	const char	*outfile, *logfile, *rfile, *describe;
 	double		interval, duration;	/* -w, -l; 0: none */
 	int		cumulative, top, listev, listm;
+	enum outfmt	outfmt;			/* --csv, --json */
+	int		summary;		/* --summary: perf stat's */
 	struct reports	rep;
 	int		argc;			/* the command, or 0 */
 	char		**argv;
@@ -109,10 +121,10 @@ int	parse_cpus(const char *s, unsigned char *set, int ncpu);
  */
 void	plan_parse(struct opts *o, enum pmc_spec_events events);
 /*
- * After pmc_init(): the events, the default rates, --metrics' events and
- * the run's title; 0, or -1 (told).
+ * After pmc_init(): the events of st->o, the default rates, --metrics'
+ * events and the run's title; 0, or -1 (told).
  */
-int	plan_make(struct opts *o, const struct targets *tg, int ncpu);
+int	plan_make(struct stat_run *st);
 
 /* --metrics: a metric of the CPU's table, its events counted as -p's */
 struct mreq {
@@ -122,11 +134,15 @@ struct mreq {
 	char		why[360];	/* else: why not */
 };
 
-extern struct mreq *mreqs;		/* --metrics */
-extern int nmreq, mtable;
-extern struct metric_env menv;
-void	parse_metrics(const char *arg);
-void	plan_free(void);
+/* --metrics' events: a list of specifiers */
+struct speclist {
+	char	**v;
+	int	n;
+};
+
+/* --metrics arg: its metrics into st->mreqs; bad ones are usage errors. */
+void	parse_metrics(struct stat_run *st, const char *arg);
+void	plan_free(struct stat_run *st);
 
 /* The commands that only describe: their exit status. */
 int	describe_event(const char *spec);	/* -u */
@@ -152,21 +168,20 @@ struct ctr {
 
 #define SAMPLING(c)	PMC_IS_SAMPLING_MODE((c)->mode)
 
-extern struct ctr *ctrs;		/* every PMC of the run */
-extern int nctr;
-extern enum outfmt outfmt;
-extern int summary;			/* --summary, --metrics: perf stat's */
-extern char title[256];			/* "'command args'", "process 123" */
-extern double t0;			/* when counting started */
-
-/* The PMCs of o's events (on each CPU of their lists): 0, or -1 (told). */
-int	count_allocate(const struct opts *o, int ncpu);
-void	count_release(void);
-int	ncounters(void);		/* counting, not sampling, PMCs */
+/*
+ * The PMCs of st->o's events (on each CPU of their lists): 0, or -1
+ * (told).
+ */
+int	count_allocate(struct stat_run *st);
+void	count_release(struct stat_run *st);
+/* The counting, not sampling, PMCs. */
+int	ncounters(const struct stat_run *st);
+/* --metrics: menv's count; arg: the struct stat_run */
 int	metric_count_cb(void *arg, const char *spec, double *v);
-void	print_header(FILE *out);
-void	print_row(FILE *out, int cumulative, int final, int status);
-void	print_summary(FILE *out);
+void	print_header(const struct stat_run *st, FILE *out);
+void	print_row(struct stat_run *st, FILE *out, int cumulative, int final,
+		  int status);
+void	print_summary(struct stat_run *st, FILE *out);
 const char *counters_limit(void);
 
 /* -- sampling runs and reports: pmcstat_sample.c --------------------------- */
@@ -187,12 +202,32 @@ int	report_file(const char *path, const struct reports *r);
 /* The log, before the PMCs (their PMCALLOCATE records follow): 0, or -1. */
 int	sample_begin(struct sampling *s, const struct opts *o);
 /* The log closed, its reports written, losses told: 0, or -1. */
-int	sample_end(struct sampling *s, const struct opts *o, FILE *out);
+int	sample_end(struct sampling *s, const struct stat_run *st, FILE *out);
 
 /* -- the run: pmcstat_run.c ------------------------------------------------ */
 
 double	now(void);
-/* The run of a plan: the exit status. */
-int	run(struct opts *o, struct targets *tg, int ncpu);
+/* The run of st's plan: the exit status. */
+int	run(struct stat_run *st);
+
+/* -- one run's state: main()'s, handed to the jobs ------------------------- */
+
+struct stat_run {
+	struct opts	o;
+	struct targets	tg;		/* -t's processes, or the command's */
+	int		ncpu;		/* the module's CPUs */
+	/* the plan: pmcstat_plan.c */
+	struct mreq	*mreqs;		/* --metrics */
+	int		nmreq;
+	int		mtable;		/* their table, or -1 */
+	struct metric_env menv;		/* their expressions' inputs */
+	struct speclist	owned;		/* --metrics' specs in o.want[] */
+	char		title[256];	/* "'cmd args'", "process 123" */
+	/* the PMCs: pmcstat_count.c */
+	struct ctr	*ctrs;		/* every PMC of the run */
+	int		nctr, room;	/* room: ctrs' allocated length */
+	double		t0;		/* when counting started */
+	double		tprev;		/* when the previous row was read */
+};
 
 #endif /* _HWPMC_PMCSTAT_STAT_H_ */

@@ -1092,25 +1092,47 @@ static void hwpmc_slot_unlink(struct hwpmc_slot *s)
 }
 
 /*
+ * A walk of a PMC's slots under hwpmc_vlock turns IRQs on for a moment
+ * every HWPMC_VLOCK_BATCH slots, so that no user-sized walk keeps them
+ * off (M11).  The walker holds hwpmc_sx for writing: only such walkers
+ * unlink slots, and new ones (forks) join at the tail, so the walk's
+ * place stays linked and the slots added meanwhile are walked too.
+ */
+#define HWPMC_VLOCK_BATCH	64
+
+static void hwpmc_vlock_breathe(unsigned int *n)
+{
+	lockdep_assert_held(&hwpmc_vlock);
+	if (++*n % HWPMC_VLOCK_BATCH)
+		return;
+	raw_spin_unlock_irq(&hwpmc_vlock);
+	cond_resched();
+	raw_spin_lock_irq(&hwpmc_vlock);
+}
+
+/*
  * pm's slots of dead threads go, their counts into pm->value.  Called at
- * every process exit of the system (the lifecycle work): without dead
+ * every exit of an owner or target (the lifecycle work): without dead
  * slots, nothing is walked (M11).  A slot that dies meanwhile waits for
  * the next call; readers count it until then.
  */
 void hwpmc_vpmc_reap(struct hwpmc_pmc *pm)
 {
 	struct hwpmc_slot *s, *tmp;
+	unsigned int n = 0;
 
+	lockdep_assert_held_write(&hwpmc_sx);
 	if (!hwpmc_pmc_slotted(pm) || !atomic_read(&pm->vdead))
 		return;
 	raw_spin_lock_irq(&hwpmc_vlock);
 	list_for_each_entry_safe(s, tmp, &pm->slots, plink) {
-		if (s->thr)
-			continue;
-		pm->value += s->acc;
-		hwpmc_slot_unlink(s);
-		if (!atomic_read(&pm->vdead))
-			break;
+		if (!s->thr) {
+			pm->value += s->acc;
+			hwpmc_slot_unlink(s);
+			if (!atomic_read(&pm->vdead))
+				break;
+		}
+		hwpmc_vlock_breathe(&n);	/* tmp stays linked */
 	}
 	raw_spin_unlock_irq(&hwpmc_vlock);
 	hwpmc_thr_idle_flush();
@@ -1129,26 +1151,31 @@ void hwpmc_vpmc_reap(struct hwpmc_pmc *pm)
 u64 hwpmc_vpmc_remove(struct hwpmc_pmc *pm, u32 gen, struct pid *tgid)
 {
 	struct hwpmc_slot *s, *tmp;
+	unsigned int n = 0;
 	u64 sum = 0;
 
+	lockdep_assert_held_write(&hwpmc_sx);
 	if (!hwpmc_pmc_slotted(pm))
 		return 0;
-	rcu_read_lock();
 	raw_spin_lock_irq(&hwpmc_vlock);
-	list_for_each_entry(s, &pm->slots, plink)
+	list_for_each_entry(s, &pm->slots, plink) {
 		if (hwpmc_slot_matches(s, gen, tgid))
 			hwpmc_slot_gone(s);
+		hwpmc_vlock_breathe(&n);	/* a fork's copy: at the tail */
+	}
 	raw_spin_unlock_irq(&hwpmc_vlock);
+	rcu_read_lock();
 	list_for_each_entry_rcu(s, &pm->slots, plink)
 		if (s->gone)
 			hwpmc_vop(s, HWPMC_VOP_CLOSE);
 	rcu_read_unlock();
 	raw_spin_lock_irq(&hwpmc_vlock);
 	list_for_each_entry_safe(s, tmp, &pm->slots, plink) {
-		if (!s->gone)
-			continue;
-		sum += s->acc;	/* closed: no slice adds to it */
-		hwpmc_slot_unlink(s);
+		if (s->gone) {
+			sum += s->acc;	/* closed: no slice adds to it */
+			hwpmc_slot_unlink(s);
+		}
+		hwpmc_vlock_breathe(&n);
 	}
 	raw_spin_unlock_irq(&hwpmc_vlock);
 	hwpmc_thr_idle_flush();

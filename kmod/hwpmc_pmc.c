@@ -1137,15 +1137,16 @@ static void hwpmc_born_one(struct hwpmc_pmc *pm,
 		up_read(&p->signal->exec_update_lock);
 	}
 	/*
-	 * attached since the fork; or pm has max_targets targets: p stays
-	 * counted (its slots) and sampled (perf's copies) as its parent's
-	 * descendant, not a target of its own
+	 * attached since the fork; or pm has max_targets targets: a counting
+	 * PMC counts p as its parent's descendant (its slots), not a target
+	 * of its own; a sampling one, whose counters a target gets here,
+	 * does not sample it (the owner's log is told)
 	 */
-	if (error == -EEXIST || error == -ENOSPC)
+	if (error == -EEXIST || (error == -ENOSPC && hwpmc_pmc_virtual(pm)))
 		return;
 	if (error && hwpmc_pmc_virtual(pm))
 		pm->value += hwpmc_vpmc_remove(pm, 0, task_tgid(p));
-	if (error == -ENOMEM)
+	if (error == -ENOMEM || error == -ENOSPC)
 		hwpmc_pmc_lost(pm);
 }
 

@@ -87,6 +87,7 @@ struct hwpmc_thr {
 	struct list_head	slots;		/* hwpmc_slot.tlink (RCU) */
 	int			cpu;		/* or HWPMC_THR_* */
 	unsigned int		nsmp;		/* sampling PMCs' slots */
+	unsigned int		ncsw;		/* of them, LOG_PROCCSW */
 	u64			nr_migr;	/* task's se.nr_migrations then */
 	bool			dead;		/* exited or idle, unhashed */
 	bool			pn_on;		/* pn on the task's list */
@@ -281,6 +282,7 @@ static void hwpmc_thr_in(struct hwpmc_thr *thr, int cpu, bool notifier)
 
 struct hwpmc_smp_csw {
 	struct hwpmc_thr	*thr;
+	bool			exit;	/* and the thread's PROCEXIT share */
 };
 
 /*
@@ -289,6 +291,8 @@ struct hwpmc_smp_csw {
  * its count in its part of the switch-out, before the notifier; the
  * sched_switch fallback comes before perf's part, and reads the PMU).
  * A stopped PMC's copies may count on (hwpmc_pmc.c): no record then.
+ * At the thread's exit, also what the counter counted in all, for its
+ * process's PROCEXIT (s->total, which sampling slots keep for that).
  */
 static void hwpmc_smp_csw(struct perf_event *ev, struct hwpmc_pmc *pm,
 			  void *arg)
@@ -301,6 +305,10 @@ static void hwpmc_smp_csw(struct perf_event *ev, struct hwpmc_pmc *pm,
 		if (s->pm != pm || READ_ONCE(s->gone))
 			continue;
 		v = hwpmc_md_read_local(ev);
+		if (c->exit)
+			s->total = v;
+		if (!(pm->flags & PMC_F_LOG_PROCCSW))
+			return;
 		d = v - s->base;
 		s->base = v;
 		if (READ_ONCE(pm->state) == PMC_STATE_RUNNING)
@@ -310,13 +318,14 @@ static void hwpmc_smp_csw(struct perf_event *ev, struct hwpmc_pmc *pm,
 }
 
 /*
- * The sampling PMCs' slots of thr (thr->nsmp), switched out (current):
- * the thread's own counters, found in its perf context.  Out of line:
- * counting PMCs' switches do not pay for it.
+ * The sampling PMCs' slots of thr, switched out (current; at a switch
+ * only where some has LOG_PROCCSW, thr->ncsw) or exiting: the thread's
+ * own counters, found in its perf context.  Out of line: counting PMCs'
+ * switches do not pay for it.
  */
-static noinline void hwpmc_thr_close_smp(struct hwpmc_thr *thr)
+static noinline void hwpmc_thr_close_smp(struct hwpmc_thr *thr, bool exit)
 {
-	struct hwpmc_smp_csw c = { .thr = thr };
+	struct hwpmc_smp_csw c = { .thr = thr, .exit = exit };
 	struct hwpmc_slot *s;
 
 	list_for_each_entry_rcu(s, &thr->slots, tlink)
@@ -330,7 +339,8 @@ static noinline void hwpmc_thr_close_smp(struct hwpmc_thr *thr)
 }
 
 /* thr is switched out (or exits) on cpu; IRQs off, thr->lock held. */
-static void hwpmc_thr_close(struct hwpmc_thr *thr, int cpu)
+static __always_inline void __hwpmc_thr_close(struct hwpmc_thr *thr, int cpu,
+					      bool exit)
 {
 	struct hwpmc_slot *s;
 	u64 d;
@@ -343,10 +353,15 @@ static void hwpmc_thr_close(struct hwpmc_thr *thr, int cpu)
 		if ((s->pm->flags & PMC_F_LOG_PROCCSW) && hwpmc_slot_counts(s))
 			hwpmc_rec_proccsw(s->pm, thr->task, d);
 	}
-	if (unlikely(thr->nsmp))
-		hwpmc_thr_close_smp(thr);
+	if (unlikely(exit ? thr->nsmp : thr->ncsw))
+		hwpmc_thr_close_smp(thr, exit);
 	thr->cpu = HWPMC_THR_OFF;
 	thr->nr_migr = READ_ONCE(thr->task->se.nr_migrations);
+}
+
+static void hwpmc_thr_close(struct hwpmc_thr *thr, int cpu)
+{
+	__hwpmc_thr_close(thr, cpu, false);
 }
 
 /*
@@ -947,6 +962,7 @@ static void hwpmc_slot_link(struct hwpmc_slot *s, struct hwpmc_thr *thr)
 		raw_spin_lock(&thr->lock);
 		list_add_tail_rcu(&s->tlink, &thr->slots);
 		thr->nsmp++;
+		thr->ncsw += !!(s->pm->flags & PMC_F_LOG_PROCCSW);
 		raw_spin_unlock(&thr->lock);
 	}
 	list_add_tail_rcu(&s->plink, &s->pm->slots);
@@ -972,7 +988,7 @@ static bool hwpmc_thr_has(struct hwpmc_thr *thr, struct hwpmc_pmc *pm)
 int hwpmc_vpmc_add_thread(struct hwpmc_pmc *pm, struct task_struct *t,
 			  struct hwpmc_pexit **pxp)
 {
-	bool pexit = hwpmc_pmc_virtual(pm) && (pm->flags & PMC_F_LOG_PROCEXIT);
+	bool pexit = pm->flags & PMC_F_LOG_PROCEXIT;
 	struct hwpmc_pexit *px = NULL;
 	struct hwpmc_thr *thr = NULL, *fresh;
 	struct hwpmc_slot *s;
@@ -1072,8 +1088,10 @@ static void hwpmc_slot_unlink(struct hwpmc_slot *s)
 		list_del_rcu(&s->tlink);
 		raw_spin_lock(&thr->lock);
 		/* after the list: no switch walks it with nsmp 0 */
-		if (!hwpmc_pmc_virtual(s->pm))
+		if (!hwpmc_pmc_virtual(s->pm)) {
 			thr->nsmp--;
+			thr->ncsw -= !!(s->pm->flags & PMC_F_LOG_PROCCSW);
+		}
 		if (list_empty(&thr->slots) && !thr->dead) {
 			if (!thr->pn_on && !thr->tw_queued) {
 				hwpmc_thr_unhash(thr);
@@ -1276,6 +1294,29 @@ u64 hwpmc_vpmc_read(const struct hwpmc_pmc *pm)
 }
 
 /*
+ * Has process tgid a thread that has yet to pass its exit hook with a
+ * slot of pm (hwpmc_thr_exit())?  hwpmc_sx held: no slot goes meanwhile.
+ */
+bool hwpmc_vpmc_live(const struct hwpmc_pmc *pm, const struct pid *tgid)
+{
+	const struct hwpmc_slot *s;
+	const struct hwpmc_thr *thr;
+	bool live = false;
+
+	lockdep_assert_held(&hwpmc_sx);
+	rcu_read_lock();
+	list_for_each_entry_rcu(s, &pm->slots, plink) {
+		thr = smp_load_acquire(&s->thr);
+		if (thr && !READ_ONCE(s->gone) && task_tgid(thr->task) == tgid) {
+			live = true;
+			break;
+		}
+	}
+	rcu_read_unlock();
+	return live;
+}
+
+/*
  * Does a thread that pm counts run on cpu now (a slice open there)?  For
  * GETPMCINFO; a look without locks, true or false a moment later.
  */
@@ -1421,7 +1462,8 @@ void hwpmc_thr_fork(struct task_struct *parent, struct task_struct *child)
 
 /*
  * The current thread p exits: its slices end, PROCCSW for the last one,
- * and what it counted goes to its process's PROCEXIT count, which the
+ * and what it counted (a sampling PMC's: its counter's count) goes to
+ * its process's PROCEXIT count, which the
  * last counted thread of the process logs (its own count of live
  * threads, not signal->live: every thread that comes here after the
  * last one left signal->live sees 0 there).  Its slots
@@ -1438,6 +1480,7 @@ void hwpmc_thr_exit(struct task_struct *p)
 	struct hwpmc_slot *s;
 	struct hwpmc_thr *thr;
 	unsigned long flags;
+	bool smp = false;
 
 	/*
 	 * PF_EXITING is set: either an attach sees it (under hwpmc_vlock) or
@@ -1450,7 +1493,7 @@ void hwpmc_thr_exit(struct task_struct *p)
 	thr = hwpmc_thr_find(p);
 	if (thr) {
 		raw_spin_lock(&thr->lock);
-		hwpmc_thr_close(thr, smp_processor_id());
+		__hwpmc_thr_close(thr, smp_processor_id(), true);
 		hwpmc_pn_unlink(thr);	/* p is current */
 		hwpmc_thr_unhash(thr);
 		list_for_each_entry(s, &thr->slots, tlink) {
@@ -1459,6 +1502,8 @@ void hwpmc_thr_exit(struct task_struct *p)
 				if (!--s->px->nlive && es.n < HWPMC_EXIT_MAX) {
 					es.pm[es.n] = s->pm;
 					es.value[es.n++] = s->px->value;
+					/* its exited target can go now */
+					smp |= !hwpmc_pmc_virtual(s->pm);
 				}
 			}
 			/* acc is final: readers may take it without thr */
@@ -1471,7 +1516,9 @@ void hwpmc_thr_exit(struct task_struct *p)
 	if (!thr)
 		return;
 	if (es.n)
-		hwpmc_rec_procexit(&es, p->tgid, true);
+		hwpmc_rec_procexit(&es, p->tgid);
+	if (smp)
+		hwpmc_watch_note(p, false);
 	hwpmc_thr_put(thr);
 }
 

@@ -26,16 +26,18 @@
  *           task work that makes the new process their target.
  *   exit    kprobe on perf_event_exit_task(), which do_exit() calls
  *           before perf folds the thread's counters into their parents:
- *           PROCEXIT with the process's count (LOG_PROCEXIT of sampling
- *           PMCs), summed over its threads, and counting PMCs'
- *           PROCEXIT (hwpmc_csw.c); the end of the process
+ *           the thread's slots end (hwpmc_csw.c: PROCCSW, and PROCEXIT
+ *           from the process's last counted thread, of counting and
+ *           sampling PMCs alike); THR_EXIT; the end of the process
  *           (hwpmc_lifecycle.c, once): SYSEXIT to system samplers.
  *   attach  PMCATTACH and MAP_IN of the target's existing mappings.
  *   switch  nothing here: PROCCSW, of counting and sampling PMCs alike,
  *           comes from the target threads' records (hwpmc_csw.c).
  *
- * Without CONFIG_KPROBES there are no exec, mmap and PROCEXIT records
- * (hwpmc.4, BUGS).
+ * Without CONFIG_KPROBES there are no exec and mmap records, and the
+ * slots end at sched_process_exit: on kernels where that comes after
+ * perf ended the thread's counters (6.12), a sampling PMC's PROCEXIT
+ * misses what they counted (hwpmc.4, BUGS).
  */
 #define pr_fmt(fmt) "hwpmc: " fmt
 
@@ -154,7 +156,6 @@ static bool hwpmc_hooks_idle(void)
 
 /* -- kprobes: exec, mmap and exit ------------------------------------------- */
 
-static void hwpmc_procexit(struct task_struct *p, bool group_dead);
 
 #ifdef CONFIG_KPROBES
 static char __percpu *hwpmc_pathbuf;	/* PMCLOG_PATH_MAX per CPU */
@@ -312,7 +313,6 @@ static void hwpmc_thr_gone(struct task_struct *p)
 static int hwpmc_kp_exit(struct kprobe *kp, struct pt_regs *regs)
 {
 	struct task_struct *p;
-	bool group_dead;
 
 	p = (struct task_struct *)regs_get_kernel_argument(regs, 0);
 	if (p != current)
@@ -328,17 +328,16 @@ static int hwpmc_kp_exit(struct kprobe *kp, struct pt_regs *regs)
 	}
 	if (!(p->flags & PF_EXITING))
 		return 0;
-	group_dead = !atomic_read(&p->signal->live);
 	/*
-	 * counting PMCs: the thread's count ends where perf's counters do;
-	 * also without owners, for a record whose notifier is on p's list
+	 * the thread's slots (counting PMCs, and sampling ones' PROCCSW and
+	 * PROCEXIT) end where perf's counters do; also without owners, for
+	 * a record whose notifier is on p's list
 	 */
 	rcu_read_lock();
 	hwpmc_thr_exit(p);
 	rcu_read_unlock();
 	if (hwpmc_hooks_idle())
 		return 0;
-	hwpmc_procexit(p, group_dead);
 	rcu_read_lock();
 	hwpmc_thr_gone(p);
 	rcu_read_unlock();
@@ -386,7 +385,7 @@ static void hwpmc_kprobes_fini(void)
 #else
 static int hwpmc_kprobes_init(void)
 {
-	pr_info("no kprobes: logs get no exec, mmap and PROCEXIT records\n");
+	pr_info("no kprobes: logs get no exec and mmap records\n");
 	return 0;
 }
 
@@ -638,35 +637,6 @@ static void hwpmc_probe_fork(void *data, struct task_struct *parent,
 	hwpmc_add_system(&ls);
 	for (i = 0; i < ls.n; i++)
 		hwpmc_rec_procfork(ls.lg[i], current->tgid, child->tgid, now);
-	rcu_read_unlock();
-}
-
-static void hwpmc_add_procexit(struct perf_event *ev, struct hwpmc_pmc *pm,
-			       void *arg)
-{
-	struct hwpmc_exitset *es = arg;
-
-	if (!(pm->flags & PMC_F_LOG_PROCEXIT) || es->n == HWPMC_EXIT_MAX)
-		return;
-	es->pm[es->n] = pm;
-	es->value[es->n++] = hwpmc_md_read_local(ev);
-}
-
-/*
- * The current thread p exits: perf_event_exit_task() is about to fold
- * its counters into their parents, so what the counters of sampling PMCs
- * counted is read here.  (sched_process_exit comes too late, after
- * perf_event_exit_task(); counting PMCs are the module's, and their
- * threads' counts are taken there: hwpmc_thr_exit().)
- */
-static void __maybe_unused hwpmc_procexit(struct task_struct *p,
-					  bool group_dead)
-{
-	struct hwpmc_exitset es = { 0 };
-
-	rcu_read_lock();
-	hwpmc_md_task_counters(p, hwpmc_add_procexit, &es);
-	hwpmc_rec_procexit(&es, p->tgid, group_dead);
 	rcu_read_unlock();
 }
 

@@ -172,13 +172,6 @@ bool hwpmc_row_can_system(int cpu, u32 ri);
 void hwpmc_row_take(struct hwpmc_pmc *pm, u32 mode, int cpu, u32 ri);
 void hwpmc_row_give(u32 mode, int cpu, u32 ri);
 
-/* PROCEXIT: what the exited threads of a process counted. */
-struct hwpmc_exitacc {
-	struct hwpmc_exitacc	*next;
-	pid_t			tgid;
-	u64			value;
-};
-
 struct hwpmc_log;
 
 void hwpmc_log_lost(struct hwpmc_log *lg);
@@ -287,9 +280,6 @@ struct hwpmc_pmc {
 	u64			sysbase;
 	int			sysgen;		/* CPU generation of sysev */
 	struct list_head	sslink;		/* hwpmc_ss_pmcs, running SS */
-	/* LOG_PROCEXIT: counts of exited threads of live processes */
-	raw_spinlock_t		exitlock;
-	struct hwpmc_exitacc	*exitacc;
 	struct rcu_head		rcu;
 };
 
@@ -368,7 +358,8 @@ static inline bool hwpmc_pmc_virtual(const struct hwpmc_pmc *pm)
 static inline bool hwpmc_pmc_slotted(const struct hwpmc_pmc *pm)
 {
 	return hwpmc_pmc_virtual(pm) ||
-	       (pm->mode == PMC_MODE_TS && (pm->flags & PMC_F_LOG_PROCCSW));
+	       (pm->mode == PMC_MODE_TS &&
+		(pm->flags & (PMC_F_LOG_PROCCSW | PMC_F_LOG_PROCEXIT)));
 }
 
 /* Counting process PMCs (hwpmc_csw.c); hwpmc_sx held unless said. */
@@ -383,6 +374,7 @@ int hwpmc_vpmc_start(struct hwpmc_pmc *pm);
 u64 hwpmc_vpmc_stop(struct hwpmc_pmc *pm);
 u64 hwpmc_vpmc_read(const struct hwpmc_pmc *pm);
 bool hwpmc_vpmc_on_cpu(const struct hwpmc_pmc *pm, int cpu);
+bool hwpmc_vpmc_live(const struct hwpmc_pmc *pm, const struct pid *tgid);
 bool hwpmc_vpmc_failed(const struct hwpmc_pmc *pm);
 void hwpmc_vpmc_free(struct hwpmc_pmc *pm);
 void hwpmc_csets_refresh(void);
@@ -490,8 +482,7 @@ void hwpmc_rec_thr_exit(struct hwpmc_log *lg, pid_t tid, u64 time);
 void hwpmc_rec_all_tasks(struct hwpmc_log *lg);
 void hwpmc_rec_proccsw(const struct hwpmc_pmc *pm, struct task_struct *t,
 		       u64 value);
-void hwpmc_rec_procexit(struct hwpmc_exitset *es, pid_t tgid,
-			bool group_dead);
+void hwpmc_rec_procexit(const struct hwpmc_exitset *es, pid_t tgid);
 void hwpmc_rec_callchain(struct hwpmc_log *lg, u64 time, u32 pmcid, pid_t pid,
 			 pid_t tid, u32 cpuflags, const u64 *pc, u32 npc);
 
@@ -502,12 +493,12 @@ int hwpmc_lifecycle_init(void);
 void hwpmc_lifecycle_fini(void);
 
 /* Watched processes: owners and targets (hwpmc_watch.c). */
-int hwpmc_watch_init(void);
+int hwpmc_watch_init(void (*fn)(struct pid *tgid, bool exec, u64 exec_id));
+void hwpmc_watch_flush(void);
 void hwpmc_watch_fini(void);
 int hwpmc_watch_get(struct pid *tgid);
 void hwpmc_watch_put(struct pid *tgid);
-bool hwpmc_watch_note(struct task_struct *p, bool exec);
-void hwpmc_watch_drain(void (*fn)(struct pid *tgid, bool exec, u64 exec_id));
+void hwpmc_watch_note(struct task_struct *p, bool exec);
 
 /* Driver statistics, per CPU. */
 struct hwpmc_stats {

@@ -34,7 +34,6 @@
 #include <linux/kprobes.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
-#include <linux/workqueue.h>
 
 #include "compat.h"
 #include "hwpmc_internal.h"
@@ -42,20 +41,13 @@
 atomic_t hwpmc_active = ATOMIC_INIT(0);
 
 /*
- * Exits and execs of watched processes (owners, targets: hwpmc_watch.c),
- * in process context under hwpmc_sx.
+ * Exits and execs of watched processes (owners, targets): hwpmc_watch.c
+ * keeps them for its work, which hands them to hwpmc_pmc_process_gone()
+ * in process context.
  */
-static void hwpmc_lifecycle_work(struct work_struct *work)
-{
-	hwpmc_watch_drain(hwpmc_pmc_process_gone);
-}
-
-static DECLARE_WORK(hwpmc_work, hwpmc_lifecycle_work);
-
 static void hwpmc_record(struct task_struct *p, bool exec)
 {
-	if (hwpmc_watch_note(p, exec))
-		schedule_work(&hwpmc_work);
+	hwpmc_watch_note(p, exec);
 }
 
 static bool hwpmc_exit_exact;	/* the exit_itimers() kprobe is on */
@@ -169,5 +161,4 @@ void hwpmc_lifecycle_fini(void)
 	for (i = 0; i < ARRAY_SIZE(hwpmc_tps); i++)
 		hwpmc_tp_unregister(hwpmc_tps[i].tp, hwpmc_tps[i].probe);
 	hwpmc_tp_sync();
-	flush_work(&hwpmc_work);
 }

@@ -254,7 +254,7 @@ static int __init hwpmc_init(void)
 	error = hwpmc_csw_init();
 	if (error)
 		goto fail_sample;
-	error = hwpmc_watch_init();
+	error = hwpmc_watch_init(hwpmc_pmc_process_gone);
 	if (error)
 		goto fail_csw;
 	error = hwpmc_pmc_init();
@@ -277,6 +277,7 @@ fail_lifecycle:
 fail_hooks:
 	hwpmc_hooks_fini();
 fail_pmc:
+	hwpmc_watch_flush();
 	hwpmc_pmc_fini();
 fail_watch:
 	hwpmc_watch_fini();
@@ -298,6 +299,7 @@ static void __exit hwpmc_exit(void)
 	hwpmc_dev_fini();
 	hwpmc_lifecycle_fini();
 	hwpmc_hooks_fini();
+	hwpmc_watch_flush();	/* no probe notes now */
 	hwpmc_pmc_fini();
 	hwpmc_watch_fini();
 	hwpmc_csw_fini();

@@ -605,15 +605,15 @@ static int hwpmc_thread_list(struct task_struct *p, struct task_struct ***tp,
 }
 
 /*
- * A sampling LOG_PROCCSW PMC's slot for thread t, which carries its
- * counter (hwpmc_csw.c); none for a thread that has one, or exits.
+ * A sampling LOG_PROCCSW or LOG_PROCEXIT PMC's slot for thread t, which
+ * carries its counter (hwpmc_csw.c); none for a thread that has one, or
+ * exits.  *pxp: its process's PROCEXIT, shared by the threads.
  */
-static void hwpmc_target_slot(struct hwpmc_pmc *pm, struct task_struct *t)
+static void hwpmc_target_slot(struct hwpmc_pmc *pm, struct task_struct *t,
+			      struct hwpmc_pexit **pxp)
 {
-	struct hwpmc_pexit *px = NULL;	/* none: sampling slots have none */
-
 	if (hwpmc_pmc_slotted(pm) && !hwpmc_pmc_virtual(pm) &&
-	    hwpmc_vpmc_add_thread(pm, t, &px) == -ENOMEM)
+	    hwpmc_vpmc_add_thread(pm, t, pxp) == -ENOMEM)
 		hwpmc_pmc_lost(pm);
 }
 
@@ -689,7 +689,7 @@ static int hwpmc_target_add(struct hwpmc_pmc *pm, struct task_struct *p,
 			 * counter: perf's copy of it counts this one
 			 */
 			if (hwpmc_task_carries(t[i], pm)) {
-				hwpmc_target_slot(pm, t[i]);
+				hwpmc_target_slot(pm, t[i], &px);
 				continue;
 			}
 			if (ntv == cap) {
@@ -709,7 +709,7 @@ static int hwpmc_target_add(struct hwpmc_pmc *pm, struct task_struct *p,
 			} else {
 				hwpmc_md_pin(ev);
 				/* before it can clone: its clones copy the slot */
-				hwpmc_target_slot(pm, t[i]);
+				hwpmc_target_slot(pm, t[i], &px);
 			}
 			tv[ntv].t = get_task_struct(t[i]);
 			tv[ntv++].ev = ev;
@@ -1238,7 +1238,6 @@ int hwpmc_pmc_allocate(struct file *file, struct pmc_op_pmcallocate *pa)
 	}
 	pm->file = file;
 	pm->serial = atomic64_inc_return(&hwpmc_pmc_serial);
-	raw_spin_lock_init(&pm->exitlock);
 	INIT_LIST_HEAD(&pm->slots);
 	INIT_LIST_HEAD(&pm->sslink);
 	pm->event = ev;
@@ -1740,7 +1739,6 @@ int hwpmc_pmc_caps(u32 id, u32 *caps)
 static void hwpmc_pmc_free(struct hwpmc_pmc *pm)
 {
 	struct hwpmc_target *pt, *tmp;
-	struct hwpmc_exitacc *a;
 
 	lockdep_assert_held_write(&hwpmc_sx);
 	hwpmc_pmc_halt(pm);
@@ -1752,17 +1750,7 @@ static void hwpmc_pmc_free(struct hwpmc_pmc *pm)
 	/* its counters are gone: its last samples go to the log now */
 	if (PMC_IS_SAMPLING_MODE(pm->mode))
 		hwpmc_sample_drain();
-	raw_spin_lock_irq(&pm->exitlock);
-	pm->state = PMC_STATE_DELETED;
-	a = pm->exitacc;
-	pm->exitacc = NULL;
-	raw_spin_unlock_irq(&pm->exitlock);
-	while (a) {
-		struct hwpmc_exitacc *next = a->next;
-
-		kfree(a);
-		a = next;
-	}
+	WRITE_ONCE(pm->state, PMC_STATE_DELETED);	/* no PROCEXIT now */
 	hwpmc_vpmc_use(pm, false);
 	hwpmc_row_give(pm->mode, pm->cpu, pm->ri);
 	list_del(&pm->link);
@@ -1817,15 +1805,23 @@ void hwpmc_pmc_file_release(struct file *file)
  * Does exited target pt of sampling PMC pm stay?  perf's copies of pt's
  * counters in its threads go when the counters are released; a thread
  * still on its way out when the lifecycle work runs has them yet: pt
- * stays until no copy is left, which each later process exit checks.
- * (Descendants born since are targets of their own.)
+ * stays while one of its threads has a slot that has not passed its
+ * exit hook (LOG_PROCCSW, LOG_PROCEXIT: the last one's PROCEXIT needs its
+ * count, and it notes the process's exit again, hwpmc_thr_exit()), and
+ * with DESCENDANTS until no copy is left, which each later exit of a
+ * watched process checks.  (Descendants born since are targets of their
+ * own.)
  */
 static bool hwpmc_target_kept(struct hwpmc_pmc *pm, struct hwpmc_target *pt)
 {
 	u32 i;
 
 	lockdep_assert_held_write(&hwpmc_sx);
-	if (hwpmc_pmc_virtual(pm) || !(pm->flags & PMC_F_DESCENDANTS))
+	if (hwpmc_pmc_virtual(pm))
+		return false;
+	if (hwpmc_pmc_slotted(pm) && hwpmc_vpmc_live(pm, pt->tgid))
+		return true;
+	if (!(pm->flags & PMC_F_DESCENDANTS))
 		return false;
 	for (i = 0; i < pt->nev; i++)
 		if (hwpmc_md_has_copies(pt->ev[i]))

@@ -373,71 +373,20 @@ void hwpmc_rec_proccsw(const struct hwpmc_pmc *pm, struct task_struct *t,
 }
 
 /*
- * Add value, this thread's count, to its process's; the process's count
- * when group_dead (the last thread), else false.
+ * Processes ended, each with what it counted for a PMC with
+ * LOG_PROCEXIT (the last of its threads: hwpmc_thr_exit()).  Atomic
+ * context, RCU.
  */
-static bool hwpmc_exit_account(struct hwpmc_pmc *pm, pid_t tgid, u64 *value,
-			       bool group_dead, struct hwpmc_exitacc **spare)
+void hwpmc_rec_procexit(const struct hwpmc_exitset *es, pid_t tgid)
 {
-	struct hwpmc_exitacc **pp, *a;
-	bool last = false, lost = false;
-
-	raw_spin_lock(&pm->exitlock);
-	if (pm->state == PMC_STATE_DELETED)
-		goto out;
-	for (pp = &pm->exitacc; (a = *pp); pp = &a->next)
-		if (a->tgid == tgid)
-			break;
-	if (group_dead) {
-		if (a) {
-			*value += a->value;
-			*pp = a->next;
-			a->next = *spare;	/* freed by the caller */
-			*spare = a;
-		}
-		last = true;
-	} else if (a) {
-		a->value += *value;
-	} else if (*spare) {
-		a = *spare;
-		*spare = a->next;
-		a->tgid = tgid;
-		a->value = *value;
-		a->next = pm->exitacc;
-		pm->exitacc = a;
-	} else {
-		lost = true;		/* the PROCEXIT will be short */
-	}
-out:
-	raw_spin_unlock(&pm->exitlock);
-	if (lost)
-		hwpmc_pmc_lost(pm);
-	return last;
-}
-
-/*
- * Threads of process tgid exited, counting es's values (for PMCs with
- * LOG_PROCEXIT): each is added to the process's count, and the last
- * thread (group_dead) logs it in PROCEXIT.  Atomic context, RCU.
- */
-void hwpmc_rec_procexit(struct hwpmc_exitset *es, pid_t tgid,
-			bool group_dead)
-{
-	struct hwpmc_exitacc *spare = NULL, *a;
 	struct pmclog_procexit r = { .pl_pid = tgid };
 	struct hwpmc_log *lg;
 	u64 now = ktime_get_ns();
 	int i;
 
 	for (i = 0; i < es->n; i++) {
-		if (!group_dead && !spare) {
-			spare = kmalloc(sizeof(*spare),
-					GFP_ATOMIC | __GFP_NOWARN);
-			if (spare)
-				spare->next = NULL;
-		}
-		if (!hwpmc_exit_account(es->pm[i], tgid, &es->value[i],
-					group_dead, &spare))
+		/* a PMC being released: no record */
+		if (READ_ONCE(es->pm[i]->state) == PMC_STATE_DELETED)
 			continue;
 		lg = hwpmc_pmc_log(es->pm[i]);
 		if (!lg)
@@ -446,10 +395,6 @@ void hwpmc_rec_procexit(struct hwpmc_exitset *es, pid_t tgid,
 		r.pl_value = es->value[i];
 		hwpmc_log_append(lg, PMCLOG_TYPE_PROCEXIT, now, &r, sizeof(r),
 				 NULL, 0);
-	}
-	while ((a = spare)) {
-		spare = a->next;
-		kfree(a);
 	}
 }
 

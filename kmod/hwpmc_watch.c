@@ -27,6 +27,7 @@
 #include <linux/rculist.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
+#include <linux/workqueue.h>
 
 #include "compat.h"
 #include "hwpmc_internal.h"
@@ -45,6 +46,10 @@ struct hwpmc_watch {
 	u64			exec_id;	/* of the last exec noted */
 	struct rcu_head		rcu;
 };
+
+static void (*hwpmc_watch_fn)(struct pid *tgid, bool exec, u64 exec_id);
+static void hwpmc_watch_drain(struct work_struct *work);
+static DECLARE_WORK(hwpmc_watch_work, hwpmc_watch_drain);
 
 /* sized by the hashsize tunable, as FreeBSD's target hash */
 static struct hlist_head *hwpmc_watchhash;
@@ -106,10 +111,10 @@ void hwpmc_watch_put(struct pid *tgid)
 }
 
 /*
- * A probe: p's process exec'ed (exec) or ended.  True if that made its
- * entry wait for the lifecycle work (which the caller then schedules).
+ * A probe: p's process exec'ed (exec) or ended (also: its last thread
+ * with a sampling PMC's slot passed its exit hook).  Any context but NMI.
  */
-bool hwpmc_watch_note(struct task_struct *p, bool exec)
+void hwpmc_watch_note(struct task_struct *p, bool exec)
 {
 	struct hwpmc_watch *w;
 	bool queue = false;
@@ -129,17 +134,21 @@ bool hwpmc_watch_note(struct task_struct *p, bool exec)
 			llist_add(&w->node, &hwpmc_watch_queue);
 	}
 	rcu_read_unlock();
-	return queue;
+	if (queue)
+		schedule_work(&hwpmc_watch_work);
 }
 
 /*
  * The lifecycle work: fn(tgid, exec, exec_id) for each event noted, an
- * exec before an exit of the same process.  fn takes hwpmc_sx itself,
- * which the entries' drops need: an entry is only looked at before its
- * QUEUED bit is cleared, the pid kept by a reference of its own.
+ * exec before an exit of the same process (fn: hwpmc_pmc_process_gone(),
+ * given at init: the callback of the layer above).  fn takes hwpmc_sx
+ * itself, which the entries' drops need: an entry is only looked at
+ * before its QUEUED bit is cleared, the pid kept by a reference of its
+ * own.
  */
-void hwpmc_watch_drain(void (*fn)(struct pid *tgid, bool exec, u64 exec_id))
+static void hwpmc_watch_drain(struct work_struct *work)
 {
+	void (*fn)(struct pid *tgid, bool exec, u64 exec_id) = hwpmc_watch_fn;
 	struct llist_node *list;
 	struct hwpmc_watch *w, *tmp;
 	struct pid *tgid;
@@ -168,10 +177,11 @@ void hwpmc_watch_drain(void (*fn)(struct pid *tgid, bool exec, u64 exec_id))
 	}
 }
 
-int hwpmc_watch_init(void)
+int hwpmc_watch_init(void (*fn)(struct pid *tgid, bool exec, u64 exec_id))
 {
 	unsigned int b;
 
+	hwpmc_watch_fn = fn;
 	hwpmc_watchbits = ilog2(roundup_pow_of_two(hwpmc_hashsize));
 	hwpmc_watchhash = kvcalloc(1U << hwpmc_watchbits,
 				   sizeof(*hwpmc_watchhash), GFP_KERNEL);
@@ -182,7 +192,13 @@ int hwpmc_watch_init(void)
 	return 0;
 }
 
-/* At unload: the work is done, no probe runs and nothing is watched. */
+/* No probe notes any more: the work's last run is over on return. */
+void hwpmc_watch_flush(void)
+{
+	flush_work(&hwpmc_watch_work);
+}
+
+/* At unload, after the owners and PMCs: nothing is watched. */
 void hwpmc_watch_fini(void)
 {
 	unsigned int b;

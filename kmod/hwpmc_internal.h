@@ -37,8 +37,6 @@
 #include <linux/uidgid.h>
 #include <linux/hwpmc.h>
 
-#define HWPMC_SOFT_ROWS_MAX	128
-
 /* Tunables (module parameters, hwpmc_main.c). */
 extern int hwpmc_hashsize;
 extern bool hwpmc_csw_tracepoint;

@@ -30,6 +30,7 @@
 #define HWPMC_MINCOUNT		1000
 #define HWPMC_UNPRIVILEGED_COUNTERS	2
 #define HWPMC_SOFTEVENTS	16
+#define HWPMC_SOFT_ROWS_MAX	128
 
 int hwpmc_hashsize = HWPMC_HASHSIZE;
 module_param_named(hashsize, hwpmc_hashsize, int, 0444);

@@ -16,6 +16,17 @@
 #include <linux/sysfs.h>
 
 #include "hwpmc_internal.h"
+#include "hwpmc_dev.h"
+#include "hwpmc_lifecycle.h"
+#include "hwpmc_pmc.h"
+#include "hwpmc_watch.h"
+#include "hwpmc_hooks.h"
+#include "hwpmc_csw.h"
+#include "hwpmc_sample.h"
+#include "hwpmc_mod.h"
+#include "hwpmc_log.h"
+#include "hwpmc_tracepoint.h"
+#include "hwpmc_backend.h"
 #include <hwpmc_version.h>
 
 #define HWPMC_HASHSIZE		1024

@@ -82,6 +82,7 @@ checkpatch: $(CHECKPATCH)
 # sparse; then checkpatch.
 LINT_KDIRS	?= $(sort $(wildcard /usr/src/linux-headers-*-$(ARCH_DEB)))
 lint: checkpatch
+	@scripts/kmod_layers.sh -q
 	@set -e; for k in $(LINT_KDIRS); do echo "  SPARSE  $$k"; \
 		$(MAKE) -s -C $$k M=$(CURDIR) C=2 CF="-D__CHECK_ENDIAN__" KCFLAGS=-Werror modules 2>&1 | \
 		grep -v 'Skipping BTF' | tee $(B)/sparse.log; \

@@ -33,6 +33,7 @@
 
 #include "compat.h"
 #include "hwpmc_internal.h"
+#include "hwpmc_backend.h"
 #include <hwpmc_events.h>
 
 #if defined(CONFIG_X86)

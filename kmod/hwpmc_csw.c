@@ -75,6 +75,13 @@
 #include <linux/hwpmclog.h>
 
 #include "hwpmc_internal.h"
+#include "hwpmc_csw.h"
+#include "hwpmc_mod.h"
+#include "hwpmc_records.h"
+#include "hwpmc_log.h"
+#include "hwpmc_watch.h"
+#include "hwpmc_tracepoint.h"
+#include "hwpmc_backend.h"
 
 /* thr->cpu: where the thread runs; these when it runs nowhere known */
 #define HWPMC_THR_OFF		(-1)	/* not running */

@@ -64,6 +64,12 @@
 
 #include "compat.h"
 #include "hwpmc_internal.h"
+#include "hwpmc_hooks.h"
+#include "hwpmc_csw.h"
+#include "hwpmc_records.h"
+#include "hwpmc_log.h"
+#include "hwpmc_tracepoint.h"
+#include "hwpmc_backend.h"
 
 #define HWPMC_LOGSET_MAX	16
 

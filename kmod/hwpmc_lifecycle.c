@@ -37,6 +37,12 @@
 
 #include "compat.h"
 #include "hwpmc_internal.h"
+#include "hwpmc_lifecycle.h"
+#include "hwpmc_pmc.h"
+#include "hwpmc_watch.h"
+#include "hwpmc_hooks.h"
+#include "hwpmc_csw.h"
+#include "hwpmc_tracepoint.h"
 
 atomic_t hwpmc_active = ATOMIC_INIT(0);
 

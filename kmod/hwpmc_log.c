@@ -72,6 +72,8 @@
 #include <linux/hwpmclog.h>
 
 #include "hwpmc_internal.h"
+#include "hwpmc_log.h"
+#include "hwpmc_backend.h"
 
 #define HWPMC_LOG_RETRY		(HZ / 50)	/* a full pipe or socket */
 #define HWPMC_LOG_PERIOD	HZ		/* partial buffers go out */

@@ -16,6 +16,17 @@
 #include <linux/sysfs.h>
 
 #include "hwpmc_internal.h"
+#include "hwpmc_dev.h"
+#include "hwpmc_lifecycle.h"
+#include "hwpmc_pmc.h"
+#include "hwpmc_watch.h"
+#include "hwpmc_hooks.h"
+#include "hwpmc_csw.h"
+#include "hwpmc_sample.h"
+#include "hwpmc_mod.h"
+#include "hwpmc_log.h"
+#include "hwpmc_tracepoint.h"
+#include "hwpmc_backend.h"
 #include <hwpmc_version.h>
 
 #define HWPMC_HASHSIZE		1024
@@ -30,6 +41,7 @@
 #define HWPMC_MINCOUNT		1000
 #define HWPMC_UNPRIVILEGED_COUNTERS	2
 #define HWPMC_SOFTEVENTS	16
+#define HWPMC_SOFT_ROWS_MAX	128
 
 int hwpmc_hashsize = HWPMC_HASHSIZE;
 module_param_named(hashsize, hwpmc_hashsize, int, 0444);

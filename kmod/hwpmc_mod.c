@@ -19,6 +19,8 @@
 #include <linux/string.h>
 
 #include "hwpmc_internal.h"
+#include "hwpmc_mod.h"
+#include "hwpmc_backend.h"
 
 #define HWPMC_HW_ENABLED	0x1
 

@@ -51,6 +51,15 @@
 #include <linux/hwpmclog.h>
 
 #include "hwpmc_internal.h"
+#include "hwpmc_pmc.h"
+#include "hwpmc_watch.h"
+#include "hwpmc_hooks.h"
+#include "hwpmc_csw.h"
+#include "hwpmc_sample.h"
+#include "hwpmc_mod.h"
+#include "hwpmc_records.h"
+#include "hwpmc_log.h"
+#include "hwpmc_backend.h"
 #include <hwpmc_allocate.h>
 
 #define HWPMC_F_NEEDS_LOG	(PMC_F_LOG_PROCCSW | PMC_F_LOG_PROCEXIT)

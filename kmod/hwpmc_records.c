@@ -29,6 +29,9 @@
 
 #include "compat.h"
 #include "hwpmc_internal.h"
+#include "hwpmc_records.h"
+#include "hwpmc_log.h"
+#include "hwpmc_backend.h"
 
 /* -- PMCs -------------------------------------------------------------------- */
 

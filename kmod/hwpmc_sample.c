@@ -44,6 +44,8 @@
 #include <linux/hwpmclog.h>
 
 #include "hwpmc_internal.h"
+#include "hwpmc_sample.h"
+#include "hwpmc_records.h"
 
 struct hwpmc_sample {
 	struct hwpmc_pmc	*pm;

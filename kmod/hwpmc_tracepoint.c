@@ -15,7 +15,7 @@
 #include <linux/string.h>
 #include <linux/tracepoint.h>
 
-#include "hwpmc_internal.h"
+#include "hwpmc_tracepoint.h"
 
 static const char *const hwpmc_tp_names[HWPMC_TP_NR] = {
 	[HWPMC_TP_SWITCH]	= "sched_switch",

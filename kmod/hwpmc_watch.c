@@ -31,6 +31,7 @@
 
 #include "compat.h"
 #include "hwpmc_internal.h"
+#include "hwpmc_watch.h"
 
 #define HWPMC_W_QUEUED	0x1	/* on hwpmc_watch_queue */
 #define HWPMC_W_DEAD	0x2	/* off the hash: refs went to 0 */

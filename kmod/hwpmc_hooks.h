@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * hwpmc for Linux: hwpmc_hooks.c, what the logs learn from the kernel:
+ * exec, fork, exit and new mappings of targets (kprobes and tracepoints);
+ * the task work that makes a DESCENDANTS target's new process a target.
+ */
+#ifndef _HWPMC_HOOKS_H
+#define _HWPMC_HOOKS_H
+
+#include <linux/types.h>
+
+struct hwpmc_pmc;
+struct pid;
+struct task_struct;
+
+/*
+ * A new process of a target of PMC_F_DESCENDANTS PMCs: which PMCs, for
+ * the task work that makes it their target before it first returns to
+ * user space (hwpmc_pmc_born(), given at load), with what the fork knew:
+ * the parent's attach (gen) and pm->dseq.  The PMCs are found again by
+ * their owner's key (its tgid pointer, never dereferenced), pointer and
+ * serial: they may go meanwhile.
+ */
+#define HWPMC_BORN_MAX		16
+
+struct hwpmc_born {
+	struct callback_head	cb;
+	struct pid		*parent;	/* its parent's tgid */
+	u32			n;
+	struct hwpmc_born_pmc {
+		struct hwpmc_pmc	*pm;
+		const void		*okey;	/* pm->owner->tgid */
+		u64			serial;
+		u32			gen;
+		u32			dseq;
+	} e[HWPMC_BORN_MAX];
+};
+
+int hwpmc_hooks_init(void (*born)(struct callback_head *cb));
+void hwpmc_hooks_born_done(struct hwpmc_born *b);
+void hwpmc_hooks_fini(void);
+void hwpmc_hooks_exit(struct task_struct *p);
+bool hwpmc_task_carries(struct task_struct *t, const struct hwpmc_pmc *pm);
+
+#endif /* _HWPMC_HOOKS_H */

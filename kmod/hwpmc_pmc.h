@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * hwpmc for Linux: hwpmc_pmc.c, owners and their PMCs: allocate, attach,
+ * start, stop, read/write, release; their logs.  Callers hold no lock.
+ * The structures of owners, PMCs and targets, which the files below read,
+ * are in hwpmc_internal.h.
+ */
+#ifndef _HWPMC_PMC_H
+#define _HWPMC_PMC_H
+
+#include <linux/types.h>
+#include <linux/hwpmc.h>
+
+struct callback_head;
+struct file;
+struct hwpmc_pmc;
+struct pid;
+
+int hwpmc_pmc_init(void);
+void hwpmc_pmc_fini(void);
+void hwpmc_pmc_describe(const struct hwpmc_pmc *pm, struct pmc_info *pi);
+void hwpmc_describe_thread_rows(int cpu, struct pmc_info *pi, u32 n);
+int hwpmc_pmc_allocate(struct file *file, struct pmc_op_pmcallocate *pa);
+int hwpmc_pmc_attach(u32 id, pid_t pid);
+int hwpmc_pmc_detach(u32 id, pid_t pid);
+int hwpmc_pmc_start(u32 id);
+int hwpmc_pmc_stop(u32 id);
+int hwpmc_pmc_release(u32 id);
+int hwpmc_pmc_rw(u32 id, u32 flags, u64 *value);
+int hwpmc_pmc_setcount(u32 id, u64 count);
+int hwpmc_pmc_caps(u32 id, u32 *caps);
+void hwpmc_pmc_file_release(struct file *file);
+void hwpmc_pmc_process_gone(struct pid *tgid, bool exec, u64 exec_id);
+int hwpmc_pmc_configurelog(struct file *file, int fd);
+int hwpmc_pmc_flushlog(void);
+int hwpmc_pmc_closelog(void);
+int hwpmc_pmc_writelog(u32 userdata);
+/* The task work of a new DESCENDANTS target (hwpmc_hooks_init()'s born). */
+void hwpmc_pmc_born(struct callback_head *cb);
+
+#endif /* _HWPMC_PMC_H */

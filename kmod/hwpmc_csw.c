@@ -1313,7 +1313,7 @@ bool hwpmc_vpmc_live(const struct hwpmc_pmc *pm, const struct pid *tgid)
 	lockdep_assert_held(&hwpmc_sx);
 	rcu_read_lock();
 	list_for_each_entry_rcu(s, &pm->slots, plink) {
-		thr = smp_load_acquire(&s->thr);
+		thr = smp_load_acquire(&s->thr);	/* pairs: hwpmc_thr_exit() */
 		if (thr && !READ_ONCE(s->gone) && task_tgid(thr->task) == tgid) {
 			live = true;
 			break;

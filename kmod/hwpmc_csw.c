@@ -76,7 +76,7 @@
 
 #include "hwpmc_internal.h"
 #include "hwpmc_csw.h"
-#include "hwpmc_mod.h"
+#include "hwpmc_rows.h"
 #include "hwpmc_records.h"
 #include "hwpmc_log.h"
 #include "hwpmc_watch.h"

@@ -21,7 +21,7 @@
  *                      threads' records, saved and restored at switches
  *   hwpmc_sample.c     sampling: the overflow entry, per-CPU sample rings,
  *                      call chains, the drain into logs
- *   hwpmc_mod.c        the machine-independent core: rows, their per-CPU
+ *   hwpmc_rows.c       the machine-independent core: rows, their per-CPU
  *                      state and dispositions, driver statistics
  *   hwpmc_records.c    every log record
  *   hwpmc_log.c        logs: buffers, appending records, the writer
@@ -32,7 +32,7 @@
  *                      discovered from perf at load, every perf call
  *
  * This header holds: the tunables (hwpmc_main.c); hwpmc_sx and the driver
- * statistics (hwpmc_mod.c), which every layer takes or counts; the owner,
+ * statistics (hwpmc_rows.c), which every layer takes or counts; the owner,
  * PMC and target structures (hwpmc_pmc.c), which the files below read,
  * with their inline helpers; and the few things of a file above that a
  * file below reads (see "Upward needs" below).
@@ -69,10 +69,10 @@ extern unsigned int hwpmc_max_targets;
 
 #define HWPMC_COUNTERS_MAX	64	/* unprivileged_counters' bound */
 
-/* What changes rows, PMCs and targets is ordered by it (hwpmc_mod.c). */
+/* What changes rows, PMCs and targets is ordered by it (hwpmc_rows.c). */
 extern struct rw_semaphore hwpmc_sx;
 
-/* Driver statistics, per CPU (hwpmc_mod.c: hwpmc_stats_get()). */
+/* Driver statistics, per CPU (hwpmc_rows.c: hwpmc_stats_get()). */
 struct hwpmc_stats {
 	u64	intr_ignored;
 	u64	intr_processed;

@@ -56,7 +56,7 @@
 #include "hwpmc_hooks.h"
 #include "hwpmc_csw.h"
 #include "hwpmc_sample.h"
-#include "hwpmc_mod.h"
+#include "hwpmc_rows.h"
 #include "hwpmc_records.h"
 #include "hwpmc_log.h"
 #include "hwpmc_backend.h"
@@ -71,7 +71,7 @@ static unsigned int hwpmc_hashbits;
 
 /*
  * CPU hotplug.  The offline callback only bumps the CPU's generation
- * (hwpmc_mod.c; it may not take hwpmc_sx: the hotplug lock it runs
+ * (hwpmc_rows.c; it may not take hwpmc_sx: the hotplug lock it runs
  * under is taken inside hwpmc_sx when counters are created), and a
  * system PMC of an older generation gets a new counter the next time it
  * is used with its CPU online, its count carried over.

@@ -20,7 +20,8 @@
 
 #include "hwpmc_internal.h"
 #include "hwpmc_dev.h"
-#include "hwpmc_pmc.h"
+#include "hwpmc_ops.h"
+#include "hwpmc_owner.h"
 #include "hwpmc_rows.h"
 #include "hwpmc_backend.h"
 

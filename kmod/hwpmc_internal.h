@@ -11,8 +11,12 @@
  *   hwpmc_main.c       module init/exit, tunables, load banner
  *   hwpmc_dev.c        /dev/hwpmc, ioctl dispatch and argument checks
  *   hwpmc_lifecycle.c  process exit and exec, from sched tracepoints
- *   hwpmc_pmc.c        owners and their PMCs: allocate, attach, start,
- *                      stop, read/write, release
+ *   hwpmc_ops.c        the PMC operations: allocate, attach, start, stop,
+ *                      read/write, release, CONFIGURELOG, CPU hotplug
+ *   hwpmc_target.c     targets: values, attach and detach, permission,
+ *                      descendants, born processes, a process gone; the
+ *                      teardown of a PMC and of an owner
+ *   hwpmc_owner.c      owners: their hash, the caller's owner, its log
  *   hwpmc_hooks.c      what the log learns from the kernel: exec, fork,
  *                      exit and new mappings of targets (kprobes and
  *                      tracepoints), existing mappings at attach
@@ -33,7 +37,7 @@
  *
  * This header holds: the tunables (hwpmc_main.c); hwpmc_sx and the driver
  * statistics (hwpmc_rows.c), which every layer takes or counts; the owner,
- * PMC and target structures (hwpmc_pmc.c), which the files below read,
+ * PMC and target structures (hwpmc_ops.c, hwpmc_target.c, hwpmc_owner.c), which the files below read,
  * with their inline helpers; and the few things of a file above that a
  * file below reads (see "Upward needs" below).
  */
@@ -96,11 +100,12 @@ DECLARE_PER_CPU(struct hwpmc_stats, hwpmc_stats);
 struct hwpmc_log;
 
 /*
- * Owners, their PMCs and targets (hwpmc_pmc.c).  They change under
- * hwpmc_sx held for writing.  PMCs and owners are freed after an RCU
- * grace period, so that code in atomic context that found a PMC through
- * one of its perf counters (the counter's overflow_handler_context) may
- * use it, its owner and its owner's log until it returns.
+ * Owners, their PMCs and targets (hwpmc_owner.c, hwpmc_ops.c,
+ * hwpmc_target.c).  They change under hwpmc_sx held for writing.  PMCs
+ * and owners are freed after an RCU grace period, so that code in atomic
+ * context that found a PMC through one of its perf counters (the
+ * counter's overflow_handler_context) may use it, its owner and its
+ * owner's log until it returns.
  */
 struct hwpmc_owner {
 	struct hlist_node	link;		/* hwpmc_ownerhash */
@@ -218,14 +223,15 @@ static inline bool hwpmc_pmc_slotted(const struct hwpmc_pmc *pm)
  */
 
 /*
- * Running system-sampling PMCs (hwpmc_pmc.c; RCU list, changed under
+ * Running system-sampling PMCs (hwpmc_ops.c; RCU list, changed under
  * hwpmc_sx): read by hwpmc_hooks.c.
  */
 extern struct list_head hwpmc_ss_pmcs;
 
 /*
- * Owners that exist (hwpmc_lifecycle.c's, changed by hwpmc_pmc.c): the
- * lifecycle probes and hwpmc_hooks.c do nothing while it is 0.
+ * Owners that exist (hwpmc_lifecycle.c's, changed by hwpmc_owner.c and
+ * hwpmc_target.c): the lifecycle probes and hwpmc_hooks.c do nothing
+ * while it is 0.
  */
 extern atomic_t hwpmc_active;
 
@@ -236,7 +242,7 @@ struct hwpmc_file {
 
 /*
  * Tell the process that asked on file (F_SETOWN, O_ASYNC) with SIGIO:
- * a PMC's targets are gone (hwpmc_pmc.c), or its owner's log failed
+ * a PMC's targets are gone (hwpmc_target.c), or its owner's log failed
  * (hwpmc_log.c).
  */
 static inline void hwpmc_file_notify(struct file *file, int band)

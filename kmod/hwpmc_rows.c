@@ -45,7 +45,7 @@ static struct hwpmc_hw *hwpmc_hw_at(int cpu, u32 ri)
 /*
  * CPU generations.  perf drops a per-CPU counter from its CPU when the
  * CPU goes offline and does not bring it back; the offline callback
- * (hwpmc_pmc.c) bumps the CPU's generation, and a counter made in an
+ * (hwpmc_ops.c) bumps the CPU's generation, and a counter made in an
  * older generation is made again the next time it is used.
  */
 static atomic_t *hwpmc_cpu_gen;		/* [nr_cpu_ids] */

@@ -23,6 +23,7 @@
 #include "hwpmc_ops.h"
 #include "hwpmc_owner.h"
 #include "hwpmc_rows.h"
+#include "hwpmc_log.h"
 #include "hwpmc_backend.h"
 
 typedef int (*hwpmc_op_fn)(struct file *file, void __user *uarg);

@@ -68,8 +68,11 @@
 #include "hwpmc_csw.h"
 #include "hwpmc_records.h"
 #include "hwpmc_log.h"
+#include "hwpmc_watch.h"
 #include "hwpmc_tracepoint.h"
 #include "hwpmc_backend.h"
+
+LIST_HEAD(hwpmc_ss_pmcs);
 
 #define HWPMC_LOGSET_MAX	16
 

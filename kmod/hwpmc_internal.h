@@ -36,10 +36,12 @@
  *                      discovered from perf at load, every perf call
  *
  * This header holds: the tunables (hwpmc_main.c); hwpmc_sx and the driver
- * statistics (hwpmc_rows.c), which every layer takes or counts; the owner,
- * PMC and target structures (hwpmc_ops.c, hwpmc_target.c, hwpmc_owner.c), which the files below read,
- * with their inline helpers; and the few things of a file above that a
- * file below reads (see "Upward needs" below).
+ * statistics (hwpmc_rows.c), which every layer takes or counts; and the
+ * owner, PMC and target structures (hwpmc_ops.c, hwpmc_target.c,
+ * hwpmc_owner.c), which the files below read, with their inline helpers.
+ * A file's data that files above and below it use is declared in the
+ * header of the lowest file that uses it (hwpmc_ss_pmcs: hwpmc_hooks.h;
+ * hwpmc_active: hwpmc_watch.h; struct hwpmc_file: hwpmc_log.h).
  */
 #ifndef _HWPMC_INTERNAL_H
 #define _HWPMC_INTERNAL_H
@@ -214,42 +216,6 @@ static inline bool hwpmc_pmc_slotted(const struct hwpmc_pmc *pm)
 	return hwpmc_pmc_virtual(pm) ||
 	       (pm->mode == PMC_MODE_TS &&
 		(pm->flags & (PMC_F_LOG_PROCCSW | PMC_F_LOG_PROCEXIT)));
-}
-
-/*
- * Upward needs: data of a file above that files below it read or change.
- * They are here, not in their file's header, so that no file includes
- * the header of a file above it; each is to become a callback.
- */
-
-/*
- * Running system-sampling PMCs (hwpmc_ops.c; RCU list, changed under
- * hwpmc_sx): read by hwpmc_hooks.c.
- */
-extern struct list_head hwpmc_ss_pmcs;
-
-/*
- * Owners that exist (hwpmc_lifecycle.c's, changed by hwpmc_owner.c and
- * hwpmc_target.c): the lifecycle probes and hwpmc_hooks.c do nothing
- * while it is 0.
- */
-extern atomic_t hwpmc_active;
-
-/* What an open /dev/hwpmc holds (hwpmc_dev.c): who asked for SIGIO. */
-struct hwpmc_file {
-	struct fasync_struct	*fasync;
-};
-
-/*
- * Tell the process that asked on file (F_SETOWN, O_ASYNC) with SIGIO:
- * a PMC's targets are gone (hwpmc_target.c), or its owner's log failed
- * (hwpmc_log.c).
- */
-static inline void hwpmc_file_notify(struct file *file, int band)
-{
-	struct hwpmc_file *pf = file->private_data;
-
-	kill_fasync(&pf->fasync, SIGIO, band);
 }
 
 #endif /* _HWPMC_INTERNAL_H */

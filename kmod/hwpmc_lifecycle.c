@@ -44,8 +44,6 @@
 #include "hwpmc_csw.h"
 #include "hwpmc_tracepoint.h"
 
-atomic_t hwpmc_active = ATOMIC_INIT(0);
-
 /*
  * Exits and execs of watched processes (owners, targets): hwpmc_watch.c
  * keeps them for its work, which hands them to hwpmc_pmc_process_gone()

@@ -54,6 +54,8 @@
 #include "hwpmc_ops.h"
 #include "hwpmc_target.h"
 #include "hwpmc_owner.h"
+#include "hwpmc_watch.h"
+#include "hwpmc_hooks.h"
 #include "hwpmc_csw.h"
 #include "hwpmc_rows.h"
 #include "hwpmc_records.h"
@@ -62,8 +64,6 @@
 #include <hwpmc_allocate.h>
 
 #define HWPMC_F_NEEDS_LOG	(PMC_F_LOG_PROCCSW | PMC_F_LOG_PROCEXIT)
-
-LIST_HEAD(hwpmc_ss_pmcs);
 
 /*
  * CPU hotplug.  The offline callback only bumps the CPU's generation

@@ -10,24 +10,13 @@
 #define pr_fmt(fmt) "hwpmc: " fmt
 
 #include <linux/kernel.h>
-#include <linux/bitmap.h>
-#include <linux/capability.h>
-#include <linux/cpuhotplug.h>
-#include <linux/cred.h>
 #include <linux/hash.h>
 #include <linux/list.h>
 #include <linux/log2.h>
 #include <linux/pid.h>
-#include <linux/rculist.h>
 #include <linux/sched.h>
-#include <linux/sched/coredump.h>
-#include <linux/sched/signal.h>
-#include <linux/sched/task.h>
 #include <linux/slab.h>
-#include <linux/threads.h>
 #include <linux/timekeeping.h>
-#include <linux/workqueue.h>
-#include <linux/xarray.h>
 #include <linux/hwpmclog.h>
 
 #include "hwpmc_internal.h"

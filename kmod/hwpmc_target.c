@@ -15,7 +15,6 @@
 #include <linux/kernel.h>
 #include <linux/bitmap.h>
 #include <linux/capability.h>
-#include <linux/cpuhotplug.h>
 #include <linux/cred.h>
 #include <linux/hash.h>
 #include <linux/list.h>
@@ -29,7 +28,6 @@
 #include <linux/slab.h>
 #include <linux/threads.h>
 #include <linux/timekeeping.h>
-#include <linux/workqueue.h>
 #include <linux/xarray.h>
 #include <linux/hwpmclog.h>
 

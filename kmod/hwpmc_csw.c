@@ -76,7 +76,7 @@
 
 #include "hwpmc_internal.h"
 #include "hwpmc_csw.h"
-#include "hwpmc_mod.h"
+#include "hwpmc_rows.h"
 #include "hwpmc_records.h"
 #include "hwpmc_log.h"
 #include "hwpmc_watch.h"
@@ -297,7 +297,7 @@ struct hwpmc_smp_csw {
  * what it counted since the thread's previous switch-out (perf updated
  * its count in its part of the switch-out, before the notifier; the
  * sched_switch fallback comes before perf's part, and reads the PMU).
- * A stopped PMC's copies may count on (hwpmc_pmc.c): no record then.
+ * A stopped PMC's copies may count on (hwpmc_target.c): no record then.
  * At the thread's exit, also what the counter counted in all, for its
  * process's PROCEXIT (s->total, which sampling slots keep for that).
  */
@@ -919,7 +919,7 @@ bool hwpmc_vpmc_failed(const struct hwpmc_pmc *pm)
 	return false;
 }
 
-/* -- operations on PMCs (hwpmc_pmc.c, hwpmc_sx held) ----------------------------- */
+/* -- operations on PMCs (hwpmc_ops.c, hwpmc_target.c; hwpmc_sx held) --- */
 
 static struct hwpmc_slot *hwpmc_slot_alloc(struct hwpmc_pmc *pm, gfp_t gfp)
 {

@@ -20,8 +20,10 @@
 
 #include "hwpmc_internal.h"
 #include "hwpmc_dev.h"
-#include "hwpmc_pmc.h"
-#include "hwpmc_mod.h"
+#include "hwpmc_ops.h"
+#include "hwpmc_owner.h"
+#include "hwpmc_rows.h"
+#include "hwpmc_log.h"
 #include "hwpmc_backend.h"
 
 typedef int (*hwpmc_op_fn)(struct file *file, void __user *uarg);

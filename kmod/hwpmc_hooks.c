@@ -68,8 +68,11 @@
 #include "hwpmc_csw.h"
 #include "hwpmc_records.h"
 #include "hwpmc_log.h"
+#include "hwpmc_watch.h"
 #include "hwpmc_tracepoint.h"
 #include "hwpmc_backend.h"
+
+LIST_HEAD(hwpmc_ss_pmcs);
 
 #define HWPMC_LOGSET_MAX	16
 
@@ -413,7 +416,7 @@ static void hwpmc_kprobes_fini(void)
  * and that thread exited.  Copies left off are enabled in the new
  * task's own context, before it first returns to user space; counts of
  * a stopped PMC are not lost by that, since its value excludes what its
- * counters count while it is stopped (hwpmc_pmc.c).
+ * counters count while it is stopped (hwpmc_target.c).
  */
 #define HWPMC_ENABLE_MAX	16
 

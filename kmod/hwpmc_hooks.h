@@ -10,6 +10,7 @@
 #include <linux/types.h>
 
 struct hwpmc_pmc;
+struct list_head;
 struct pid;
 struct task_struct;
 
@@ -35,6 +36,13 @@ struct hwpmc_born {
 		u32			dseq;
 	} e[HWPMC_BORN_MAX];
 };
+
+/*
+ * Running system-sampling PMCs, which hear about every process (RCU list,
+ * changed under hwpmc_sx by the PMC operations, hwpmc_ops.c and
+ * hwpmc_target.c; defined here, its lowest reader).
+ */
+extern struct list_head hwpmc_ss_pmcs;
 
 int hwpmc_hooks_init(void (*born)(struct callback_head *cb));
 void hwpmc_hooks_born_done(struct hwpmc_born *b);

@@ -11,8 +11,12 @@
  *   hwpmc_main.c       module init/exit, tunables, load banner
  *   hwpmc_dev.c        /dev/hwpmc, ioctl dispatch and argument checks
  *   hwpmc_lifecycle.c  process exit and exec, from sched tracepoints
- *   hwpmc_pmc.c        owners and their PMCs: allocate, attach, start,
- *                      stop, read/write, release
+ *   hwpmc_ops.c        the PMC operations: allocate, attach, start, stop,
+ *                      read/write, release, CONFIGURELOG, CPU hotplug
+ *   hwpmc_target.c     targets: values, attach and detach, permission,
+ *                      descendants, born processes, a process gone; the
+ *                      teardown of a PMC and of an owner
+ *   hwpmc_owner.c      owners: their hash, the caller's owner, its log
  *   hwpmc_hooks.c      what the log learns from the kernel: exec, fork,
  *                      exit and new mappings of targets (kprobes and
  *                      tracepoints), existing mappings at attach
@@ -21,7 +25,7 @@
  *                      threads' records, saved and restored at switches
  *   hwpmc_sample.c     sampling: the overflow entry, per-CPU sample rings,
  *                      call chains, the drain into logs
- *   hwpmc_mod.c        the machine-independent core: rows, their per-CPU
+ *   hwpmc_rows.c       the machine-independent core: rows, their per-CPU
  *                      state and dispositions, driver statistics
  *   hwpmc_records.c    every log record
  *   hwpmc_log.c        logs: buffers, appending records, the writer
@@ -32,10 +36,12 @@
  *                      discovered from perf at load, every perf call
  *
  * This header holds: the tunables (hwpmc_main.c); hwpmc_sx and the driver
- * statistics (hwpmc_mod.c), which every layer takes or counts; the owner,
- * PMC and target structures (hwpmc_pmc.c), which the files below read,
- * with their inline helpers; and the few things of a file above that a
- * file below reads (see "Upward needs" below).
+ * statistics (hwpmc_rows.c), which every layer takes or counts; and the
+ * owner, PMC and target structures (hwpmc_ops.c, hwpmc_target.c,
+ * hwpmc_owner.c), which the files below read, with their inline helpers.
+ * A file's data that files above and below it use is declared in the
+ * header of the lowest file that uses it (hwpmc_ss_pmcs: hwpmc_hooks.h;
+ * hwpmc_active: hwpmc_watch.h; struct hwpmc_file: hwpmc_log.h).
  */
 #ifndef _HWPMC_INTERNAL_H
 #define _HWPMC_INTERNAL_H
@@ -69,10 +75,10 @@ extern unsigned int hwpmc_max_targets;
 
 #define HWPMC_COUNTERS_MAX	64	/* unprivileged_counters' bound */
 
-/* What changes rows, PMCs and targets is ordered by it (hwpmc_mod.c). */
+/* What changes rows, PMCs and targets is ordered by it (hwpmc_rows.c). */
 extern struct rw_semaphore hwpmc_sx;
 
-/* Driver statistics, per CPU (hwpmc_mod.c: hwpmc_stats_get()). */
+/* Driver statistics, per CPU (hwpmc_rows.c: hwpmc_stats_get()). */
 struct hwpmc_stats {
 	u64	intr_ignored;
 	u64	intr_processed;
@@ -96,11 +102,12 @@ DECLARE_PER_CPU(struct hwpmc_stats, hwpmc_stats);
 struct hwpmc_log;
 
 /*
- * Owners, their PMCs and targets (hwpmc_pmc.c).  They change under
- * hwpmc_sx held for writing.  PMCs and owners are freed after an RCU
- * grace period, so that code in atomic context that found a PMC through
- * one of its perf counters (the counter's overflow_handler_context) may
- * use it, its owner and its owner's log until it returns.
+ * Owners, their PMCs and targets (hwpmc_owner.c, hwpmc_ops.c,
+ * hwpmc_target.c).  They change under hwpmc_sx held for writing.  PMCs
+ * and owners are freed after an RCU grace period, so that code in atomic
+ * context that found a PMC through one of its perf counters (the
+ * counter's overflow_handler_context) may use it, its owner and its
+ * owner's log until it returns.
  */
 struct hwpmc_owner {
 	struct hlist_node	link;		/* hwpmc_ownerhash */
@@ -209,41 +216,6 @@ static inline bool hwpmc_pmc_slotted(const struct hwpmc_pmc *pm)
 	return hwpmc_pmc_virtual(pm) ||
 	       (pm->mode == PMC_MODE_TS &&
 		(pm->flags & (PMC_F_LOG_PROCCSW | PMC_F_LOG_PROCEXIT)));
-}
-
-/*
- * Upward needs: data of a file above that files below it read or change.
- * They are here, not in their file's header, so that no file includes
- * the header of a file above it; each is to become a callback.
- */
-
-/*
- * Running system-sampling PMCs (hwpmc_pmc.c; RCU list, changed under
- * hwpmc_sx): read by hwpmc_hooks.c.
- */
-extern struct list_head hwpmc_ss_pmcs;
-
-/*
- * Owners that exist (hwpmc_lifecycle.c's, changed by hwpmc_pmc.c): the
- * lifecycle probes and hwpmc_hooks.c do nothing while it is 0.
- */
-extern atomic_t hwpmc_active;
-
-/* What an open /dev/hwpmc holds (hwpmc_dev.c): who asked for SIGIO. */
-struct hwpmc_file {
-	struct fasync_struct	*fasync;
-};
-
-/*
- * Tell the process that asked on file (F_SETOWN, O_ASYNC) with SIGIO:
- * a PMC's targets are gone (hwpmc_pmc.c), or its owner's log failed
- * (hwpmc_log.c).
- */
-static inline void hwpmc_file_notify(struct file *file, int band)
-{
-	struct hwpmc_file *pf = file->private_data;
-
-	kill_fasync(&pf->fasync, SIGIO, band);
 }
 
 #endif /* _HWPMC_INTERNAL_H */

@@ -12,7 +12,7 @@
  *   - an owner that exits or execs loses its PMCs (hwpmc(4): PMCs are
  *     not inherited across exec, and go with their owner);
  *   - a target that exits leaves its PMCs, its count kept in them; the
- *     last target leaving a PMC signals the owner (hwpmc_pmc.c).
+ *     last target leaving a PMC signals the owner (hwpmc_target.c).
  *
  * Probes do nothing while no process owns a PMC (hwpmc_active).
  *
@@ -25,7 +25,7 @@
  * placed (no kprobes, no CONFIG_POSIX_TIMERS).  The work above is
  * queued from the tracepoint, after the thread's exit hooks, by each
  * thread that sees 0: doing it twice changes nothing, and for an exited
- * target it takes only the threads that are done (hwpmc_pmc.c).
+ * target it takes only the threads that are done (hwpmc_target.c).
  */
 #define pr_fmt(fmt) "hwpmc: " fmt
 
@@ -38,13 +38,11 @@
 #include "compat.h"
 #include "hwpmc_internal.h"
 #include "hwpmc_lifecycle.h"
-#include "hwpmc_pmc.h"
+#include "hwpmc_target.h"
 #include "hwpmc_watch.h"
 #include "hwpmc_hooks.h"
 #include "hwpmc_csw.h"
 #include "hwpmc_tracepoint.h"
-
-atomic_t hwpmc_active = ATOMIC_INIT(0);
 
 /*
  * Exits and execs of watched processes (owners, targets): hwpmc_watch.c

@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * hwpmc for Linux: hwpmc_lifecycle.c, process exit and exec from the
- * scheduler's tracepoints.  hwpmc_active, which it defines and the PMC
- * operations change, is declared in hwpmc_internal.h.
+ * scheduler's tracepoints.
  */
 #ifndef _HWPMC_LIFECYCLE_H
 #define _HWPMC_LIFECYCLE_H

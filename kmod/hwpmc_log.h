@@ -7,11 +7,34 @@
 #define _HWPMC_LOG_H
 
 #include <linux/types.h>
+#include <linux/fs.h>
+#include <linux/signal.h>
 
 #include "hwpmc_internal.h"
 
 struct file;
 struct hwpmc_log;
+
+/*
+ * What an open /dev/hwpmc holds (hwpmc_dev.c makes it): who asked for
+ * SIGIO.  Here, in the header of its lowest user, for the files that
+ * signal owners (hwpmc_log.c, hwpmc_target.c).
+ */
+struct hwpmc_file {
+	struct fasync_struct	*fasync;
+};
+
+/*
+ * Tell the process that asked on file (F_SETOWN, O_ASYNC) with SIGIO:
+ * a PMC's targets are gone (hwpmc_target.c), or its owner's log failed
+ * (hwpmc_log.c).
+ */
+static inline void hwpmc_file_notify(struct file *file, int band)
+{
+	struct hwpmc_file *pf = file->private_data;
+
+	kill_fasync(&pf->fasync, SIGIO, band);
+}
 
 int hwpmc_log_init(void);
 void hwpmc_log_fini(void);

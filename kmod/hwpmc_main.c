@@ -18,12 +18,13 @@
 #include "hwpmc_internal.h"
 #include "hwpmc_dev.h"
 #include "hwpmc_lifecycle.h"
-#include "hwpmc_pmc.h"
+#include "hwpmc_ops.h"
+#include "hwpmc_target.h"
 #include "hwpmc_watch.h"
 #include "hwpmc_hooks.h"
 #include "hwpmc_csw.h"
 #include "hwpmc_sample.h"
-#include "hwpmc_mod.h"
+#include "hwpmc_rows.h"
 #include "hwpmc_log.h"
 #include "hwpmc_tracepoint.h"
 #include "hwpmc_backend.h"
@@ -254,7 +255,7 @@ static int __init hwpmc_init(void)
 	error = hwpmc_backend_init(hwpmc_sample_overflow);
 	if (error)
 		return error;
-	error = hwpmc_mod_init();
+	error = hwpmc_rows_init();
 	if (error)
 		goto fail_backend;
 	error = hwpmc_log_init();
@@ -300,7 +301,7 @@ fail_sample:
 fail_log:
 	hwpmc_log_fini();
 fail_mod:
-	hwpmc_mod_fini();
+	hwpmc_rows_fini();
 fail_backend:
 	hwpmc_backend_fini();
 	return error;
@@ -317,7 +318,7 @@ static void __exit hwpmc_exit(void)
 	hwpmc_csw_fini();
 	hwpmc_sample_fini();
 	hwpmc_log_fini();
-	hwpmc_mod_fini();
+	hwpmc_rows_fini();
 	hwpmc_backend_fini();
 }
 

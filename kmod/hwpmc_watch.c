@@ -33,6 +33,8 @@
 #include "hwpmc_internal.h"
 #include "hwpmc_watch.h"
 
+atomic_t hwpmc_active = ATOMIC_INIT(0);
+
 #define HWPMC_W_QUEUED	0x1	/* on hwpmc_watch_queue */
 #define HWPMC_W_DEAD	0x2	/* off the hash: refs went to 0 */
 #define HWPMC_W_EXIT	0x4

@@ -12,6 +12,14 @@
 struct pid;
 struct task_struct;
 
+/*
+ * Owners that exist (made and let go by hwpmc_target.c and hwpmc_owner.c):
+ * the lifecycle probes, hwpmc_hooks.c and the CPU-hotplug callback do
+ * nothing while it is 0.  Defined here, below all its users: owners are
+ * watched processes.
+ */
+extern atomic_t hwpmc_active;
+
 /* fn: the layer above's handler of an event, called by the work */
 int hwpmc_watch_init(void (*fn)(struct pid *tgid, bool exec, u64 exec_id));
 void hwpmc_watch_flush(void);

@@ -1,20 +1,20 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * hwpmc for Linux: hwpmc_mod.c, the machine-independent core's per-CPU
+ * hwpmc for Linux: hwpmc_rows.c, the machine-independent core's per-CPU
  * state: rows, their slots and dispositions, CPU generations, driver
  * statistics.  hwpmc_sx and hwpmc_stats, which it defines and every
  * layer uses, are declared in hwpmc_internal.h.
  */
-#ifndef _HWPMC_MOD_H
-#define _HWPMC_MOD_H
+#ifndef _HWPMC_ROWS_H
+#define _HWPMC_ROWS_H
 
 #include <linux/types.h>
 #include <linux/hwpmc.h>
 
 struct hwpmc_pmc;
 
-int hwpmc_mod_init(void);
-void hwpmc_mod_fini(void);
+int hwpmc_rows_init(void);
+void hwpmc_rows_fini(void);
 
 int hwpmc_describe_row(int cpu, u32 ri, struct pmc_info *pi,
 		       struct hwpmc_pmc **holder);
@@ -30,4 +30,4 @@ void hwpmc_row_give(u32 mode, int cpu, u32 ri);
 
 void hwpmc_stats_get(struct pmc_op_getdriverstats *st);
 
-#endif /* _HWPMC_MOD_H */
+#endif /* _HWPMC_ROWS_H */

@@ -1,20 +1,19 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * hwpmc for Linux: hwpmc_pmc.c, owners and their PMCs: allocate, attach,
- * start, stop, read/write, release; their logs.  Callers hold no lock.
+ * hwpmc for Linux: hwpmc_ops.c, the PMC operations: allocate, attach,
+ * detach, start, stop, read/write, set count, release, CONFIGURELOG, the
+ * GETPMCINFO descriptions.  Callers hold no lock.
  * The structures of owners, PMCs and targets, which the files below read,
  * are in hwpmc_internal.h.
  */
-#ifndef _HWPMC_PMC_H
-#define _HWPMC_PMC_H
+#ifndef _HWPMC_OPS_H
+#define _HWPMC_OPS_H
 
 #include <linux/types.h>
 #include <linux/hwpmc.h>
 
-struct callback_head;
 struct file;
 struct hwpmc_pmc;
-struct pid;
 
 int hwpmc_pmc_init(void);
 void hwpmc_pmc_fini(void);
@@ -30,12 +29,6 @@ int hwpmc_pmc_rw(u32 id, u32 flags, u64 *value);
 int hwpmc_pmc_setcount(u32 id, u64 count);
 int hwpmc_pmc_caps(u32 id, u32 *caps);
 void hwpmc_pmc_file_release(struct file *file);
-void hwpmc_pmc_process_gone(struct pid *tgid, bool exec, u64 exec_id);
 int hwpmc_pmc_configurelog(struct file *file, int fd);
-int hwpmc_pmc_flushlog(void);
-int hwpmc_pmc_closelog(void);
-int hwpmc_pmc_writelog(u32 userdata);
-/* The task work of a new DESCENDANTS target (hwpmc_hooks_init()'s born). */
-void hwpmc_pmc_born(struct callback_head *cb);
 
-#endif /* _HWPMC_PMC_H */
+#endif /* _HWPMC_OPS_H */

@@ -1,30 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * hwpmc for Linux: owners and their PMCs, counting modes (the allocate,
- * attach, start, stop, read/write and release parts of FreeBSD's
- * hwpmc_mod.c).
+ * hwpmc for Linux: the targets of process PMCs: their values, attach and
+ * detach, the permission policy, a process's descendants, processes born
+ * to DESCENDANTS targets, and what goes when a process exits or execs
+ * (hwpmc_pmc_process_gone()); a PMC's teardown (hwpmc_pmc_free()) and an
+ * owner's (hwpmc_owner_get(), hwpmc_owner_release()), which free targets.
  *
- * An owner is a process (thread group) that allocated a PMC; owners are
- * found in a hash keyed by the process's struct pid, so PMC ids are per
- * owner: another process cannot name them.  A PMC also remembers the file
- * it was allocated through, and closing that file releases it.
- *
- * Counting.  A counting process-scope PMC counts with the module's own
- * context switches (hwpmc_csw.c): a perf counter per CPU, and a slot per
- * target thread that takes what the counter counts while the thread
- * runs.  A sampling process-scope PMC has one perf counter per thread of
- * each attached process (a target) at attach time; perf saves and
- * restores them at context switches and copies them into threads created
- * later (perf's inheritance).  With PMC_F_DESCENDANTS, processes created
- * later by a target become targets (hwpmc_pmc_born()).  A system-scope
- * PMC is one perf counter on its CPU.  The
- * value of a PMC is pm->value plus, while it runs, what it counted since
- * it started (slots, or counter read - base); a stop folds that into
- * pm->value.
- *
- * Locking: hwpmc_sx, held for writing by every operation on owners, PMCs
- * and targets (perf calls sleep, which a rw_semaphore allows); inside it,
- * a target's exec_update_lock across an attach's permission check, its
+ * Locking: hwpmc_sx, held for writing by the callers; inside it, a
+ * target's exec_update_lock across an attach's permission check, its
  * counters or slots and its records (hwpmc_attach_one()).
  */
 #define pr_fmt(fmt) "hwpmc: " fmt
@@ -32,7 +15,6 @@
 #include <linux/kernel.h>
 #include <linux/bitmap.h>
 #include <linux/capability.h>
-#include <linux/cpuhotplug.h>
 #include <linux/cred.h>
 #include <linux/hash.h>
 #include <linux/list.h>
@@ -46,267 +28,20 @@
 #include <linux/slab.h>
 #include <linux/threads.h>
 #include <linux/timekeeping.h>
-#include <linux/workqueue.h>
 #include <linux/xarray.h>
 #include <linux/hwpmclog.h>
 
 #include "hwpmc_internal.h"
-#include "hwpmc_pmc.h"
+#include "hwpmc_target.h"
+#include "hwpmc_owner.h"
 #include "hwpmc_watch.h"
 #include "hwpmc_hooks.h"
 #include "hwpmc_csw.h"
 #include "hwpmc_sample.h"
-#include "hwpmc_mod.h"
+#include "hwpmc_rows.h"
 #include "hwpmc_records.h"
 #include "hwpmc_log.h"
 #include "hwpmc_backend.h"
-#include <hwpmc_allocate.h>
-
-#define HWPMC_F_NEEDS_LOG	(PMC_F_LOG_PROCCSW | PMC_F_LOG_PROCEXIT)
-
-LIST_HEAD(hwpmc_ss_pmcs);
-
-static struct hlist_head *hwpmc_ownerhash;
-static unsigned int hwpmc_hashbits;
-
-/*
- * CPU hotplug.  The offline callback only bumps the CPU's generation
- * (hwpmc_mod.c; it may not take hwpmc_sx: the hotplug lock it runs
- * under is taken inside hwpmc_sx when counters are created), and a
- * system PMC of an older generation gets a new counter the next time it
- * is used with its CPU online, its count carried over.
- */
-static int hwpmc_cpuhp_state;
-
-static int hwpmc_cpu_offline(unsigned int cpu)
-{
-	hwpmc_cpu_gen_bump(cpu);
-	return 0;
-}
-
-/*
- * A CPU came online: the counting process PMCs get counters there (in a
- * work item: counters are made under hwpmc_sx, which is taken outside
- * the hotplug lock that the callback runs under).
- */
-static void hwpmc_cpu_online_fn(struct work_struct *work);
-static DECLARE_WORK(hwpmc_cpu_online_work, hwpmc_cpu_online_fn);
-
-static int hwpmc_cpu_online(unsigned int cpu)
-{
-	if (atomic_read(&hwpmc_active))
-		schedule_work(&hwpmc_cpu_online_work);
-	return 0;
-}
-
-static atomic64_t hwpmc_pmc_serial = ATOMIC64_INIT(0);
-
-int hwpmc_pmc_init(void)
-{
-	unsigned int i, n;
-
-	hwpmc_hashbits = ilog2(roundup_pow_of_two(hwpmc_hashsize));
-	n = 1U << hwpmc_hashbits;
-	hwpmc_ownerhash = kvcalloc(n, sizeof(*hwpmc_ownerhash), GFP_KERNEL);
-	if (!hwpmc_ownerhash)
-		goto fail;
-	for (i = 0; i < n; i++)
-		INIT_HLIST_HEAD(&hwpmc_ownerhash[i]);
-	hwpmc_cpuhp_state = cpuhp_setup_state_nocalls(CPUHP_AP_ONLINE_DYN,
-						      "perf/hwpmc:online",
-						      hwpmc_cpu_online,
-						      hwpmc_cpu_offline);
-	if (hwpmc_cpuhp_state < 0)
-		goto fail;
-	return 0;
-fail:
-	kvfree(hwpmc_ownerhash);
-	return hwpmc_cpuhp_state < 0 ? hwpmc_cpuhp_state : -ENOMEM;
-}
-
-/* Give sysev back to a CPU that went offline since; hwpmc_sx held. */
-static int hwpmc_sys_refresh(struct hwpmc_pmc *pm)
-{
-	int gen = hwpmc_cpu_gen_read(pm->cpu);
-	struct perf_event *ev;
-
-	lockdep_assert_held(&hwpmc_sx);
-	if (gen == pm->sysgen)
-		return 0;
-	if (!cpu_online(pm->cpu))
-		return -ENXIO;
-	ev = hwpmc_md_create(&pm->attr, pm->cpu, NULL, pm);
-	if (IS_ERR(ev))
-		return PTR_ERR(ev) == -ENODEV ? -ENXIO : PTR_ERR(ev);
-	if (pm->state == PMC_STATE_RUNNING) {
-		pm->value += hwpmc_md_read(pm->sysev) - pm->sysbase;
-		pm->sysbase = 0;
-		hwpmc_md_start(ev);
-	}
-	if (pm->state == PMC_STATE_RUNNING && hwpmc_md_failed(pm->sysev))
-		WRITE_ONCE(pm->unsched, true);
-	hwpmc_md_release(pm->sysev);
-	pm->sysev = ev;
-	pm->sysgen = gen;
-	return 0;
-}
-
-/* A system PMC's CPU must be online for START and STOP (hwpmc(4)). */
-static int hwpmc_sys_ready(struct hwpmc_pmc *pm)
-{
-	return hwpmc_check_cpu(pm->cpu) ?: hwpmc_sys_refresh(pm);
-}
-
-static struct hwpmc_owner *hwpmc_owner_find(struct pid *tgid)
-{
-	struct hwpmc_owner *po;
-
-	hlist_for_each_entry(po, &hwpmc_ownerhash[hash_ptr(tgid,
-			     hwpmc_hashbits)], link)
-		if (po->tgid == tgid)
-			return po;
-	return NULL;
-}
-
-/*
- * The caller's owner, or NULL.  One made before the caller's last exec
- * is none: its PMCs and log are the old image's, which the lifecycle
- * work (or the caller's next allocation) releases.
- */
-static struct hwpmc_owner *hwpmc_owner_current(void)
-{
-	struct hwpmc_owner *po = hwpmc_owner_find(task_tgid(current));
-
-	lockdep_assert_held(&hwpmc_sx);
-	if (po && po->exec_id != READ_ONCE(current->self_exec_id))
-		return NULL;
-	return po;
-}
-
-static void hwpmc_owner_put_if_idle(struct hwpmc_owner *po);
-static void hwpmc_owner_closelog(struct hwpmc_owner *po);
-static void hwpmc_pmc_free(struct hwpmc_pmc *pm);
-
-/* An owner's image is gone (exit, exec): its PMCs and its log go. */
-static void hwpmc_owner_release(struct hwpmc_owner *po)
-{
-	struct hwpmc_pmc *pm, *tmp;
-
-	lockdep_assert_held_write(&hwpmc_sx);
-	list_for_each_entry_safe(pm, tmp, &po->pmcs, link)
-		hwpmc_pmc_free(pm);
-	hwpmc_owner_closelog(po);
-	hwpmc_owner_put_if_idle(po);
-}
-
-/*
- * The caller's owner, made if need be, stamped with the caller's exec
- * generation; an owner of the image before the caller's last exec is
- * released first, where the lifecycle work has yet to do it.
- */
-static struct hwpmc_owner *hwpmc_owner_get(void)
-{
-	struct pid *tgid = task_tgid(current);
-	struct hwpmc_owner *po = hwpmc_owner_find(tgid);
-
-	lockdep_assert_held_write(&hwpmc_sx);
-	if (po && po->exec_id != current->self_exec_id) {
-		hwpmc_owner_release(po);
-		po = hwpmc_owner_find(tgid);
-	}
-	if (po)
-		return po;
-	po = kzalloc(sizeof(*po), GFP_KERNEL);
-	if (!po)
-		return NULL;
-	if (hwpmc_watch_get(tgid)) {	/* its exit and exec are heard */
-		kfree(po);
-		return NULL;
-	}
-	po->tgid = get_pid(tgid);
-	po->exec_id = current->self_exec_id;
-	INIT_LIST_HEAD(&po->pmcs);
-	atomic_inc(&hwpmc_active);
-	hlist_add_head(&po->link,
-		       &hwpmc_ownerhash[hash_ptr(tgid, hwpmc_hashbits)]);
-	return po;
-}
-
-static void hwpmc_owner_put_if_idle(struct hwpmc_owner *po)
-{
-	if (!list_empty(&po->pmcs) || po->log)
-		return;
-	hlist_del(&po->link);
-	hwpmc_watch_put(po->tgid);
-	put_pid(po->tgid);
-	kfree_rcu(po, rcu);
-	atomic_dec(&hwpmc_active);
-}
-
-/* The owner's log goes (hwpmc_sx held for writing). */
-static void hwpmc_owner_closelog(struct hwpmc_owner *po)
-{
-	struct hwpmc_log *lg = po->log;
-
-	lockdep_assert_held_write(&hwpmc_sx);
-	if (!lg)
-		return;
-	WRITE_ONCE(po->log, NULL);
-	po->logdev = NULL;
-	hwpmc_log_close(lg);
-}
-
-/* pm no longer counts process tgid: PMCDETACH, if its owner has a log. */
-static void hwpmc_pmc_detached(struct hwpmc_pmc *pm, struct pid *tgid)
-{
-	if (pm->owner->log)
-		hwpmc_rec_pmcdetach(pm->owner->log, pm->id, pid_nr(tgid));
-}
-
-/*
- * What a system sampler's log needs of what exists: PROC_CREATE and
- * THR_CREATE of every process and thread, MAP_IN of their executable
- * mappings (FreeBSD's once per owner, here when its first system
- * sampler starts or a log comes while one runs); hwpmc_sx held.
- */
-static void hwpmc_owner_snapshot(struct hwpmc_owner *po)
-{
-	lockdep_assert_held_write(&hwpmc_sx);
-	if (!po->log)
-		return;
-	hwpmc_rec_all_tasks(po->log);
-	hwpmc_rec_all_maps(po->log);
-}
-
-/*
- * The caller's PMC of this id: ESRCH when the caller owns no PMC at all,
- * EINVAL when it owns none of this id (hwpmc(4)).
- */
-static int hwpmc_pmc_find(u32 id, struct hwpmc_pmc **pmp)
-{
-	struct hwpmc_owner *po = hwpmc_owner_current();
-	struct hwpmc_pmc *pm;
-
-	if (!po)
-		return -ESRCH;
-	list_for_each_entry(pm, &po->pmcs, link) {
-		if (pm->id == id) {
-			*pmp = pm;
-			return 0;
-		}
-	}
-	return -EINVAL;
-}
-
-/* The caller's process-scope PMC of this id (EINVAL for a system one). */
-static int hwpmc_pmc_find_process(u32 id, struct hwpmc_pmc **pmp)
-{
-	int error = hwpmc_pmc_find(id, pmp);
-
-	if (!error && PMC_IS_SYSTEM_MODE((*pmp)->mode))
-		error = -EINVAL;
-	return error;
-}
 
 /* -- values -------------------------------------------------------------- */
 
@@ -320,7 +55,7 @@ static u64 hwpmc_target_read(const struct hwpmc_target *pt)
 	return sum;
 }
 
-static u64 hwpmc_pmc_value(const struct hwpmc_pmc *pm)
+u64 hwpmc_pmc_value(const struct hwpmc_pmc *pm)
 {
 	const struct hwpmc_target *pt;
 	u64 v = pm->value;
@@ -368,7 +103,7 @@ static void hwpmc_target_check(struct hwpmc_pmc *pm,
 }
 
 /* The same for all of pm's counters; hwpmc_sx held (read suffices). */
-static bool hwpmc_pmc_unscheduled(struct hwpmc_pmc *pm)
+bool hwpmc_pmc_unscheduled(struct hwpmc_pmc *pm)
 {
 	const struct hwpmc_target *pt;
 
@@ -387,7 +122,7 @@ static bool hwpmc_pmc_unscheduled(struct hwpmc_pmc *pm)
 	return READ_ONCE(pm->unsched);
 }
 
-static void hwpmc_target_start(struct hwpmc_target *pt)
+void hwpmc_target_start(struct hwpmc_target *pt)
 {
 	u32 i;
 
@@ -530,7 +265,7 @@ static bool hwpmc_owner_may_keep(struct hwpmc_pmc *pm, struct task_struct *p)
 }
 
 /* A PMC on row ri (any row: U32_MAX) of any owner with target tgid. */
-static struct hwpmc_pmc *hwpmc_row_target_of(struct pid *tgid, u32 ri)
+struct hwpmc_pmc *hwpmc_row_target_of(struct pid *tgid, u32 ri)
 {
 	struct hwpmc_owner *po;
 	struct hwpmc_pmc *pm;
@@ -550,8 +285,8 @@ static struct hwpmc_pmc *hwpmc_row_target_of(struct pid *tgid, u32 ri)
 	return NULL;
 }
 
-static struct hwpmc_target *hwpmc_target_find(struct hwpmc_pmc *pm,
-					      struct pid *tgid)
+struct hwpmc_target *hwpmc_target_find(struct hwpmc_pmc *pm,
+				       struct pid *tgid)
 {
 	struct hwpmc_target *pt;
 
@@ -562,7 +297,7 @@ static struct hwpmc_target *hwpmc_target_find(struct hwpmc_pmc *pm,
 }
 
 /* Is tgid a target of one of po's PMCs? */
-static bool hwpmc_owner_targets(struct hwpmc_owner *po, struct pid *tgid)
+bool hwpmc_owner_targets(struct hwpmc_owner *po, struct pid *tgid)
 {
 	struct hwpmc_pmc *pm;
 
@@ -799,7 +534,7 @@ static void __hwpmc_target_free(struct hwpmc_pmc *pm, struct hwpmc_target *pt,
 	kfree_rcu(pt, rcu);
 }
 
-static void hwpmc_target_free(struct hwpmc_pmc *pm, struct hwpmc_target *pt)
+void hwpmc_target_free(struct hwpmc_pmc *pm, struct hwpmc_target *pt)
 {
 	__hwpmc_target_free(pm, pt, false);
 }
@@ -1069,7 +804,7 @@ static struct task_struct *hwpmc_process_get(pid_t nr)
  * Attach pm to process nr and, with DESCENDANTS, its descendants; all or
  * nothing, as FreeBSD's pmc_attach_process().
  */
-static int hwpmc_do_attach(struct hwpmc_pmc *pm, pid_t nr)
+int hwpmc_do_attach(struct hwpmc_pmc *pm, pid_t nr)
 {
 	struct hwpmc_target *pt, *tmp;
 	struct task_struct *p;
@@ -1184,179 +919,13 @@ void hwpmc_pmc_born(struct callback_head *cb)
 	hwpmc_hooks_born_done(b);	/* last: the module may go */
 }
 
-/* -- operations ---------------------------------------------------------- */
-
-/*
- * CAP_PERFMON (or CAP_SYS_ADMIN), as perfmon_capable(), for a check whose
- * failure is no error but a restriction: no audit record of a denial.
- */
-static bool hwpmc_perfmon_noaudit(void)
-{
-	return ns_capable_noaudit(&init_user_ns, CAP_PERFMON) ||
-	       ns_capable_noaudit(&init_user_ns, CAP_SYS_ADMIN);
-}
-
-int hwpmc_pmc_allocate(struct file *file, struct pmc_op_pmcallocate *pa)
-{
-	const struct hwpmc_class *cl = hwpmc_class_find(pa->pm_class);
-	const struct hwpmc_event *ev = cl ? hwpmc_event_find(cl, pa->pm_ev) :
-					    NULL;
-	bool priv = hwpmc_perfmon_noaudit();
-	struct hwpmc_alloc_facts facts = {
-		.ncpu = nr_cpu_ids,
-		.cpu_online = pa->pm_cpu < nr_cpu_ids &&
-			      cpu_online(pa->pm_cpu),
-		.may_system = READ_ONCE(hwpmc_unprivileged_syspmcs) || priv,
-		.have_event = !!ev,
-		.ev_caps = ev ? ev->caps : 0,
-		.may_kernel = READ_ONCE(hwpmc_unprivileged_kernel) || priv,
-	};
-	enum hwpmc_alloc_check check;
-	struct hwpmc_owner *po;
-	struct hwpmc_pmc *pm, *other;
-	u32 mode = pa->pm_mode, ri;
-	int cpu, error;
-
-	/* hwpmc(4)'s checks, in its order: include/hwpmc_allocate.h */
-	check = hwpmc_alloc_check(pa, &facts);
-	if (check == HWPMC_ALLOC_SYSTEM_PRIV ||
-	    check == HWPMC_ALLOC_KERNEL_PRIV)
-		perfmon_capable();	/* the denial's audit record */
-	if (check != HWPMC_ALLOC_OK)
-		return -hwpmc_alloc_errno(check);
-	cpu = PMC_IS_VIRTUAL_MODE(mode) ? -1 : (int)pa->pm_cpu;
-
-	pm = kzalloc(sizeof(*pm), GFP_KERNEL);
-	if (!pm)
-		return -ENOMEM;
-	error = hwpmc_md_attr(ev, pa->pm_caps, &pa->pm_md.pm_pmu, &pm->attr);
-	if (error)
-		goto fail;
-	/*
-	 * What perf would refuse an unprivileged creator, which it cannot
-	 * check itself for counters a kernel worker creates (counter sets,
-	 * system PMCs): privileged raw bits (x86's AnyThread), and the
-	 * hypervisor's mode (arm64's EL2 filter) with kernel mode.
-	 */
-	if (ev->code == PMC_EV_PMU_RAW) {
-		error = hwpmc_md_raw_check(&pm->attr);
-		if (error == -EPERM && hwpmc_perfmon_noaudit())
-			error = 0;
-		if (error)
-			goto fail;
-	}
-	pm->file = file;
-	pm->serial = atomic64_inc_return(&hwpmc_pmc_serial);
-	INIT_LIST_HEAD(&pm->slots);
-	INIT_LIST_HEAD(&pm->sslink);
-	pm->event = ev;
-	pm->mode = mode;
-	pm->flags = pa->pm_flags;
-	pm->caps = pa->pm_caps | PMC_CAP_READ | PMC_CAP_WRITE;
-	pm->state = PMC_STATE_ALLOCATED;
-	pm->cpu = cpu;
-	pm->uid = current_uid();
-	pm->privileged = priv;
-	if (PMC_IS_SAMPLING_MODE(mode)) {
-		/* the reload count; hwpmc(4): at least mincount */
-		pm->reload = max_t(u64, pa->pm_count,
-				   READ_ONCE(hwpmc_mincount));
-		pm->caps |= PMC_CAP_INTERRUPT;
-	} else {
-		pm->value = pa->pm_count;
-	}
-	hwpmc_md_attr_pmc(&pm->attr, mode, pm->reload,
-			  pm->privileged);
-	INIT_LIST_HEAD(&pm->targets);
-
-	down_write(&hwpmc_sx);
-	po = hwpmc_owner_get();
-	if (!po) {
-		error = -ENOMEM;
-		goto fail_locked;
-	}
-	/*
-	 * The first usable row: free for this scope, not used by the owner,
-	 * and none where the caller is a target already, so that its attach
-	 * to itself finds the row free (FreeBSD's
-	 * pmc_can_allocate_rowindex()).
-	 */
-	for (ri = cl->first_row; ri < cl->first_row + cl->num; ri++) {
-		bool mine = false;
-
-		list_for_each_entry(other, &po->pmcs, link)
-			mine |= other->ri == ri &&
-				(PMC_IS_VIRTUAL_MODE(other->mode) ||
-				 PMC_IS_VIRTUAL_MODE(mode) || other->cpu == cpu);
-		if (mine || hwpmc_row_target_of(task_tgid(current), ri))
-			continue;
-		if (PMC_IS_VIRTUAL_MODE(mode) ? hwpmc_row_can_thread(ri) :
-		    hwpmc_row_can_system(cpu, ri))
-			break;
-	}
-	if (ri == cl->first_row + cl->num) {
-		error = -EINVAL;		/* no row for it */
-		goto fail_owner;
-	}
-	pm->owner = po;
-	error = hwpmc_vpmc_use(pm, true);
-	if (error)
-		goto fail_owner;
-	if (PMC_IS_SYSTEM_MODE(mode)) {
-		pm->sysgen = hwpmc_cpu_gen_read(cpu);
-		pm->sysev = hwpmc_md_create(&pm->attr, cpu, NULL, pm);
-		if (IS_ERR(pm->sysev)) {
-			error = PTR_ERR(pm->sysev);
-			if (error == -ENODEV)
-				error = -ENXIO;	/* the CPU went away */
-			goto fail_owner;	/* system: no PROCCSW to undo */
-		}
-	}
-	pm->ri = ri;
-	pm->owner = po;
-	pm->id = PMC_ID_MAKE_ID(PMC_IS_VIRTUAL_MODE(mode) ? PMC_CPU_ANY : cpu,
-				mode, cl->class, ri);
-	hwpmc_row_take(pm, mode, cpu, ri);
-	list_add_tail(&pm->link, &po->pmcs);
-	pa->pm_pmcid = pm->id;
-	if (po->log)
-		hwpmc_rec_pmcallocate(po->log, pm);
-	up_write(&hwpmc_sx);
-	return 0;
-
-fail_owner:
-	hwpmc_owner_put_if_idle(po);
-fail_locked:
-	up_write(&hwpmc_sx);
-fail:
-	kfree(pm);
-	return error;
-}
-
-int hwpmc_pmc_attach(u32 id, pid_t pid)
-{
-	struct hwpmc_pmc *pm;
-	int error;
-
-	if (pid < 0)
-		return -EINVAL;
-	down_write(&hwpmc_sx);
-	error = hwpmc_pmc_find_process(id, &pm);
-	if (!error && pm->state == PMC_STATE_RUNNING)
-		error = -EBUSY;
-	if (!error)
-		error = hwpmc_do_attach(pm, pid);
-	up_write(&hwpmc_sx);
-	return error;
-}
-
 /*
  * The last target leaving a PMC tells its owner with SIGIO, as FreeBSD
  * does, but the Linux way: to the process that asked for it on the file
  * the PMC was allocated through (O_ASYNC, F_SETOWN), since SIGIO's
  * default action here is to terminate.
  */
-static void hwpmc_targets_gone(struct hwpmc_pmc *pm)
+void hwpmc_targets_gone(struct hwpmc_pmc *pm)
 {
 	if (list_empty(&pm->targets))
 		hwpmc_file_notify(pm->file, POLL_HUP);
@@ -1372,8 +941,8 @@ static void hwpmc_targets_gone(struct hwpmc_pmc *pm)
  * before any goes.  ENOMEM, and nothing detached, if its memo cannot be
  * had.
  */
-static int hwpmc_detach_descendants(struct hwpmc_pmc *pm,
-				    struct hwpmc_target *top)
+int hwpmc_detach_descendants(struct hwpmc_pmc *pm,
+			     struct hwpmc_target *top)
 {
 	struct hwpmc_target *pt, *tmp;
 	unsigned long *below = NULL;
@@ -1428,161 +997,8 @@ static int hwpmc_detach_descendants(struct hwpmc_pmc *pm,
 	return error;
 }
 
-int hwpmc_pmc_detach(u32 id, pid_t nr)
-{
-	struct hwpmc_target *pt;
-	struct hwpmc_pmc *pm;
-	struct pid *tgid;
-	int error;
-
-	if (nr < 0)
-		return -EINVAL;
-	down_write(&hwpmc_sx);
-	error = hwpmc_pmc_find_process(id, &pm);
-	if (error)
-		goto out;
-	tgid = nr ? find_get_pid(nr) : get_pid(task_tgid(current));
-	if (!tgid) {
-		error = -ESRCH;
-		goto out;
-	}
-	pt = hwpmc_target_find(pm, tgid);
-	if (pt && (pm->flags & PMC_F_DESCENDANTS))
-		error = hwpmc_detach_descendants(pm, pt);
-	if (pt && !error) {
-		/* and the root's, those born since the attach, orphans too */
-		if ((pm->flags & PMC_F_DESCENDANTS) && !pt->descendant &&
-		    hwpmc_pmc_virtual(pm))
-			pm->value += hwpmc_vpmc_remove(pm, pt->gen, NULL);
-		hwpmc_target_free(pm, pt);
-		hwpmc_pmc_detached(pm, tgid);
-		hwpmc_targets_gone(pm);
-	} else if (!pt) {
-		/*
-		 * ESRCH: monitored by none of the caller's PMCs; EINVAL: by
-		 * another of them.  (Other owners' PMCs are not looked at:
-		 * whether someone else monitors a process is not told.)
-		 */
-		error = hwpmc_owner_targets(pm->owner, tgid) ? -EINVAL : -ESRCH;
-	}
-	put_pid(tgid);
-out:
-	up_write(&hwpmc_sx);
-	return error;
-}
-
-/*
- * May pm (a counting process PMC, not started yet) make a counter set?
- * Its hardware counters are pinned on every CPU for the PMC's life, so
- * the counter sets that PMCs of an owner without CAP_PERFMON hold are
- * limited per user (tunable unprivileged_counters): EBUSY beyond it.
- * A set the user holds already is shared at no cost.
- */
-static int hwpmc_counters_check(struct hwpmc_pmc *pm)
-{
-	const struct hwpmc_cset *held[HWPMC_COUNTERS_MAX];
-	int max = READ_ONCE(hwpmc_unprivileged_counters), n = 0, i;
-	bool full = false;
-	struct hwpmc_owner *po;
-	struct hwpmc_pmc *o;
-	unsigned int b;
-
-	lockdep_assert_held_write(&hwpmc_sx);
-	if (pm->privileged || hwpmc_md_soft(&pm->attr))
-		return 0;
-	for (b = 0; b < (1U << hwpmc_hashbits); b++)
-		hlist_for_each_entry(po, &hwpmc_ownerhash[b], link)
-			list_for_each_entry(o, &po->pmcs, link) {
-				if (!o->cset || o->privileged ||
-				    !uid_eq(o->uid, pm->uid))
-					continue;
-				if (!memcmp(&o->attr, &pm->attr,
-					    sizeof(pm->attr)))
-					return 0;	/* shared */
-				for (i = 0; i < n && held[i] != o->cset; i++)
-					;
-				if (i < n)
-					continue;
-				if (n < max)
-					held[n] = o->cset;
-				else
-					full = true;	/* max was lowered */
-				n += n < max;
-			}
-	return n < max && !full ? 0 : -EBUSY;
-}
-
-int hwpmc_pmc_start(u32 id)
-{
-	struct hwpmc_target *pt;
-	struct hwpmc_pmc *pm;
-	int error;
-
-	down_write(&hwpmc_sx);
-	error = hwpmc_pmc_find(id, &pm);
-	if (!error && pm->sysev)
-		error = hwpmc_sys_ready(pm);
-	if (error || pm->state == PMC_STATE_RUNNING)
-		goto out;
-	if (((pm->flags & HWPMC_F_NEEDS_LOG) ||
-	     PMC_IS_SAMPLING_MODE(pm->mode)) && !pm->owner->log) {
-		error = -EDESTADDRREQ;		/* FreeBSD's EDOOFUS: no log */
-		goto out;
-	}
-	if (pm->sysev) {
-		if (pm->mode == PMC_MODE_SS) {
-			/*
-			 * On the list first, so that the hooks log what is
-			 * born during the walks; the walks once while the
-			 * owner has system samplers running.
-			 */
-			list_add_tail_rcu(&pm->sslink, &hwpmc_ss_pmcs);
-			if (!pm->owner->nss++)
-				hwpmc_owner_snapshot(pm->owner);
-		}
-		pm->sysbase = hwpmc_md_read_off(pm->sysev);
-		hwpmc_md_start(pm->sysev);
-		/* a CPU's counter is scheduled at once, or not at all */
-		if (hwpmc_md_failed(pm->sysev)) {
-			hwpmc_md_stop(pm->sysev);
-			if (pm->mode == PMC_MODE_SS) {
-				list_del_rcu(&pm->sslink);
-				pm->owner->nss--;
-				synchronize_rcu();
-			}
-			error = -EBUSY;
-			goto out;
-		}
-	} else {
-		if (list_empty(&pm->targets)) {
-			/*
-			 * Unattached: attach to the owner, unless it was
-			 * attached before and lost its targets.
-			 */
-			error = pm->had_targets ? -ESRCH :
-				hwpmc_do_attach(pm, 0);
-			if (error)
-				goto out;
-		}
-		if (hwpmc_pmc_virtual(pm)) {
-			error = pm->cset ? 0 : hwpmc_counters_check(pm);
-			if (!error)
-				error = hwpmc_vpmc_start(pm);
-			if (error)
-				goto out;
-		} else {
-			list_for_each_entry(pt, &pm->targets, link)
-				hwpmc_target_start(pt);
-		}
-	}
-	pm->state = PMC_STATE_RUNNING;
-out:
-	up_write(&hwpmc_sx);
-	return error;
-}
-
 /* Stop pm and fold what it counted into pm->value; hwpmc_sx held. */
-static void hwpmc_pmc_halt(struct hwpmc_pmc *pm)
+void hwpmc_pmc_halt(struct hwpmc_pmc *pm)
 {
 	struct hwpmc_target *pt;
 
@@ -1609,143 +1025,8 @@ static void hwpmc_pmc_halt(struct hwpmc_pmc *pm)
 	pm->state = PMC_STATE_STOPPED;
 }
 
-int hwpmc_pmc_stop(u32 id)
-{
-	struct hwpmc_pmc *pm;
-	int error;
-
-	down_write(&hwpmc_sx);
-	error = hwpmc_pmc_find(id, &pm);
-	if (!error && pm->sysev)
-		error = hwpmc_sys_ready(pm);
-	if (!error)
-		hwpmc_pmc_halt(pm);
-	up_write(&hwpmc_sx);
-	return error;
-}
-
-/*
- * A read only looks: hwpmc_sx for reading, so that reads of different
- * owners (and threads of one) do not serialise, unless a system PMC's
- * counter must first be given back to its CPU (hwpmc_sys_refresh()).
- */
-static int hwpmc_pmc_read(u32 id, u64 *value)
-{
-	struct hwpmc_pmc *pm;
-	int error;
-
-	down_read(&hwpmc_sx);
-	error = hwpmc_pmc_find(id, &pm);
-	if (!error && pm->sysev &&
-	    hwpmc_cpu_gen_read(pm->cpu) != pm->sysgen)
-		error = -EAGAIN;
-	else if (!error && hwpmc_pmc_unscheduled(pm))
-		error = -ENODATA;
-	else if (!error)
-		*value = hwpmc_pmc_value(pm);
-	up_read(&hwpmc_sx);
-	return error;
-}
-
-int hwpmc_pmc_rw(u32 id, u32 flags, u64 *value)
-{
-	struct hwpmc_pmc *pm;
-	u64 old;
-	int error;
-
-	if (!flags || (flags & ~(PMC_F_OLDVALUE | PMC_F_NEWVALUE)))
-		return -EINVAL;
-	if (flags == PMC_F_OLDVALUE) {
-		error = hwpmc_pmc_read(id, value);
-		if (error != -EAGAIN)
-			return error;
-	}
-	down_write(&hwpmc_sx);
-	error = hwpmc_pmc_find(id, &pm);
-	if (error)
-		goto out;
-	if ((flags & PMC_F_NEWVALUE) && pm->state == PMC_STATE_RUNNING) {
-		error = -EBUSY;
-		goto out;
-	}
-	if (pm->sysev)
-		hwpmc_sys_refresh(pm);	/* offline: the count stands still */
-	if ((flags & PMC_F_OLDVALUE) && hwpmc_pmc_unscheduled(pm)) {
-		error = -ENODATA;	/* nothing written either */
-		goto out;
-	}
-	old = hwpmc_pmc_value(pm);
-	if (flags & PMC_F_NEWVALUE) {
-		pm->value = *value;
-		WRITE_ONCE(pm->unsched, false);	/* a new count starts */
-	}
-	*value = old;
-out:
-	up_write(&hwpmc_sx);
-	return error;
-}
-
-/* A sampling PMC's reload count, at least mincount; hwpmc_sx held. */
-static int hwpmc_set_period(struct hwpmc_pmc *pm, u64 count)
-{
-	struct hwpmc_target *pt;
-	int error = 0;
-	u32 i;
-
-	lockdep_assert_held(&hwpmc_sx);
-	if (count > HWPMC_ALLOC_PERIOD_MAX)
-		return -EINVAL;
-	count = max_t(u64, count, READ_ONCE(hwpmc_mincount));
-	if (pm->sysev)
-		error = hwpmc_md_set_period(pm->sysev, count);
-	list_for_each_entry(pt, &pm->targets, link)
-		for (i = 0; !error && i < pt->nev; i++)
-			error = hwpmc_md_set_period(pt->ev[i], count);
-	if (!error) {
-		pm->reload = count;
-		/* for the counters of targets attached from now */
-		hwpmc_md_attr_pmc(&pm->attr, pm->mode, count,
-				  pm->privileged);
-	}
-	return error;
-}
-
-/*
- * Counting PMCs: the value counting continues from; sampling PMCs: the
- * reload count (hwpmc.4).
- */
-int hwpmc_pmc_setcount(u32 id, u64 count)
-{
-	struct hwpmc_pmc *pm;
-	int error;
-
-	down_write(&hwpmc_sx);
-	error = hwpmc_pmc_find(id, &pm);
-	if (!error && pm->state == PMC_STATE_RUNNING)
-		error = -EBUSY;
-	if (!error && PMC_IS_SAMPLING_MODE(pm->mode))
-		error = hwpmc_set_period(pm, count);
-	else if (!error)
-		pm->value = count;
-	up_write(&hwpmc_sx);
-	return error;
-}
-
-int hwpmc_pmc_caps(u32 id, u32 *caps)
-{
-	struct hwpmc_pmc *pm;
-	int error;
-
-	down_read(&hwpmc_sx);
-	error = hwpmc_pmc_find(id, &pm);
-	if (!error)
-		*caps = pm->caps;
-	up_read(&hwpmc_sx);
-	return error;
-}
-
 /* Release pm (not its owner); hwpmc_sx held for writing. */
-static void hwpmc_pmc_free(struct hwpmc_pmc *pm)
+void hwpmc_pmc_free(struct hwpmc_pmc *pm)
 {
 	struct hwpmc_target *pt, *tmp;
 
@@ -1766,48 +1047,49 @@ static void hwpmc_pmc_free(struct hwpmc_pmc *pm)
 	kfree_rcu(pm, rcu);
 }
 
-int hwpmc_pmc_release(u32 id)
+/* An owner's image is gone (exit, exec): its PMCs and its log go. */
+static void hwpmc_owner_release(struct hwpmc_owner *po)
 {
-	struct hwpmc_pmc *pm;
-	int error;
-
-	struct hwpmc_owner *po;
-
-	down_write(&hwpmc_sx);
-	error = hwpmc_pmc_find(id, &pm);
-	if (!error) {
-		po = pm->owner;
-		hwpmc_pmc_free(pm);
-		hwpmc_owner_put_if_idle(po);
-	}
-	up_write(&hwpmc_sx);
-	return error;
-}
-
-/* Release every PMC allocated through file (or every PMC: file NULL). */
-static void hwpmc_pmc_free_all(struct file *file)
-{
-	struct hwpmc_owner *po;
 	struct hwpmc_pmc *pm, *tmp;
-	struct hlist_node *n;
-	unsigned int b;
 
-	for (b = 0; b < (1U << hwpmc_hashbits); b++)
-		hlist_for_each_entry_safe(po, n, &hwpmc_ownerhash[b], link) {
-			list_for_each_entry_safe(pm, tmp, &po->pmcs, link)
-				if (!file || pm->file == file)
-					hwpmc_pmc_free(pm);
-			if (!file || po->logdev == file)
-				hwpmc_owner_closelog(po);
-			hwpmc_owner_put_if_idle(po);
-		}
+	lockdep_assert_held_write(&hwpmc_sx);
+	list_for_each_entry_safe(pm, tmp, &po->pmcs, link)
+		hwpmc_pmc_free(pm);
+	hwpmc_owner_closelog(po);
+	hwpmc_owner_put_if_idle(po);
 }
 
-void hwpmc_pmc_file_release(struct file *file)
+/*
+ * The caller's owner, made if need be, stamped with the caller's exec
+ * generation; an owner of the image before the caller's last exec is
+ * released first, where the lifecycle work has yet to do it.
+ */
+struct hwpmc_owner *hwpmc_owner_get(void)
 {
-	down_write(&hwpmc_sx);
-	hwpmc_pmc_free_all(file);
-	up_write(&hwpmc_sx);
+	struct pid *tgid = task_tgid(current);
+	struct hwpmc_owner *po = hwpmc_owner_find(tgid);
+
+	lockdep_assert_held_write(&hwpmc_sx);
+	if (po && po->exec_id != current->self_exec_id) {
+		hwpmc_owner_release(po);
+		po = hwpmc_owner_find(tgid);
+	}
+	if (po)
+		return po;
+	po = kzalloc(sizeof(*po), GFP_KERNEL);
+	if (!po)
+		return NULL;
+	if (hwpmc_watch_get(tgid)) {	/* its exit and exec are heard */
+		kfree(po);
+		return NULL;
+	}
+	po->tgid = get_pid(tgid);
+	po->exec_id = current->self_exec_id;
+	INIT_LIST_HEAD(&po->pmcs);
+	atomic_inc(&hwpmc_active);
+	hlist_add_head(&po->link,
+		       &hwpmc_ownerhash[hash_ptr(tgid, hwpmc_hashbits)]);
+	return po;
 }
 
 /*
@@ -1900,10 +1182,6 @@ void hwpmc_pmc_process_gone(struct pid *tgid, bool exec, u64 exec_id)
 		put_task_struct(p);
 }
 
-/* -- log operations --------------------------------------------------------- */
-
-static struct hwpmc_log *hwpmc_current_log(void);
-
 /*
  * CONFIGURELOG logs the PMCATTACH (and MAP_IN) records of a target of
  * the caller's PMC pm, which the caller may still attach to: a target
@@ -1911,8 +1189,8 @@ static struct hwpmc_log *hwpmc_current_log(void);
  * here (true), before the lifecycle work gets to it, under its
  * exec_update_lock as an attach.
  */
-static bool hwpmc_log_target(struct hwpmc_pmc *pm, struct hwpmc_target *pt,
-			     struct task_struct *p)
+bool hwpmc_log_target(struct hwpmc_pmc *pm, struct hwpmc_target *pt,
+		      struct task_struct *p)
 {
 	bool gone = false;
 
@@ -1928,223 +1206,4 @@ static bool hwpmc_log_target(struct hwpmc_pmc *pm, struct hwpmc_target *pt,
 	}
 	up_read(&p->signal->exec_update_lock);
 	return gone;
-}
-
-/*
- * CONFIGURELOG: fd >= 0 gives the caller a log writing to fd (EBUSY when
- * it has one); fd < 0 closes it.  PMCALLOCATE records of the owner's
- * PMCs follow INITIALIZE, and PMCATTACH of their targets.
- */
-int hwpmc_pmc_configurelog(struct file *file, int fd)
-{
-	struct hwpmc_owner *po;
-	struct hwpmc_pmc *pm;
-	struct hwpmc_target *pt, *tmp;
-	struct hwpmc_log *lg;
-	struct task_struct *p;
-	bool gone;
-	int error = 0;
-
-	down_write(&hwpmc_sx);
-	po = hwpmc_owner_current();
-	if (fd < 0) {
-		up_write(&hwpmc_sx);
-		return hwpmc_pmc_closelog();
-	}
-	if (po && po->log) {
-		error = -EBUSY;
-		goto out;
-	}
-	lg = hwpmc_log_open(fd, file);
-	if (IS_ERR(lg)) {
-		error = PTR_ERR(lg);
-		goto out;
-	}
-	po = hwpmc_owner_get();
-	if (!po) {
-		hwpmc_log_close(lg);
-		error = -ENOMEM;
-		goto out;
-	}
-	WRITE_ONCE(po->log, lg);
-	po->logdev = file;
-	if (po->nss)		/* system samplers run on into this log */
-		hwpmc_owner_snapshot(po);
-	list_for_each_entry(pm, &po->pmcs, link) {
-		hwpmc_rec_pmcallocate(lg, pm);
-		gone = false;
-		list_for_each_entry_safe(pt, tmp, &pm->targets, link) {
-			p = get_pid_task(pt->tgid, PIDTYPE_TGID);
-			if (!p)
-				continue;
-			gone |= hwpmc_log_target(pm, pt, p);
-			put_task_struct(p);
-		}
-		if (gone)
-			hwpmc_targets_gone(pm);
-	}
-out:
-	up_write(&hwpmc_sx);
-	return error;
-}
-
-/* The caller's log, referenced, or NULL. */
-static struct hwpmc_log *hwpmc_current_log(void)
-{
-	struct hwpmc_owner *po;
-	struct hwpmc_log *lg = NULL;
-
-	po = hwpmc_owner_current();
-	if (po && po->log) {
-		lg = po->log;
-		hwpmc_log_get(lg);
-	}
-	return lg;
-}
-
-/* FLUSHLOG: samples taken so far, then everything, out to the file. */
-int hwpmc_pmc_flushlog(void)
-{
-	struct hwpmc_log *lg;
-	int error;
-
-	down_read(&hwpmc_sx);
-	lg = hwpmc_current_log();
-	if (lg)
-		hwpmc_sample_drain();
-	up_read(&hwpmc_sx);
-	if (!lg)
-		return -EINVAL;
-	error = hwpmc_log_flush(lg);
-	hwpmc_log_put(lg);
-	return error;
-}
-
-/*
- * CLOSELOG, and CONFIGURELOG with -1: the samples taken so far and a
- * CLOSELOG record go out, and the call returns when the log is written
- * (or a signal comes), with the log's write error if any.
- */
-int hwpmc_pmc_closelog(void)
-{
-	struct hwpmc_owner *po;
-	struct hwpmc_log *lg;
-	int error;
-
-	down_write(&hwpmc_sx);
-	po = hwpmc_owner_current();
-	lg = hwpmc_current_log();
-	if (lg) {
-		hwpmc_sample_drain();
-		hwpmc_log_hold_file(lg);
-		hwpmc_owner_closelog(po);
-		hwpmc_owner_put_if_idle(po);
-	}
-	up_write(&hwpmc_sx);
-	if (!lg)
-		return -EINVAL;
-	error = hwpmc_log_wait_closed(lg);
-	hwpmc_log_put(lg);
-	return error;
-}
-
-/* WRITELOG: a USERDATA record. */
-int hwpmc_pmc_writelog(u32 userdata)
-{
-	struct hwpmc_owner *po;
-	int error;
-
-	down_read(&hwpmc_sx);
-	po = hwpmc_owner_current();
-	if (!po || !po->log)
-		error = -EINVAL;
-	else
-		error = hwpmc_log_error(po->log) ?:
-			hwpmc_rec_userdata(po->log, userdata);
-	up_read(&hwpmc_sx);
-	return error;
-}
-
-/* A CPU came online: counters there for the counting process PMCs. */
-static void hwpmc_cpu_online_fn(struct work_struct *work)
-{
-	down_write(&hwpmc_sx);
-	hwpmc_csets_refresh();
-	up_write(&hwpmc_sx);
-}
-
-void hwpmc_pmc_fini(void)
-{
-	cpuhp_remove_state_nocalls(hwpmc_cpuhp_state);
-	flush_work(&hwpmc_cpu_online_work);
-	/* open files pin the module, so nothing should be left */
-	down_write(&hwpmc_sx);
-	hwpmc_pmc_free_all(NULL);
-	up_write(&hwpmc_sx);
-	kvfree(hwpmc_ownerhash);
-	hwpmc_ownerhash = NULL;
-}
-
-/* Does one of pm's target threads run on cpu now? */
-static bool hwpmc_pmc_on_cpu(struct hwpmc_pmc *pm, int cpu)
-{
-	const struct hwpmc_target *pt;
-	u32 i;
-
-	if (hwpmc_pmc_virtual(pm))
-		return hwpmc_vpmc_on_cpu(pm, cpu);
-	list_for_each_entry(pt, &pm->targets, link)
-		for (i = 0; i < pt->nev; i++)
-			if (hwpmc_md_on_cpu(pt->ev[i], cpu))
-				return true;
-	return false;
-}
-
-/*
- * GETPMCINFO of the THREAD rows among pi[0..n), as FreeBSD's: the running
- * process PMC of the row whose target thread runs on cpu at this moment
- * (FreeBSD shows the PMC its switch-in loaded into the row); nothing,
- * owner -1, when none does.  One pass over the PMCs; hwpmc_sx held.
- */
-void hwpmc_describe_thread_rows(int cpu, struct pmc_info *pi, u32 n)
-{
-	struct pid *self = task_tgid(current);
-	bool all = hwpmc_perfmon_noaudit();
-	struct hwpmc_owner *po;
-	struct hwpmc_pmc *pm;
-	unsigned int b;
-
-	lockdep_assert_held(&hwpmc_sx);
-	for (b = 0; b < (1U << hwpmc_hashbits); b++) {
-		hlist_for_each_entry(po, &hwpmc_ownerhash[b], link) {
-			/*
-			 * Without CAP_PERFMON, only the caller's own PMCs:
-			 * when another user's target runs where is theirs.
-			 */
-			if (!all && po->tgid != self)
-				continue;
-			list_for_each_entry(pm, &po->pmcs, link) {
-				if (pm->ri < n && !pm->sysev &&
-				    pi[pm->ri].pm_rowdisp == PMC_DISP_THREAD &&
-				    pi[pm->ri].pm_ownerpid == -1 &&
-				    pm->state == PMC_STATE_RUNNING &&
-				    hwpmc_pmc_on_cpu(pm, cpu))
-					hwpmc_pmc_describe(pm, &pi[pm->ri]);
-				cond_resched();
-			}
-		}
-	}
-}
-
-/* GETPMCINFO of a slot a system-scope PMC holds; hwpmc_sx held. */
-void hwpmc_pmc_describe(const struct hwpmc_pmc *pm, struct pmc_info *pi)
-{
-	lockdep_assert_held(&hwpmc_sx);
-
-	pi->pm_ownerpid = pid_vnr(pm->owner->tgid);
-	pi->pm_mode = pm->mode;
-	pi->pm_event = pm->event->code;
-	pi->pm_flags = pm->flags;
-	if (PMC_IS_SAMPLING_MODE(pm->mode))
-		pi->pm_reloadcount = pm->reload;
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * hwpmc for Linux: the machine-independent core (FreeBSD's hwpmc_mod.c).
+ * hwpmc for Linux: rows, the machine-independent core (part of FreeBSD's
+ * hwpmc_mod.c).
  *
  * Rows are numbered across classes.  Each row has a disposition, global
  * to all CPUs (FreeBSD's pmc_pmcdisp[]): 0 when free, > 0 the number of
@@ -19,7 +20,7 @@
 #include <linux/string.h>
 
 #include "hwpmc_internal.h"
-#include "hwpmc_mod.h"
+#include "hwpmc_rows.h"
 #include "hwpmc_backend.h"
 
 #define HWPMC_HW_ENABLED	0x1
@@ -44,7 +45,7 @@ static struct hwpmc_hw *hwpmc_hw_at(int cpu, u32 ri)
 /*
  * CPU generations.  perf drops a per-CPU counter from its CPU when the
  * CPU goes offline and does not bring it back; the offline callback
- * (hwpmc_pmc.c) bumps the CPU's generation, and a counter made in an
+ * (hwpmc_ops.c) bumps the CPU's generation, and a counter made in an
  * older generation is made again the next time it is used.
  */
 static atomic_t *hwpmc_cpu_gen;		/* [nr_cpu_ids] */
@@ -59,7 +60,7 @@ void hwpmc_cpu_gen_bump(int cpu)
 	atomic_inc(&hwpmc_cpu_gen[cpu]);
 }
 
-int hwpmc_mod_init(void)
+int hwpmc_rows_init(void)
 {
 	size_t n = (size_t)nr_cpu_ids * hwpmc_md.npmc, i;
 
@@ -69,7 +70,7 @@ int hwpmc_mod_init(void)
 	hwpmc_cpu_gen = kcalloc(nr_cpu_ids, sizeof(*hwpmc_cpu_gen),
 				GFP_KERNEL);
 	if (!hwpmc_slots || !hwpmc_rowdisp || !hwpmc_cpu_gen) {
-		hwpmc_mod_fini();
+		hwpmc_rows_fini();
 		return -ENOMEM;
 	}
 	for (i = 0; i < n; i++)
@@ -77,7 +78,7 @@ int hwpmc_mod_init(void)
 	return 0;
 }
 
-void hwpmc_mod_fini(void)
+void hwpmc_rows_fini(void)
 {
 	kvfree(hwpmc_slots);
 	kfree(hwpmc_rowdisp);

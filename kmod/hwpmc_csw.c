@@ -1398,8 +1398,8 @@ void hwpmc_thr_fork(struct task_struct *parent, struct task_struct *child)
 		if (hwpmc_slot_inherits(ps, thread))
 			n++;
 		/* a new process (DESCENDANTS): a PROCEXIT of its own */
-		if (!thread && ps->px &&
-		    (ps->pm->flags & PMC_F_DESCENDANTS) && npx < HWPMC_FORK_MAX)
+		if (!thread && ps->px && hwpmc_slot_inherits(ps, thread) &&
+		    npx < HWPMC_FORK_MAX)
 			px[npx++] = kzalloc(sizeof(*px[0]),
 					    GFP_ATOMIC | __GFP_NOWARN);
 	}

@@ -1890,6 +1890,13 @@ TEST_F(count, descendants_detach_takes_orphans_too)
 	waitpid(other, NULL, 0);
 }
 
+/* A born child (born_fork()): busy in user space, for at most 5 s. */
+static void child_spins(pid_t root)
+{
+	(void)root;
+	spin(5);
+}
+
 /*
  * A child born of a DESCENDANTS target after the attach is a target of
  * its own, as in FreeBSD: it cannot be attached twice, it can be
@@ -1897,43 +1904,19 @@ TEST_F(count, descendants_detach_takes_orphans_too)
  */
 TEST_F(count, descendants_born_child_is_a_target)
 {
-	int go[2], cp[2], rel[2];
-	pid_t root, child = 0;
+	struct born b;
+	pid_t root, child;
 	__u64 v1, v2;
 	__u32 id;
-	char c;
 
-	ASSERT_EQ(0, pipe(go));
-	ASSERT_EQ(0, pipe(cp));
-	ASSERT_EQ(0, pipe(rel));
-	root = fork();
-	ASSERT_LE(0, root);
-	if (root == 0) {
-		close(rel[1]);
-		if (read(go[0], &c, 1) != 1)
-			_exit(1);
-		child = fork();
-		if (child == 0) {
-			/* in user space: a target already */
-			child = getpid();
-			if (write(cp[1], &child, sizeof(child)) != sizeof(child))
-				_exit(1);
-			spin(5);
-			_exit(0);
-		}
-		if (read(rel[0], &c, 1) < 0)	/* asleep until released */
-			_exit(1);
-		kill(child, SIGKILL);
-		waitpid(child, NULL, 0);
-		_exit(0);
-	}
-	close(rel[0]);
+	ASSERT_EQ(0, born_fork(&b, born_root_waits, child_spins));
+	root = b.root;
 	ASSERT_EQ(0, alloc_tc(self->fd, EV_SOFT(TASK_CLOCK), PMC_F_DESCENDANTS,
 			      &id));
 	ASSERT_EQ(0, attach(self->fd, id, root));
 	ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTART, id));
-	ASSERT_EQ(1, write(go[1], "g", 1));
-	ASSERT_EQ(sizeof(child), read(cp[0], &child, sizeof(child)));
+	child = born_go(&b);	/* in user space: a target already */
+	ASSERT_LT(0, child);
 	usleep(100000);
 	v1 = value(self->fd, id);
 	EXPECT_LT(20000000ULL, v1);		/* it was counted */
@@ -1950,8 +1933,7 @@ TEST_F(count, descendants_born_child_is_a_target)
 	EXPECT_GT(20000000ULL, v2 - v1);	/* the child counts no more */
 	EXPECT_EQ(0, detach(self->fd, id, root));	/* the root stayed */
 	EXPECT_EQ(0, simple(self->fd, HWPMC_IOC_PMCRELEASE, id));
-	close(rel[1]);
-	waitpid(root, NULL, 0);
+	born_end(&b);
 }
 
 /*
@@ -1960,11 +1942,11 @@ TEST_F(count, descendants_born_child_is_a_target)
  */
 TEST_F(count, max_targets_bounds_the_targets_of_a_pmc)
 {
-	int wa, wb, go[2], cp[2], rel[2];
-	pid_t a, b, root, child = 0;
+	pid_t a, b, root, child;
+	struct born bn;
 	__u64 v1, v2;
+	int wa, wb;
 	__u32 id;
-	char c;
 
 	ASSERT_EQ(0, write_param("max_targets", "1"));
 	a = child_waiting(&wa, NULL, NULL);
@@ -1980,36 +1962,14 @@ TEST_F(count, max_targets_bounds_the_targets_of_a_pmc)
 	EXPECT_EQ(0, go_and_wait(wa, a));
 	EXPECT_EQ(0, go_and_wait(wb, b));
 
-	ASSERT_EQ(0, pipe(go));
-	ASSERT_EQ(0, pipe(cp));
-	ASSERT_EQ(0, pipe(rel));
-	root = fork();
-	ASSERT_LE(0, root);
-	if (root == 0) {
-		close(rel[1]);
-		if (read(go[0], &c, 1) != 1)
-			_exit(1);
-		child = fork();
-		if (child == 0) {
-			child = getpid();
-			if (write(cp[1], &child, sizeof(child)) != sizeof(child))
-				_exit(1);
-			spin(5);
-			_exit(0);
-		}
-		if (read(rel[0], &c, 1) < 0)	/* asleep until released */
-			_exit(1);
-		kill(child, SIGKILL);
-		waitpid(child, NULL, 0);
-		_exit(0);
-	}
-	close(rel[0]);
+	ASSERT_EQ(0, born_fork(&bn, born_root_waits, child_spins));
+	root = bn.root;
 	ASSERT_EQ(0, alloc_tc(self->fd, EV_SOFT(TASK_CLOCK), PMC_F_DESCENDANTS,
 			      &id));
 	ASSERT_EQ(0, attach(self->fd, id, root));
 	ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTART, id));
-	ASSERT_EQ(1, write(go[1], "g", 1));
-	ASSERT_EQ(sizeof(child), read(cp[0], &child, sizeof(child)));
+	child = born_go(&bn);	/* born beyond the limit */
+	ASSERT_LT(0, child);
 	usleep(100000);
 	v1 = value(self->fd, id);
 	EXPECT_LT(20000000ULL, v1);		/* the child was counted */
@@ -2024,8 +1984,7 @@ TEST_F(count, max_targets_bounds_the_targets_of_a_pmc)
 	v2 = value(self->fd, id);
 	EXPECT_GT(20000000ULL, v2 - v1);
 	EXPECT_EQ(0, simple(self->fd, HWPMC_IOC_PMCRELEASE, id));
-	close(rel[1]);
-	waitpid(root, NULL, 0);
+	born_end(&bn);
 }
 
 /*
@@ -2035,30 +1994,15 @@ TEST_F(count, max_targets_bounds_the_targets_of_a_pmc)
  */
 TEST_F(count, descendants_born_child_outlives_its_root)
 {
-	int go[2], cp[2], i;
-	pid_t root, child = 0;
+	pid_t root, child;
+	struct born b;
 	__u64 v1, v2;
 	__u32 id, id2;
-	char c;
+	int i;
 
 	ASSERT_EQ(0, prctl(PR_SET_CHILD_SUBREAPER, 1));
-	ASSERT_EQ(0, pipe(go));
-	ASSERT_EQ(0, pipe(cp));
-	root = fork();
-	ASSERT_LE(0, root);
-	if (root == 0) {
-		if (read(go[0], &c, 1) != 1)
-			_exit(1);
-		child = fork();
-		if (child == 0) {
-			child = getpid();
-			if (write(cp[1], &child, sizeof(child)) != sizeof(child))
-				_exit(1);
-			spin(5);
-			_exit(0);
-		}
-		_exit(0);
-	}
+	ASSERT_EQ(0, born_fork(&b, NULL, child_spins));
+	root = b.root;
 	ASSERT_EQ(0, alloc_tc(self->fd, EV_SOFT(TASK_CLOCK), PMC_F_DESCENDANTS,
 			      &id));
 	/* the root alone: it leaves this one when its exit is done with */
@@ -2066,8 +2010,8 @@ TEST_F(count, descendants_born_child_outlives_its_root)
 	ASSERT_EQ(0, attach(self->fd, id, root));
 	ASSERT_EQ(0, attach(self->fd, id2, root));
 	ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTART, id));
-	ASSERT_EQ(1, write(go[1], "g", 1));
-	ASSERT_EQ(sizeof(child), read(cp[0], &child, sizeof(child)));
+	child = born_go(&b);
+	ASSERT_LT(0, child);
 	ASSERT_EQ(root, waitpid(root, NULL, 0));
 	for (i = 0; i < 500 && simple(self->fd, HWPMC_IOC_PMCSTART, id2) !=
 	     ESRCH; i++) {
@@ -2087,6 +2031,7 @@ TEST_F(count, descendants_born_child_outlives_its_root)
 	ASSERT_EQ(0, prctl(PR_SET_CHILD_SUBREAPER, 0));
 	EXPECT_EQ(0, simple(self->fd, HWPMC_IOC_PMCRELEASE, id));
 	EXPECT_EQ(0, simple(self->fd, HWPMC_IOC_PMCRELEASE, id2));
+	born_end(&b);
 }
 
 /* (a slow or busy guest forks 100 owners slowly: more than 30 s) */

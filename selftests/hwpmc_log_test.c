@@ -1157,6 +1157,26 @@ TEST_F(log, one_sampling_procexit_when_threads_exit_together)
 	procexit_rounds(_metadata, self->fd, self->path, PMC_MODE_TS);
 }
 
+/* born_fork()'s functions: busy once orphaned; busy 600 ms (and reap) */
+static void child_orphan_spins(pid_t root)
+{
+	while (getppid() == root)
+		usleep(1000);	/* until the root is gone */
+	spin_ms(300);
+}
+
+static void child_spins_600(pid_t root)
+{
+	(void)root;
+	spin_ms(600);
+}
+
+static void root_spins_and_reaps(pid_t child)
+{
+	spin_ms(600);
+	waitpid(child, NULL, 0);
+}
+
 /*
  * A sampling PMC with PMC_F_DESCENDANTS goes on sampling a child after
  * the root target exits (the review's H3): the child, an orphan taken
@@ -1167,41 +1187,25 @@ TEST_F(log, descendants_sampled_after_the_root_exits)
 {
 	struct pmclog_callchain *cc;
 	struct pmclog_header *h;
-	int f = logfile(self->path), go[2], cp[2], st, mine = 0;
-	pid_t root, child = 0;
+	int f = logfile(self->path), st, mine = 0;
+	pid_t root, child;
+	struct born b;
 	struct log lg;
 	size_t off;
 	__u32 id;
-	char x;
 
 	ASSERT_LE(0, f);
 	ASSERT_EQ(0, configure(self->fd, f));
 	close(f);
 	ASSERT_EQ(0, prctl(PR_SET_CHILD_SUBREAPER, 1));
-	ASSERT_EQ(0, pipe(go));
-	ASSERT_EQ(0, pipe(cp));
-	root = fork();
-	ASSERT_LE(0, root);
-	if (!root) {
-		if (read(go[0], &x, 1) != 1)
-			_exit(95);
-		child = fork();
-		if (!child) {
-			while (getppid() == root)
-				usleep(1000);	/* until the root is gone */
-			spin_ms(300);
-			_exit(0);
-		}
-		if (write(cp[1], &child, sizeof(child)) != sizeof(child))
-			_exit(94);
-		_exit(0);
-	}
+	ASSERT_EQ(0, born_fork(&b, NULL, child_orphan_spins));
+	root = b.root;
 	ASSERT_EQ(0, alloc(self->fd, PMC_MODE_TS, EV_SOFT(CPU_CLOCK),
 			   PMC_CPU_ANY, PMC_F_DESCENDANTS, 2 * MS, &id));
 	ASSERT_EQ(0, attach(self->fd, id, root));
 	ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTART, id));
-	ASSERT_EQ(1, write(go[1], "g", 1));
-	ASSERT_EQ(sizeof(child), read(cp[0], &child, sizeof(child)));
+	child = born_go(&b);
+	ASSERT_LT(0, child);
 	ASSERT_EQ(root, waitpid(root, &st, 0));
 	ASSERT_EQ(child, waitpid(child, &st, 0));	/* ours, as subreaper */
 	ASSERT_EQ(0, st);
@@ -1218,6 +1222,7 @@ TEST_F(log, descendants_sampled_after_the_root_exits)
 	EXPECT_EQ(0, lg.bad);
 	free(lg.buf);
 	EXPECT_EQ(0, simple(self->fd, HWPMC_IOC_PMCRELEASE, id));
+	born_end(&b);
 }
 
 /*
@@ -1229,45 +1234,27 @@ TEST_F(log, descendants_born_child_detached_alone)
 {
 	struct pmclog_callchain *cc;
 	struct pmclog_header *h;
-	int f = logfile(self->path), go[2], cp[2];
 	int child_before = 0, child_after = 0, root_after = 0;
-	pid_t root, child = 0;
+	int f = logfile(self->path);
+	pid_t root, child;
 	struct timespec ts;
+	struct born b;
 	__u64 t_detach;
 	struct log lg;
 	size_t off;
 	__u32 id;
-	char x;
 
 	ASSERT_LE(0, f);
 	ASSERT_EQ(0, configure(self->fd, f));
 	close(f);
-	ASSERT_EQ(0, pipe(go));
-	ASSERT_EQ(0, pipe(cp));
-	root = fork();
-	ASSERT_LE(0, root);
-	if (!root) {
-		if (read(go[0], &x, 1) != 1)
-			_exit(95);
-		child = fork();
-		if (!child) {
-			/* in user space: a target already */
-			child = getpid();
-			if (write(cp[1], &child, sizeof(child)) != sizeof(child))
-				_exit(94);
-			spin_ms(600);
-			_exit(0);
-		}
-		spin_ms(600);
-		waitpid(child, NULL, 0);
-		_exit(0);
-	}
+	ASSERT_EQ(0, born_fork(&b, root_spins_and_reaps, child_spins_600));
+	root = b.root;
 	ASSERT_EQ(0, alloc(self->fd, PMC_MODE_TS, EV_SOFT(CPU_CLOCK),
 			   PMC_CPU_ANY, PMC_F_DESCENDANTS, 2 * MS, &id));
 	ASSERT_EQ(0, attach(self->fd, id, root));
 	ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTART, id));
-	ASSERT_EQ(1, write(go[1], "g", 1));
-	ASSERT_EQ(sizeof(child), read(cp[0], &child, sizeof(child)));
+	child = born_go(&b);	/* in user space: a target already */
+	ASSERT_LT(0, child);
 	usleep(200000);
 	ASSERT_EQ(0, detach(self->fd, id, child));
 	clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -1294,6 +1281,7 @@ TEST_F(log, descendants_born_child_detached_alone)
 	EXPECT_EQ(0, lg.bad);
 	free(lg.buf);
 	EXPECT_EQ(0, simple(self->fd, HWPMC_IOC_PMCRELEASE, id));
+	born_end(&b);
 }
 
 /*

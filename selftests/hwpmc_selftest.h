@@ -15,6 +15,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -22,6 +23,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/types.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -174,6 +176,97 @@ static inline char *fresh_pages(long n, long pg)
 		return NULL;
 	madvise(m, n * pg, MADV_NOHUGEPAGE);
 	return m;
+}
+
+/* -- a process that forks a child on request (descendants born later) ---- */
+
+/*
+ * born_fork() forks a root that waits; born_go() makes it fork a child,
+ * which sends its pid and runs child_fn(root's pid), while the root runs
+ * root_fn(child's pid) (NULL: the root exits at once).  Both exit when
+ * their function returns.  born_root_waits() as root_fn keeps the root
+ * asleep until born_end(), then kills the child.  born_end() releases
+ * and reaps the root (a root already reaped is fine) and closes the pipes.
+ */
+struct born {
+	pid_t root, child;
+	int go, cp, rel;	/* the parent's ends of the three pipes */
+};
+
+static int born_rel_fd = -1;	/* in the root: its end of rel */
+
+static inline void born_root_waits(pid_t child)
+{
+	char c;
+
+	if (read(born_rel_fd, &c, 1) < 0)
+		_exit(1);
+	kill(child, SIGKILL);
+	waitpid(child, NULL, 0);
+}
+
+static inline int born_fork(struct born *b, void (*root_fn)(pid_t child),
+			    void (*child_fn)(pid_t root))
+{
+	int go[2], cp[2], rel[2];
+	pid_t me;
+	char c;
+
+	if (pipe(go))
+		return -1;
+	if (pipe(cp) || pipe(rel))
+		return -1;
+	b->child = 0;
+	b->root = fork();
+	if (b->root < 0)
+		return -1;
+	if (!b->root) {
+		close(go[1]);
+		close(cp[0]);
+		close(rel[1]);
+		born_rel_fd = rel[0];
+		if (read(go[0], &c, 1) != 1)
+			_exit(1);
+		me = getpid();
+		b->child = fork();
+		if (b->child < 0)
+			_exit(1);
+		if (!b->child) {
+			b->child = getpid();
+			if (write(cp[1], &b->child, sizeof(b->child)) !=
+			    sizeof(b->child))
+				_exit(1);
+			child_fn(me);
+			_exit(0);
+		}
+		if (root_fn)
+			root_fn(b->child);
+		_exit(0);
+	}
+	close(go[0]);
+	close(cp[1]);
+	close(rel[0]);
+	b->go = go[1];
+	b->cp = cp[0];
+	b->rel = rel[1];
+	return 0;
+}
+
+/* The child's pid, or -1. */
+static inline pid_t born_go(struct born *b)
+{
+	if (write(b->go, "g", 1) != 1 ||
+	    read(b->cp, &b->child, sizeof(b->child)) != sizeof(b->child))
+		return -1;
+	return b->child;
+}
+
+static inline void born_end(struct born *b)
+{
+	close(b->rel);
+	close(b->go);
+	close(b->cp);
+	waitpid(b->root, NULL, 0);
 }
 
 /* -- module parameters (the tunables) ------------------------------------- */

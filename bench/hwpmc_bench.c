@@ -822,6 +822,110 @@ static void attach_tree(int depth, int runs)
 	result(name, "us", h, p, runs);
 }
 
+/*
+ * A chain of n processes, each the child of the one before: the deepest
+ * case of a DESCENDANTS attach (every process a level down).  The nodes
+ * share one address space (clone(CLONE_VM)) so that a long chain fits a
+ * small guest; each writes its pid to ready, in chain order.
+ */
+#define CHAIN_STACK	(64 * 1024)
+
+static int chain_blk, chain_ready;
+
+static int chain_node(void *arg)
+{
+	long left = (long)arg;
+	pid_t me = getpid();
+	char c, *stk;
+
+	if (write(chain_ready, &me, sizeof(me)) != sizeof(me))
+		return 3;
+	if (left > 1) {
+		stk = mmap(NULL, CHAIN_STACK, PROT_READ | PROT_WRITE,
+			   MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+		if (stk == MAP_FAILED ||
+		    clone(chain_node, stk + CHAIN_STACK, CLONE_VM | SIGCHLD,
+			  (void *)(left - 1)) < 0)
+			return 3;
+	}
+	while (read(chain_blk, &c, 1) > 0)
+		;
+	while (waitpid(-1, NULL, 0) > 0)
+		;
+	return 0;
+}
+
+static void attach_chain(int nproc, int runs)
+{
+	double h[2][MAXRUNS], p[2][MAXRUNS], t0;
+	int ready[2], blk[2], r, i;
+	char name[80];
+	pid_t *pids;
+	pmc_id_t id;
+	pid_t pid;
+
+	pids = calloc(nproc, sizeof(*pids));
+	if (!pids || pipe(ready) || pipe(blk))
+		die("chain setup");
+	pid = fork();
+	if (pid < 0)
+		die("fork");
+	if (!pid) {
+		close(blk[1]);
+		close(ready[0]);
+		chain_blk = blk[0];
+		chain_ready = ready[1];
+		_exit(chain_node((void *)(long)nproc));
+	}
+	close(blk[0]);
+	close(ready[1]);
+	for (i = 0; i < nproc; i++)
+		if (read(ready[0], &pids[i], sizeof(*pids)) != sizeof(*pids))
+			die("process chain");
+	for (r = 0; r < runs; r++) {
+		id = pmc_new(&events[0], PMC_MODE_TC, PMC_CPU_ANY,
+			     PMC_F_DESCENDANTS, 0);
+		t0 = now();
+		if (pmc_attach(id, pid) < 0)
+			die("pmc_attach descendants");
+		h[0][r] = (now() - t0) / 1000;
+		/* a descendant's detach takes its own descendants too */
+		t0 = now();
+		if (pmc_detach(id, pids[1]) < 0)
+			die("pmc_detach descendant");
+		h[1][r] = (now() - t0) / 1000;
+		pmc_release(id);
+		t0 = now();
+		for (i = 0; i < nproc; i++) {
+			fdbuf[i] = perf_open(&events[0], pids[i], -1, 1);
+			if (fdbuf[i] < 0) {
+				close_all(fdbuf, i);
+				failed("perf counters over the chain");
+				break;
+			}
+		}
+		p[0][r] = (now() - t0) / 1000;
+		if (i < nproc)
+			break;
+		t0 = now();
+		close_all(fdbuf + 1, nproc - 1);
+		p[1][r] = (now() - t0) / 1000;
+		close(fdbuf[0]);
+	}
+	close(blk[1]);
+	close(ready[0]);
+	waitpid(pid, NULL, 0);
+	free(pids);
+	if (r < runs)
+		return;
+	snprintf(name, sizeof(name),
+		 "attach DESCENDANTS, chain of %d processes", nproc);
+	result(name, "us", h[0], p[0], runs);
+	snprintf(name, sizeof(name),
+		 "detach a descendant, chain of %d processes", nproc);
+	result(name, "us", h[1], p[1], runs);
+}
+
 static void b_attach(void)
 {
 	int runs = quick ? 3 : 7;
@@ -831,6 +935,9 @@ static void b_attach(void)
 	if (!quick)
 		attach_threads(1000, 5);
 	attach_tree(quick ? 3 : 6, runs);
+	attach_chain(quick ? 100 : 500, runs);
+	if (!quick)
+		attach_chain(2000, 5);
 }
 
 /* -- 5. sampling ---------------------------------------------------------- */

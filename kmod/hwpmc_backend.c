@@ -698,14 +698,15 @@ void hwpmc_md_stop(struct perf_event *ev)
 
 /*
  * What ev counted, its copies left out, read where it cannot move: on its
- * CPU with IRQs off, or under its context's lock.  On this CPU means
- * active: the PMU is read; otherwise the count stands.
+ * CPU with IRQs off, or under its context's lock.  On this CPU (cpu, the
+ * caller's smp_processor_id(): the switch paths have it) means active:
+ * the PMU is read; otherwise the count stands.
  */
-u64 hwpmc_md_read_local(struct perf_event *ev)
+u64 hwpmc_md_read_local(struct perf_event *ev, int cpu)
 {
 	lockdep_assert_irqs_disabled();
 
-	if (READ_ONCE(ev->oncpu) == smp_processor_id())
+	if (READ_ONCE(ev->oncpu) == cpu)
 		ev->pmu->read(ev);
 	return local64_read(&ev->count);
 }
@@ -734,7 +735,7 @@ static bool hwpmc_md_read_here(struct perf_event *ev, u64 *value)
 	else
 		here = ev->cpu == smp_processor_id();
 	if (here)
-		*value = hwpmc_md_read_local(ev) +
+		*value = hwpmc_md_read_local(ev, smp_processor_id()) +
 			 atomic64_read(&ev->child_count);
 	local_irq_restore(flags);
 	return here;

@@ -78,7 +78,7 @@ void hwpmc_md_task_counters(struct task_struct *t, hwpmc_ev_fn fn, void *arg);
 void hwpmc_md_pin(struct perf_event *ev);
 void hwpmc_md_pin_held(struct perf_event *ev, const void **last);
 bool hwpmc_md_off(struct perf_event *ev);
-u64 hwpmc_md_read_local(struct perf_event *ev);
+u64 hwpmc_md_read_local(struct perf_event *ev, int cpu);
 int hwpmc_md_set_period(struct perf_event *ev, u64 period);
 bool hwpmc_md_has_copies(struct perf_event *ev);
 bool hwpmc_md_failed(struct perf_event *ev);

@@ -218,7 +218,7 @@ static __always_inline void hwpmc_slice_open(struct hwpmc_slot *s, int cpu,
 	if (!ev)
 		return;		/* no counter on this CPU (hotplug) */
 	s->ev = ev;
-	s->base = hwpmc_md_read_local(ev);
+	s->base = hwpmc_md_read_local(ev, cpu);
 	if (migrated && s->pm->cset->at_in)
 		s->base--;
 	s->in = true;
@@ -236,7 +236,7 @@ static u64 hwpmc_slice_take(struct hwpmc_slot *s, int cpu, bool close)
 	if (!s->in)
 		return 0;
 	if (s->ev == READ_ONCE(s->pm->cset->pcpu[cpu])) {
-		v = hwpmc_md_read_local(s->ev);
+		v = hwpmc_md_read_local(s->ev, cpu);
 		d = v - s->base;
 		s->base = v;
 	}
@@ -252,8 +252,12 @@ static bool hwpmc_slot_counts(const struct hwpmc_slot *s)
 	       READ_ONCE(s->pm->state) == PMC_STATE_RUNNING;
 }
 
-/* thr runs on cpu from now: its slices begin; thr->lock held, IRQs off. */
-static void hwpmc_thr_open(struct hwpmc_thr *thr, int cpu, bool migrated)
+/*
+ * thr runs on cpu from now: its slices begin; thr->lock held, IRQs off.
+ * Inline in the switch-in; hwpmc_thr_open() for the other callers.
+ */
+static __always_inline void __hwpmc_thr_open(struct hwpmc_thr *thr, int cpu,
+					     bool migrated)
 {
 	struct hwpmc_slot *s;
 
@@ -270,19 +274,25 @@ static void hwpmc_thr_open(struct hwpmc_thr *thr, int cpu, bool migrated)
 			hwpmc_slice_open(s, cpu, migrated, false);
 }
 
+static void hwpmc_thr_open(struct hwpmc_thr *thr, int cpu, bool migrated)
+{
+	__hwpmc_thr_open(thr, cpu, migrated);
+}
+
 /*
  * thr is switched in on cpu; IRQs off.  notifier: after perf's part of
  * the switch-in, which counted one cpu-migration for the thread if it
  * changed CPUs since it last ran (set_task_cpu() counts both).
  */
-static void hwpmc_thr_in(struct hwpmc_thr *thr, int cpu, bool notifier)
+static __always_inline void hwpmc_thr_in(struct hwpmc_thr *thr, int cpu,
+					 bool notifier)
 {
 	u64 nr = READ_ONCE(thr->task->se.nr_migrations);
 
 	lockdep_assert_irqs_disabled();
 	raw_spin_lock(&thr->lock);
 	if (!thr->dead)
-		hwpmc_thr_open(thr, cpu, notifier && nr != thr->nr_migr);
+		__hwpmc_thr_open(thr, cpu, notifier && nr != thr->nr_migr);
 	thr->nr_migr = nr;
 	raw_spin_unlock(&thr->lock);
 }
@@ -311,7 +321,7 @@ static void hwpmc_smp_csw(struct perf_event *ev, struct hwpmc_pmc *pm,
 	list_for_each_entry_rcu(s, &c->thr->slots, tlink) {
 		if (s->pm != pm || READ_ONCE(s->gone))
 			continue;
-		v = hwpmc_md_read_local(ev);
+		v = hwpmc_md_read_local(ev, smp_processor_id());
 		if (c->exit)
 			s->total = v;
 		if (!(pm->flags & PMC_F_LOG_PROCCSW))
@@ -434,7 +444,7 @@ static void hwpmc_pn_out(struct preempt_notifier *pn, struct task_struct *next)
 	lockdep_assert_irqs_disabled();
 	raw_spin_lock(&thr->lock);
 	if (!thr->dead)
-		hwpmc_thr_close(thr, smp_processor_id());
+		__hwpmc_thr_close(thr, smp_processor_id(), false);
 	raw_spin_unlock(&thr->lock);
 }
 

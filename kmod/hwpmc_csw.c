@@ -69,6 +69,8 @@
 #include <linux/sched/task.h>
 #include <linux/slab.h>
 #include <linux/smp.h>
+#include <linux/sort.h>
+#include <linux/bsearch.h>
 #include <linux/task_work.h>
 #include <linux/timekeeping.h>
 #include <linux/workqueue.h>
@@ -1067,18 +1069,41 @@ out:
 	return error;
 }
 
+static int hwpmc_pid_cmp(const void *a, const void *b)
+{
+	const struct pid *x = *(struct pid *const *)a;
+	const struct pid *y = *(struct pid *const *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Sort tgids for hwpmc_vpmc_remove(). */
+void hwpmc_pids_sort(struct pid **tgids, u32 n)
+{
+	sort(tgids, n, sizeof(*tgids), hwpmc_pid_cmp, NULL);
+}
+
 /*
- * Is s to go: of a thread of process tgid, or made by PMCATTACH gen (the
- * attached processes and, with PMC_F_DESCENDANTS, every process born in
- * their trees since, orphans too), or (neither given) any?  Dead ones
- * go in any case.  hwpmc_vlock held.
+ * Is s to go: of a thread of one of the n processes tgids (sorted by
+ * hwpmc_pids_sort()), or made by PMCATTACH gen (the attached processes
+ * and, with PMC_F_DESCENDANTS, every process born in their trees since,
+ * orphans too), or (neither given) any?  Dead ones go in any case.
+ * hwpmc_vlock held.
  */
 static bool hwpmc_slot_matches(const struct hwpmc_slot *s, u32 gen,
-			       struct pid *tgid)
+			       struct pid *const *tgids, u32 n)
 {
+	struct pid *tgid;
+
 	lockdep_assert_held(&hwpmc_vlock);
-	return !s->thr || (!gen && !tgid) || (gen && s->gen == gen) ||
-	       (tgid && task_tgid(s->thr->task) == tgid);
+	if (!s->thr || (!gen && !n) || (gen && s->gen == gen))
+		return true;
+	if (!n)
+		return false;
+	tgid = task_tgid(s->thr->task);
+	if (n == 1)
+		return tgid == tgids[0];
+	return bsearch(&tgid, tgids, n, sizeof(*tgids), hwpmc_pid_cmp);
 }
 
 /*
@@ -1174,19 +1199,20 @@ void hwpmc_vpmc_reap(struct hwpmc_pmc *pm)
 }
 
 /*
- * The threads of process tgid, and with gen those of the processes made
- * targets by that PMCATTACH or born of them since (neither: every
- * thread), stop being target threads of pm; returns what they counted
- * since pm started.  Dead threads' slots
- * go too.  First every such slot is marked gone under hwpmc_vlock, so
+ * The threads of the n processes tgids (sorted, hwpmc_pids_sort(): a
+ * detach of many targets walks pm's slots once), and with gen those of
+ * the processes made targets by that PMCATTACH or born of them since
+ * (neither: every thread), stop being target threads of pm; returns what
+ * they counted since pm started.  Dead threads' slots go too.  First every such slot is marked gone under hwpmc_vlock, so
  * that a fork meanwhile either copied it before (and the copy is marked)
  * or sees it gone; then their slices are closed where their threads run,
  * then they are unlinked.
  */
-u64 hwpmc_vpmc_remove(struct hwpmc_pmc *pm, u32 gen, struct pid *tgid)
+u64 hwpmc_vpmc_remove(struct hwpmc_pmc *pm, u32 gen,
+		      struct pid *const *tgids, u32 n)
 {
 	struct hwpmc_slot *s, *tmp;
-	unsigned int n = 0;
+	unsigned int nb = 0;
 	u64 sum = 0;
 
 	lockdep_assert_held_write(&hwpmc_sx);
@@ -1194,9 +1220,9 @@ u64 hwpmc_vpmc_remove(struct hwpmc_pmc *pm, u32 gen, struct pid *tgid)
 		return 0;
 	raw_spin_lock_irq(&hwpmc_vlock);
 	list_for_each_entry(s, &pm->slots, plink) {
-		if (hwpmc_slot_matches(s, gen, tgid))
+		if (hwpmc_slot_matches(s, gen, tgids, n))
 			hwpmc_slot_gone(s);
-		hwpmc_vlock_breathe(&n);	/* a fork's copy: at the tail */
+		hwpmc_vlock_breathe(&nb);	/* a fork's copy: at the tail */
 	}
 	raw_spin_unlock_irq(&hwpmc_vlock);
 	rcu_read_lock();
@@ -1210,7 +1236,7 @@ u64 hwpmc_vpmc_remove(struct hwpmc_pmc *pm, u32 gen, struct pid *tgid)
 			sum += s->acc;	/* closed: no slice adds to it */
 			hwpmc_slot_unlink(s);
 		}
-		hwpmc_vlock_breathe(&n);
+		hwpmc_vlock_breathe(&nb);
 	}
 	raw_spin_unlock_irq(&hwpmc_vlock);
 	hwpmc_thr_idle_flush();
@@ -1360,7 +1386,7 @@ void hwpmc_vpmc_free(struct hwpmc_pmc *pm)
 {
 	if (!hwpmc_pmc_slotted(pm))
 		return;
-	hwpmc_vpmc_remove(pm, 0, NULL);
+	hwpmc_vpmc_remove(pm, 0, NULL, 0);
 	/*
 	 * Stopped and without slots: no switch and no cross-call reads its
 	 * counters through it any more (hwpmc_slot_counts(), s->in).

@@ -59,7 +59,9 @@ void hwpmc_csw_fini(void);
 int hwpmc_vpmc_use(struct hwpmc_pmc *pm, bool on);
 int hwpmc_vpmc_add_thread(struct hwpmc_pmc *pm, struct task_struct *t,
 			  struct hwpmc_pexit **pxp);
-u64 hwpmc_vpmc_remove(struct hwpmc_pmc *pm, u32 gen, struct pid *tgid);
+void hwpmc_pids_sort(struct pid **tgids, u32 n);
+u64 hwpmc_vpmc_remove(struct hwpmc_pmc *pm, u32 gen,
+		      struct pid *const *tgids, u32 n);
 void hwpmc_vpmc_reap(struct hwpmc_pmc *pm);
 int hwpmc_vpmc_start(struct hwpmc_pmc *pm);
 u64 hwpmc_vpmc_stop(struct hwpmc_pmc *pm);

@@ -53,6 +53,7 @@
 #include <linux/percpu.h>
 #include <linux/perf_event.h>
 #include <linux/rcupdate.h>
+#include <linux/rhashtable-types.h>
 #include <linux/rwsem.h>
 #include <linux/spinlock.h>
 #include <linux/uidgid.h>
@@ -127,10 +128,12 @@ struct hwpmc_owner {
  */
 struct hwpmc_target {
 	struct list_head	link;		/* pm->targets */
+	struct rhash_head	node;		/* pm->tx, by tgid */
 	struct pid		*tgid;
 	u32			gen;		/* the attach that added it */
 	bool			descendant;	/* not the attach's root */
 	bool			exited;		/* kept for its descendants */
+	bool			leaving;	/* hwpmc_targets_free_leaving() */
 	u64			base;		/* sum of counters at start */
 	struct rcu_head		rcu;
 	u32			nev;
@@ -164,6 +167,7 @@ struct hwpmc_pmc {
 	bool			unsched;	/* a counter was not scheduled */
 	struct perf_event_attr	attr;
 	struct list_head	targets;	/* process scope */
+	struct rhashtable	tx;		/* the targets by tgid */
 	/* counting process PMCs (hwpmc_csw.c) */
 	struct list_head	slots;		/* hwpmc_slot.plink (RCU) */
 	atomic_t		vdead;		/* of them, exited threads' */

@@ -255,7 +255,9 @@ int hwpmc_pmc_allocate(struct file *file, struct pmc_op_pmcallocate *pa)
 	}
 	hwpmc_md_attr_pmc(&pm->attr, mode, pm->reload,
 			  pm->privileged);
-	INIT_LIST_HEAD(&pm->targets);
+	error = hwpmc_targets_init(pm);
+	if (error)
+		goto fail;
 
 	down_write(&hwpmc_sx);
 	po = hwpmc_owner_get();
@@ -316,6 +318,7 @@ fail_owner:
 	hwpmc_owner_put_if_idle(po);
 fail_locked:
 	up_write(&hwpmc_sx);
+	hwpmc_targets_fini(pm);
 fail:
 	kfree(pm);
 	return error;
@@ -363,7 +366,7 @@ int hwpmc_pmc_detach(u32 id, pid_t nr)
 		/* and the root's, those born since the attach, orphans too */
 		if ((pm->flags & PMC_F_DESCENDANTS) && !pt->descendant &&
 		    hwpmc_pmc_virtual(pm))
-			pm->value += hwpmc_vpmc_remove(pm, pt->gen, NULL);
+			pm->value += hwpmc_vpmc_remove(pm, pt->gen, NULL, 0);
 		hwpmc_target_free(pm, pt);
 		hwpmc_pmc_detached(pm, tgid);
 		hwpmc_targets_gone(pm);

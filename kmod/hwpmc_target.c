@@ -21,6 +21,7 @@
 #include <linux/log2.h>
 #include <linux/pid.h>
 #include <linux/rculist.h>
+#include <linux/rhashtable.h>
 #include <linux/sched.h>
 #include <linux/sched/coredump.h>
 #include <linux/sched/signal.h>
@@ -269,7 +270,6 @@ struct hwpmc_pmc *hwpmc_row_target_of(struct pid *tgid, u32 ri)
 {
 	struct hwpmc_owner *po;
 	struct hwpmc_pmc *pm;
-	struct hwpmc_target *pt;
 	unsigned int b;
 
 	for (b = 0; b < (1U << hwpmc_hashbits); b++)
@@ -278,22 +278,44 @@ struct hwpmc_pmc *hwpmc_row_target_of(struct pid *tgid, u32 ri)
 				if ((ri != U32_MAX && pm->ri != ri) ||
 				    !PMC_IS_VIRTUAL_MODE(pm->mode))
 					continue;
-				list_for_each_entry(pt, &pm->targets, link)
-					if (pt->tgid == tgid)
-						return pm;
+				if (hwpmc_target_find(pm, tgid))
+					return pm;
 			}
 	return NULL;
+}
+
+/*
+ * A PMC's targets by process, besides its list (which the fork probe
+ * reads under RCU): a look-up costs O(1), not O(targets), so that an
+ * attach of n processes (DESCENDANTS) is not O(n^2).  Keyed by the
+ * struct pid, which a target holds: a pid number can be reused while a
+ * target of an exited process is kept (hwpmc_target_kept()).
+ */
+static const struct rhashtable_params hwpmc_tx_params = {
+	.key_len		= sizeof(struct pid *),
+	.key_offset		= offsetof(struct hwpmc_target, tgid),
+	.head_offset		= offsetof(struct hwpmc_target, node),
+	.automatic_shrinking	= true,
+};
+
+int hwpmc_targets_init(struct hwpmc_pmc *pm)
+{
+	INIT_LIST_HEAD(&pm->targets);
+	return rhashtable_init(&pm->tx, &hwpmc_tx_params);
+}
+
+/* pm has no targets left (or never had one). */
+void hwpmc_targets_fini(struct hwpmc_pmc *pm)
+{
+	WARN_ON_ONCE(!list_empty(&pm->targets));
+	rhashtable_destroy(&pm->tx);
 }
 
 struct hwpmc_target *hwpmc_target_find(struct hwpmc_pmc *pm,
 				       struct pid *tgid)
 {
-	struct hwpmc_target *pt;
-
-	list_for_each_entry(pt, &pm->targets, link)
-		if (pt->tgid == tgid)
-			return pt;
-	return NULL;
+	lockdep_assert_held(&hwpmc_sx);
+	return rhashtable_lookup_fast(&pm->tx, &tgid, hwpmc_tx_params);
 }
 
 /* Is tgid a target of one of po's PMCs? */
@@ -470,12 +492,21 @@ static int hwpmc_target_add(struct hwpmc_pmc *pm, struct task_struct *p,
 		if (!pt)
 			error = -ENOMEM;
 	}
+	if (!error) {
+		pt->tgid = tgid;
+		error = rhashtable_insert_fast(&pm->tx, &pt->node,
+					       hwpmc_tx_params);
+		if (error) {
+			kfree(pt);
+			pt = NULL;
+		}
+	}
 	if (error) {
 		for (i = 0; i < ntv; i++)
 			if (tv[i].ev)
 				hwpmc_md_release(tv[i].ev);
 		if (hwpmc_pmc_slotted(pm))
-			hwpmc_vpmc_remove(pm, 0, tgid);
+			hwpmc_vpmc_remove(pm, 0, &tgid, 1);
 		hwpmc_watch_put(tgid);
 		goto out;
 	}
@@ -510,20 +541,15 @@ out:
  * that have not passed their exit hooks yet stay, to add their counts
  * and PROCEXIT there (hwpmc_thr_exit()); hwpmc_vpmc_reap() takes them.
  */
-static void __hwpmc_target_free(struct hwpmc_pmc *pm, struct hwpmc_target *pt,
+static void hwpmc_target_unlink(struct hwpmc_pmc *pm, struct hwpmc_target *pt,
 				bool exited)
 {
 	u32 i;
 
-	if (hwpmc_pmc_virtual(pm) && !exited)
-		pm->value += hwpmc_vpmc_remove(pm, 0, pt->tgid);
-	else if (pm->state == PMC_STATE_RUNNING)
-		pm->value += hwpmc_target_stop(pt);
-	if (!hwpmc_pmc_virtual(pm))
-		hwpmc_vpmc_remove(pm, 0, pt->tgid);	/* PROCCSW slots */
 	hwpmc_target_check(pm, pt);
 	for (i = 0; i < pt->nev; i++)
 		hwpmc_md_release(pt->ev[i]);
+	rhashtable_remove_fast(&pm->tx, &pt->node, hwpmc_tx_params);
 	list_del_rcu(&pt->link);
 	pm->ntargets--;
 	/* the fork probe of a child of pt's that is not born yet: no target */
@@ -534,9 +560,64 @@ static void __hwpmc_target_free(struct hwpmc_pmc *pm, struct hwpmc_target *pt,
 	kfree_rcu(pt, rcu);
 }
 
+static void __hwpmc_target_free(struct hwpmc_pmc *pm, struct hwpmc_target *pt,
+				bool exited)
+{
+	struct pid *tgid = pt->tgid;
+
+	if (hwpmc_pmc_virtual(pm) && !exited)
+		pm->value += hwpmc_vpmc_remove(pm, 0, &tgid, 1);
+	else if (pm->state == PMC_STATE_RUNNING)
+		pm->value += hwpmc_target_stop(pt);
+	if (!hwpmc_pmc_virtual(pm))
+		hwpmc_vpmc_remove(pm, 0, &tgid, 1);	/* PROCCSW slots */
+	hwpmc_target_unlink(pm, pt, exited);
+}
+
 void hwpmc_target_free(struct hwpmc_pmc *pm, struct hwpmc_target *pt)
 {
 	__hwpmc_target_free(pm, pt, false);
+}
+
+/*
+ * The targets of pm marked leaving go together (a detach of a tree, a
+ * release): their slots in one walk of pm's slots, where one walk per
+ * target made a detach of n targets O(n^2).  Without memory for the
+ * list, one at a time, as before.
+ */
+static void hwpmc_targets_free_leaving(struct hwpmc_pmc *pm)
+{
+	struct hwpmc_target *pt, *tmp;
+	struct pid **v = NULL;
+	u32 n = 0, i = 0;
+	u64 sum;
+
+	lockdep_assert_held_write(&hwpmc_sx);
+	list_for_each_entry(pt, &pm->targets, link)
+		n += pt->leaving;
+	if (n > 1)
+		v = kvmalloc_array(n, sizeof(*v), GFP_KERNEL);
+	if (!v) {
+		list_for_each_entry_safe(pt, tmp, &pm->targets, link)
+			if (pt->leaving)
+				hwpmc_target_free(pm, pt);
+		return;
+	}
+	list_for_each_entry(pt, &pm->targets, link) {
+		if (!pt->leaving)
+			continue;
+		v[i++] = pt->tgid;
+		if (!hwpmc_pmc_virtual(pm) && pm->state == PMC_STATE_RUNNING)
+			pm->value += hwpmc_target_stop(pt);
+	}
+	hwpmc_pids_sort(v, n);
+	sum = hwpmc_vpmc_remove(pm, 0, v, n);	/* sampling: PROCCSW slots */
+	if (hwpmc_pmc_virtual(pm))
+		pm->value += sum;
+	list_for_each_entry_safe(pt, tmp, &pm->targets, link)
+		if (pt->leaving)
+			hwpmc_target_unlink(pm, pt, false);
+	kvfree(v);
 }
 
 /*
@@ -806,7 +887,7 @@ static struct task_struct *hwpmc_process_get(pid_t nr)
  */
 int hwpmc_do_attach(struct hwpmc_pmc *pm, pid_t nr)
 {
-	struct hwpmc_target *pt, *tmp;
+	struct hwpmc_target *pt;
 	struct task_struct *p;
 	int error;
 
@@ -821,16 +902,17 @@ int hwpmc_do_attach(struct hwpmc_pmc *pm, pid_t nr)
 	if (!error && (pm->flags & PMC_F_DESCENDANTS)) {
 		error = hwpmc_attach_descendants(pm, p);
 		if (error) {
-			list_for_each_entry_safe(pt, tmp, &pm->targets, link)
+			list_for_each_entry(pt, &pm->targets, link)
 				if (pt->gen == pm->attach_gen) {
 					hwpmc_pmc_detached(pm, pt->tgid);
-					hwpmc_target_free(pm, pt);
+					pt->leaving = true;
 				}
+			hwpmc_targets_free_leaving(pm);
 			/* and the processes born of them meanwhile */
 			if (hwpmc_pmc_virtual(pm))
 				pm->value += hwpmc_vpmc_remove(pm,
 							       pm->attach_gen,
-							       NULL);
+							       NULL, 0);
 		}
 	}
 	put_task_struct(p);
@@ -888,8 +970,11 @@ static void hwpmc_born_one(struct hwpmc_pmc *pm,
 	 */
 	if (error == -EEXIST || (error == -ENOSPC && hwpmc_pmc_virtual(pm)))
 		return;
-	if (error && hwpmc_pmc_virtual(pm))
-		pm->value += hwpmc_vpmc_remove(pm, 0, task_tgid(p));
+	if (error && hwpmc_pmc_virtual(pm)) {
+		struct pid *tgid = task_tgid(p);
+
+		pm->value += hwpmc_vpmc_remove(pm, 0, &tgid, 1);
+	}
 	if (error == -ENOMEM || error == -ENOSPC)
 		hwpmc_pmc_lost(pm);
 }
@@ -944,7 +1029,7 @@ void hwpmc_targets_gone(struct hwpmc_pmc *pm)
 int hwpmc_detach_descendants(struct hwpmc_pmc *pm,
 			     struct hwpmc_target *top)
 {
-	struct hwpmc_target *pt, *tmp;
+	struct hwpmc_target *pt;
 	unsigned long *below = NULL;
 	struct hwpmc_desc m;
 	struct task_struct *q;
@@ -953,9 +1038,9 @@ int hwpmc_detach_descendants(struct hwpmc_pmc *pm,
 
 	lockdep_assert_held_write(&hwpmc_sx);
 	if (!top->descendant) {
-		list_for_each_entry_safe(pt, tmp, &pm->targets, link)
-			if (pt != top && pt->gen == top->gen)
-				hwpmc_target_free(pm, pt);
+		list_for_each_entry(pt, &pm->targets, link)
+			pt->leaving = pt != top && pt->gen == top->gen;
+		hwpmc_targets_free_leaving(pm);
 		return 0;
 	}
 	list_for_each_entry(pt, &pm->targets, link)
@@ -989,9 +1074,9 @@ int hwpmc_detach_descendants(struct hwpmc_pmc *pm,
 	if (!error) {
 		hwpmc_desc_free(&m);
 		i = 0;
-		list_for_each_entry_safe(pt, tmp, &pm->targets, link)
-			if (test_bit(i++, below))
-				hwpmc_target_free(pm, pt);
+		list_for_each_entry(pt, &pm->targets, link)
+			pt->leaving = test_bit(i++, below);
+		hwpmc_targets_free_leaving(pm);
 	}
 	bitmap_free(below);
 	return error;
@@ -1028,12 +1113,13 @@ void hwpmc_pmc_halt(struct hwpmc_pmc *pm)
 /* Release pm (not its owner); hwpmc_sx held for writing. */
 void hwpmc_pmc_free(struct hwpmc_pmc *pm)
 {
-	struct hwpmc_target *pt, *tmp;
+	struct hwpmc_target *pt;
 
 	lockdep_assert_held_write(&hwpmc_sx);
 	hwpmc_pmc_halt(pm);
-	list_for_each_entry_safe(pt, tmp, &pm->targets, link)
-		hwpmc_target_free(pm, pt);
+	list_for_each_entry(pt, &pm->targets, link)
+		pt->leaving = true;
+	hwpmc_targets_free_leaving(pm);
 	hwpmc_vpmc_free(pm);
 	if (pm->sysev)
 		hwpmc_md_release(pm->sysev);
@@ -1044,6 +1130,7 @@ void hwpmc_pmc_free(struct hwpmc_pmc *pm)
 	hwpmc_vpmc_use(pm, false);
 	hwpmc_row_give(pm->mode, pm->cpu, pm->ri);
 	list_del(&pm->link);
+	hwpmc_targets_fini(pm);
 	kfree_rcu(pm, rcu);
 }
 

@@ -18,6 +18,8 @@ struct pid;
 struct task_struct;
 
 struct hwpmc_owner *hwpmc_owner_get(void);
+int hwpmc_targets_init(struct hwpmc_pmc *pm);
+void hwpmc_targets_fini(struct hwpmc_pmc *pm);
 u64 hwpmc_pmc_value(const struct hwpmc_pmc *pm);
 bool hwpmc_pmc_unscheduled(struct hwpmc_pmc *pm);
 void hwpmc_target_start(struct hwpmc_target *pt);

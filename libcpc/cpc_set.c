@@ -210,6 +210,7 @@ int cpc_set_add_request(cpc_t *cpc, cpc_set_t *set, const char *event,
 	struct cpc_req r, *reqs;
 	struct pmc_spec ps;
 	uint_t rows, same = 0;
+	uint32_t mode, caps;
 	int i;
 
 	if (!cpc_set_valid(cpc, set) || set->bound != CPC_UNBOUND) {
@@ -254,6 +255,18 @@ int cpc_set_add_request(cpc_t *cpc, cpc_set_t *set, const char *event,
 		ps.ps_pa.pm_caps |= PMC_CAP_USER;
 	else if ((flags & (CPC_COUNT_USER | CPC_COUNT_SYSTEM)) == CPC_COUNT_SYSTEM)
 		ps.ps_pa.pm_caps |= PMC_CAP_SYSTEM;
+
+	/* one mode alone must be one the event can count alone */
+	mode = ps.ps_pa.pm_caps & (PMC_CAP_USER | PMC_CAP_SYSTEM);
+	if (mode && pmc_event_caps(ps.ps_pa.pm_class, ps.ps_pa.pm_ev, &caps) == 0 &&
+	    !(caps & mode)) {
+		cpc_err(cpc, fn, CPC_REQ_INVALID_FLAGS,
+			"Event %s cannot count %s mode alone: add CPC_COUNT_%s\n",
+			event, mode == PMC_CAP_USER ? "user" : "system",
+			mode == PMC_CAP_USER ? "SYSTEM" : "USER");
+		errno = EINVAL;
+		return -1;
+	}
 
 	if (flags & (CPC_COUNT_USER | CPC_COUNT_SYSTEM)) {
 		rows = cpc_class_rows(ps.ps_pa.pm_class);

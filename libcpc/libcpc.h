@@ -39,6 +39,11 @@ typedef unsigned int uint_t;
 typedef long long hrtime_t;
 typedef int processorid_t;
 #endif
+/* <sys/types.h> has id_t only for X/Open and POSIX 2008: a -std=c11 client too */
+#if defined(__GLIBC__) && !defined(__id_t_defined)
+typedef __id_t id_t;
+#define __id_t_defined
+#endif
 
 typedef struct __cpc cpc_t;
 typedef struct __cpc_set cpc_set_t;

@@ -180,6 +180,7 @@ fail:
 
 int cpc_bind_curlwp(cpc_t *cpc, cpc_set_t *set, uint_t flags)
 {
+	CPC_LOCKED;
 	/* the process is counted: CPC_BIND_LWP_INHERIT holds anyway */
 	if (flags & ~(uint_t)CPC_BIND_LWP_INHERIT) {
 		errno = EINVAL;
@@ -192,6 +193,7 @@ int cpc_bind_curlwp(cpc_t *cpc, cpc_set_t *set, uint_t flags)
 int cpc_bind_pctx(cpc_t *cpc, pctx_t *pctx, id_t id, cpc_set_t *set,
 		  uint_t flags)
 {
+	CPC_LOCKED;
 	(void)id;		/* the whole process: no thread scope yet */
 	if (!pctx || flags) {
 		errno = EINVAL;
@@ -203,6 +205,7 @@ int cpc_bind_pctx(cpc_t *cpc, pctx_t *pctx, id_t id, cpc_set_t *set,
 
 int cpc_bind_cpu(cpc_t *cpc, processorid_t id, cpc_set_t *set, uint_t flags)
 {
+	CPC_LOCKED;
 	if (flags) {
 		errno = EINVAL;
 		return -1;
@@ -212,6 +215,7 @@ int cpc_bind_cpu(cpc_t *cpc, processorid_t id, cpc_set_t *set, uint_t flags)
 
 int cpc_unbind(cpc_t *cpc, cpc_set_t *set)
 {
+	CPC_LOCKED;
 	if (!cpc_set_valid(cpc, set) || set->bound == CPC_UNBOUND) {
 		errno = EINVAL;
 		return -1;
@@ -222,6 +226,7 @@ int cpc_unbind(cpc_t *cpc, cpc_set_t *set)
 
 int cpc_set_sample(cpc_t *cpc, cpc_set_t *set, cpc_buf_t *buf)
 {
+	CPC_LOCKED;
 	pmc_value_t v;
 	struct cpc_req *r;
 	int i;
@@ -246,6 +251,7 @@ int cpc_set_sample(cpc_t *cpc, cpc_set_t *set, cpc_buf_t *buf)
 
 int cpc_request_preset(cpc_t *cpc, int index, uint64_t preset)
 {
+	CPC_LOCKED;
 	cpc_set_t *set = cpc ? cpc->lwp_set : NULL;
 
 	if (!set || index < 0 || index >= set->nreqs) {
@@ -259,6 +265,7 @@ int cpc_request_preset(cpc_t *cpc, int index, uint64_t preset)
 
 int cpc_set_restart(cpc_t *cpc, cpc_set_t *set)
 {
+	CPC_LOCKED;
 	pmc_value_t v;
 	struct cpc_req *r;
 	int i;
@@ -303,10 +310,12 @@ static int cpc_switch(cpc_t *cpc, int on)
 
 int cpc_enable(cpc_t *cpc)
 {
+	CPC_LOCKED;
 	return cpc_switch(cpc, 1);
 }
 
 int cpc_disable(cpc_t *cpc)
 {
+	CPC_LOCKED;
 	return cpc_switch(cpc, 0);
 }

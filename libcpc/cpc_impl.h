@@ -13,6 +13,7 @@
 #define _LIBCPC_CPC_IMPL_H
 
 #include <pmc.h>
+#include <pthread.h>
 #include <time.h>
 
 /* The library is built with -fvisibility=hidden: export what the headers declare. */
@@ -93,6 +94,18 @@ struct __pctx {
 	pctx_errfn_t	*errfn;
 	int		 verbose;
 };
+
+/*
+ * One recursive lock for the library (illumos' libcpc is MT-Safe): every
+ * function that touches a handle's sets and buffers, or the count of
+ * handles, starts with CPC_LOCKED, which holds it to the function's end.
+ * Recursive, since walks and error handlers call back into the program,
+ * which may call the library.
+ */
+int cpc_lock(void);
+void cpc_unlock_guard(int *guard);
+#define CPC_LOCKED \
+	int cpc_lock_guard_ __attribute__((cleanup(cpc_unlock_guard), unused)) = cpc_lock()
 
 /* Report an error through cpc's handler (cpc_seterrhndlr()). */
 void cpc_err(cpc_t *cpc, const char *fn, int subcode, const char *fmt, ...)

@@ -41,6 +41,23 @@ const struct cpc_attr_def cpc_attr_defs[] = {
 };
 const unsigned int cpc_nattr_defs = ARRAY_SIZE(cpc_attr_defs);
 
+static pthread_mutex_t cpc_mutex = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
+
+int cpc_lock(void)
+{
+	pthread_mutex_lock(&cpc_mutex);
+	return 0;
+}
+
+void cpc_unlock_guard(int *guard)
+{
+	int saved = errno;
+
+	(void)guard;
+	pthread_mutex_unlock(&cpc_mutex);
+	errno = saved;
+}
+
 /* libhwpmc initialised by cpc_open(): how many handles, and whether by us */
 static int cpc_handles;
 static int cpc_inited_pmc;
@@ -89,6 +106,7 @@ static void cpc_describe(cpc_t *cpc)
 
 cpc_t *cpc_open(int ver)
 {
+	CPC_LOCKED;
 	cpc_t *cpc;
 	int inited = 0;
 
@@ -118,6 +136,7 @@ cpc_t *cpc_open(int ver)
 
 int cpc_close(cpc_t *cpc)
 {
+	CPC_LOCKED;
 	int saved = errno;
 
 	if (!cpc)
@@ -164,6 +183,7 @@ const char *cpc_cpuref(cpc_t *cpc)
 
 int cpc_seterrhndlr(cpc_t *cpc, cpc_errhndlr_t *fn)
 {
+	CPC_LOCKED;
 	if (!cpc) {
 		errno = EINVAL;
 		return -1;
@@ -261,6 +281,7 @@ static void cpc_walk_one(const char *name, void *ctx)
 void cpc_walk_events_all(cpc_t *cpc, void *arg,
 			 void (*action)(void *arg, const char *event))
 {
+	CPC_LOCKED;
 	struct cpc_walk_ctx w = { arg, 0, action, NULL };
 
 	if (!cpc || !action) {
@@ -274,6 +295,7 @@ void cpc_walk_events_pic(cpc_t *cpc, uint_t picno, void *arg,
 			 void (*action)(void *arg, uint_t picno,
 					const char *event))
 {
+	CPC_LOCKED;
 	struct cpc_walk_ctx w = { arg, picno, NULL, action };
 
 	if (!cpc || !action || picno >= cpc->npic) {
@@ -286,6 +308,7 @@ void cpc_walk_events_pic(cpc_t *cpc, uint_t picno, void *arg,
 void cpc_walk_generic_events_all(cpc_t *cpc, void *arg,
 				 void (*action)(void *arg, const char *event))
 {
+	CPC_LOCKED;
 	struct cpc_walk_ctx w = { arg, 0, action, NULL };
 
 	if (!cpc || !action) {
@@ -299,6 +322,7 @@ void cpc_walk_generic_events_pic(cpc_t *cpc, uint_t picno, void *arg,
 				 void (*action)(void *arg, uint_t picno,
 						const char *event))
 {
+	CPC_LOCKED;
 	struct cpc_walk_ctx w = { arg, picno, NULL, action };
 
 	if (!cpc || !action || picno >= cpc->npic) {
@@ -311,6 +335,7 @@ void cpc_walk_generic_events_pic(cpc_t *cpc, uint_t picno, void *arg,
 void cpc_walk_attrs(cpc_t *cpc, void *arg,
 		    void (*action)(void *arg, const char *attr))
 {
+	CPC_LOCKED;
 	unsigned int i;
 
 	if (!cpc || !action) {

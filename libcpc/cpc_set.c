@@ -49,6 +49,7 @@ int cpc_buf_valid(cpc_t *cpc, cpc_buf_t *buf)
 
 cpc_set_t *cpc_set_create(cpc_t *cpc)
 {
+	CPC_LOCKED;
 	cpc_set_t *set;
 
 	if (!cpc) {
@@ -77,6 +78,7 @@ static void cpc_req_free(struct cpc_req *r)
 
 int cpc_set_destroy(cpc_t *cpc, cpc_set_t *set)
 {
+	CPC_LOCKED;
 	cpc_set_t **pp;
 	cpc_buf_t *b;
 	int i;
@@ -205,6 +207,7 @@ int cpc_set_add_request(cpc_t *cpc, cpc_set_t *set, const char *event,
 			uint64_t preset, uint_t flags, uint_t nattrs,
 			const cpc_attr_t *attrs)
 {
+	CPC_LOCKED;
 	static const char fn[] = "cpc_set_add_request";
 	char spec[CPC_MAX_EVENT_LEN + 256], msg[512];
 	struct cpc_req r, *reqs;
@@ -308,6 +311,7 @@ void cpc_walk_requests(cpc_t *cpc, cpc_set_t *set, void *arg,
 				      uint64_t preset, uint_t flags,
 				      int nattrs, const cpc_attr_t *attrs))
 {
+	CPC_LOCKED;
 	int i;
 
 	if (!cpc_set_valid(cpc, set) || !action) {
@@ -324,6 +328,7 @@ void cpc_walk_requests(cpc_t *cpc, cpc_set_t *set, void *arg,
 
 cpc_buf_t *cpc_buf_create(cpc_t *cpc, cpc_set_t *set)
 {
+	CPC_LOCKED;
 	cpc_buf_t *buf;
 
 	if (!cpc_set_valid(cpc, set)) {
@@ -348,6 +353,7 @@ cpc_buf_t *cpc_buf_create(cpc_t *cpc, cpc_set_t *set)
 
 int cpc_buf_destroy(cpc_t *cpc, cpc_buf_t *buf)
 {
+	CPC_LOCKED;
 	cpc_buf_t **pp;
 
 	if (!cpc_buf_valid(cpc, buf)) {
@@ -364,6 +370,7 @@ int cpc_buf_destroy(cpc_t *cpc, cpc_buf_t *buf)
 
 int cpc_buf_get(cpc_t *cpc, cpc_buf_t *buf, int index, uint64_t *val)
 {
+	CPC_LOCKED;
 	if (!cpc_buf_valid(cpc, buf) || index < 0 || index >= buf->n || !val) {
 		errno = EINVAL;
 		return -1;
@@ -374,6 +381,7 @@ int cpc_buf_get(cpc_t *cpc, cpc_buf_t *buf, int index, uint64_t *val)
 
 int cpc_buf_set(cpc_t *cpc, cpc_buf_t *buf, int index, uint64_t val)
 {
+	CPC_LOCKED;
 	if (!cpc_buf_valid(cpc, buf) || index < 0 || index >= buf->n) {
 		errno = EINVAL;
 		return -1;
@@ -384,11 +392,13 @@ int cpc_buf_set(cpc_t *cpc, cpc_buf_t *buf, int index, uint64_t val)
 
 hrtime_t cpc_buf_hrtime(cpc_t *cpc, cpc_buf_t *buf)
 {
+	CPC_LOCKED;
 	return cpc_buf_valid(cpc, buf) ? buf->hrtime : 0;
 }
 
 uint64_t cpc_buf_tick(cpc_t *cpc, cpc_buf_t *buf)
 {
+	CPC_LOCKED;
 	return cpc_buf_valid(cpc, buf) ? buf->tick : 0;
 }
 
@@ -402,6 +412,7 @@ static int cpc_bufs_alike(cpc_t *cpc, cpc_buf_t *ds, cpc_buf_t *a,
 
 void cpc_buf_sub(cpc_t *cpc, cpc_buf_t *ds, cpc_buf_t *a, cpc_buf_t *b)
 {
+	CPC_LOCKED;
 	int i;
 
 	if (!cpc_bufs_alike(cpc, ds, a, b))
@@ -414,6 +425,7 @@ void cpc_buf_sub(cpc_t *cpc, cpc_buf_t *ds, cpc_buf_t *a, cpc_buf_t *b)
 
 void cpc_buf_add(cpc_t *cpc, cpc_buf_t *ds, cpc_buf_t *a, cpc_buf_t *b)
 {
+	CPC_LOCKED;
 	int i;
 
 	if (!cpc_bufs_alike(cpc, ds, a, b))
@@ -426,6 +438,7 @@ void cpc_buf_add(cpc_t *cpc, cpc_buf_t *ds, cpc_buf_t *a, cpc_buf_t *b)
 
 void cpc_buf_copy(cpc_t *cpc, cpc_buf_t *ds, cpc_buf_t *src)
 {
+	CPC_LOCKED;
 	if (!cpc_bufs_alike(cpc, ds, src, src) || ds == src)
 		return;
 	memcpy(ds->vals, src->vals, (size_t)ds->n * sizeof(*ds->vals));
@@ -435,6 +448,7 @@ void cpc_buf_copy(cpc_t *cpc, cpc_buf_t *ds, cpc_buf_t *src)
 
 void cpc_buf_zero(cpc_t *cpc, cpc_buf_t *buf)
 {
+	CPC_LOCKED;
 	if (!cpc_buf_valid(cpc, buf))
 		return;
 	memset(buf->vals, 0, (size_t)buf->n * sizeof(*buf->vals));

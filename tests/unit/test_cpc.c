@@ -8,6 +8,7 @@
  * overflow notification), sampling, presets, enable/disable, buffers.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <inttypes.h>
 #include <signal.h>
 #include <stdio.h>
@@ -562,6 +563,74 @@ static void test_default_handler(void)
 	cpc_close(cpc);
 }
 
+/* Threads sharing a handle (the library's lock): each binds and samples its own set. */
+#define NTHREAD	4
+#define NROUND	200
+
+struct worker {
+	cpc_t	*cpc;
+	int	 cpu;		/* -1: cpc_bind_curlwp() */
+	int	 fails;
+};
+
+static void *work(void *arg)
+{
+	struct worker *w = arg;
+	cpc_set_t *set;
+	cpc_buf_t *b;
+	uint64_t v;
+	int i;
+
+	for (i = 0; i < NROUND; i++) {
+		set = cpc_set_create(w->cpc);
+		b = NULL;
+		if (!set || cpc_set_add_request(w->cpc, set, "cpu-clock", 0,
+						CPC_COUNT_USER, 0, NULL) != 0 ||
+		    !(b = cpc_buf_create(w->cpc, set)) ||
+		    (w->cpu < 0 ? cpc_bind_curlwp(w->cpc, set, 0) :
+				  cpc_bind_cpu(w->cpc, w->cpu, set, 0)) != 0 ||
+		    cpc_set_sample(w->cpc, set, b) != 0 ||
+		    cpc_buf_get(w->cpc, b, 0, &v) != 0 || v != FAKE_TICK ||
+		    cpc_unbind(w->cpc, set) != 0)
+			w->fails++;
+		if (b)
+			cpc_buf_destroy(w->cpc, b);
+		if (set)
+			cpc_set_destroy(w->cpc, set);
+	}
+	return NULL;
+}
+
+static void test_threads(void)
+{
+	static const int cpus[NTHREAD] = { -1, 0, 1, 3 };	/* 2 is offline */
+	struct worker w[NTHREAD];
+	pthread_t t[NTHREAD];
+	cpc_t *cpc = open_fake(NULL);
+	int i, fails = 0, started = 0;
+
+	if (!cpc)
+		return;
+	for (i = 0; i < NTHREAD; i++) {
+		w[i].cpc = cpc;
+		w[i].cpu = cpus[i];
+		w[i].fails = 0;
+		if (pthread_create(&t[i], NULL, work, &w[i]) == 0)
+			started++;
+		else
+			w[i].fails = -1;
+	}
+	for (i = 0; i < NTHREAD; i++)
+		if (w[i].fails >= 0)
+			pthread_join(t[i], NULL);
+	for (i = 0; i < NTHREAD; i++)
+		fails += w[i].fails;
+	ok(started == NTHREAD && fails == 0,
+	   "%d threads sharing a handle, %d rounds each of create, bind, sample, unbind, destroy: %d failures",
+	   NTHREAD, NROUND, fails);
+	cpc_close(cpc);
+}
+
 int main(void)
 {
 	test_open();
@@ -571,5 +640,6 @@ int main(void)
 	test_bind_other();
 	test_pmu();
 	test_default_handler();
+	test_threads();
 	return tap_done();
 }

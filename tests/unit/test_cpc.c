@@ -563,6 +563,37 @@ static void test_default_handler(void)
 	cpc_close(cpc);
 }
 
+/* Numbers are raw events; x86 attributes qualify them. */
+static void test_raw(void)
+{
+	cpc_t *cpc = open_fake("1");
+	cpc_set_t *set;
+	cpc_attr_t a[2] = { { "umask", 0x1 }, { "inv", 1 } };
+	cpc_buf_t *b;
+	uint64_t v;
+
+	if (!cpc)
+		return;
+	set = cpc_set_create(cpc);
+	reset_err();
+	ok(cpc_set_add_request(cpc, set, "0xc0", 0, CPC_COUNT_USER | CPC_COUNT_SYSTEM, 0, NULL) == 0,
+	   "a number is a raw event: 0xc0 (%s)", last_msg);
+	reset_err();
+	ok(cpc_set_add_request(cpc, set, "0xzz", 0, CPC_COUNT_USER | CPC_COUNT_SYSTEM, 0, NULL) == -1 &&
+	   last_sub == CPC_INVALID_EVENT, "0xzz is no number and no event: %s", last_msg);
+#if defined(__x86_64__) || defined(__i386__)
+	reset_err();
+	ok(cpc_set_add_request(cpc, set, "192", 0, CPC_COUNT_USER | CPC_COUNT_SYSTEM, 2, a) == 1,
+	   "raw event 192 with umask 0x1 and inv (%s)", last_msg);
+#else
+	skip("x86 attributes");
+#endif
+	b = cpc_buf_create(cpc, set);
+	ok(cpc_bind_curlwp(cpc, set, 0) == 0 && cpc_set_sample(cpc, set, b) == 0 &&
+	   cpc_buf_get(cpc, b, 0, &v) == 0 && v == FAKE_TICK, "raw events bound and sampled (%s)", last_msg);
+	cpc_close(cpc);
+}
+
 /* Threads sharing a handle (the library's lock): each binds and samples its own set. */
 #define NTHREAD	4
 #define NROUND	200
@@ -639,6 +670,7 @@ int main(void)
 	test_bind();
 	test_bind_other();
 	test_pmu();
+	test_raw();
 	test_default_handler();
 	test_threads();
 	return tap_done();

@@ -183,6 +183,14 @@ int	pmc_allocate_parsed(const char *_spec,
 			    pmc_id_t *_pmcid, uint64_t _count);
 
 /*
+ * Linux addition: the aliases the specifier parser knows (perf's short
+ * forms, FreeBSD's generic names, generic_events(3CPC)'s PAPI names),
+ * idx from 0: the alias and the event it names (static strings); -1 with
+ * errno ENOENT past the end.
+ */
+int	pmc_event_alias(int _idx, const char **_alias, const char **_name);
+
+/*
  * Vendor events: the kernel's pmu-events tables of the CPU named by
  * HWPMC_CPUID (perf's PERF_CPUID format) or of this machine; none of
  * these needs the module.  FreeBSD's functions first: cpuid NULL means

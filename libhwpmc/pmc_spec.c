@@ -32,6 +32,7 @@
  * pmc_parse_spec() takes the first after pmc_init(), the second before.
  */
 #include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -81,6 +82,9 @@ static const struct { const char *alias, *name; } pmc_aliases[] = {
 	{ "PAPI_l1_dcm", "L1-dcache-load-misses" },
 	{ "PAPI_l1_ldm", "L1-dcache-load-misses" },
 	{ "PAPI_l1_dca", "L1-dcache-loads" },
+	{ "PAPI_l1_dcr", "L1-dcache-loads" },
+	{ "PAPI_l1_dcw", "L1-dcache-stores" },
+	{ "PAPI_l1_ica", "L1-icache-loads" },
 	{ "PAPI_l1_stm", "L1-dcache-store-misses" },
 	{ "PAPI_l1_icm", "L1-icache-load-misses" },
 	{ "PAPI_l3_tcm", "cache-misses" },
@@ -89,6 +93,24 @@ static const struct { const char *alias, *name; } pmc_aliases[] = {
 	{ "PAPI_tlb_dm", "dTLB-load-misses" },
 	{ "PAPI_tlb_im", "iTLB-load-misses" },
 };
+
+/*
+ * The idx-th alias of the table above and the event it names, for
+ * libcpc's generic events (cpc_walk_generic_events_all(3CPC)): one table
+ * for the parser and the walkers.
+ */
+int pmc_event_alias(int idx, const char **alias, const char **name)
+{
+	if (idx < 0 || (size_t)idx >= ARRAY_SIZE(pmc_aliases)) {
+		errno = ENOENT;
+		return -1;
+	}
+	if (alias)
+		*alias = pmc_aliases[idx].alias;
+	if (name)
+		*name = pmc_aliases[idx].name;
+	return 0;
+}
 
 /*
  * FreeBSD's names of Intel vendor events (libpmc's PMU aliases), tried

@@ -4,11 +4,13 @@
 # Included from the top-level Makefile, which defines B, VERSION, PREFIX
 # and DESTDIR.
 #
-#   make lib             $(B)/lib/libhwpmc.so.1, libhwpmc.so, libhwpmc.a, hwpmc.pc
+#   make lib             $(B)/lib/libhwpmc.so.1, libhwpmc.so, libhwpmc.a, hwpmc.pc;
+#                        libcpc.so.1, libcpc.so, libcpc.a, cpc.pc (libcpc(3))
 #   make tools           $(B)/bin/hwpmc-control (runs from the build tree)
 #   make check-unit      host unit tests under ASan+UBSan, TAP output
 #   make install-user    library, headers (<pmc.h>, <pmclog.h>, <pmcformat.h>,
-#                        <sys/pmc.h>, <sys/pmclog.h>, <linux/hwpmc*.h>), pkg-config file,
+#                        <sys/pmc.h>, <sys/pmclog.h>, <linux/hwpmc*.h>), libcpc and its
+#                        headers (<libcpc.h>, <libpctx.h>), pkg-config files,
 #                        tools, man pages
 #
 # Cross and static builds:
@@ -160,7 +162,18 @@ USER_HEADERS	:= include/uapi/linux/hwpmc.h include/uapi/linux/hwpmclog.h
 LIB_HEADERS	:= libhwpmc/pmc.h libhwpmc/pmclog.h libhwpmc/pmcformat.h
 LIB_SYS_HEADERS	:= libhwpmc/sys/pmc.h libhwpmc/sys/pmclog.h libhwpmc/sys/_pmc_undef.h
 
-lib: $(LIB_SO) $(B)/lib/libhwpmc.so $(LIB_A) $(LIB_PC)
+# libcpc(3): illumos' libcpc over libhwpmc (libcpc/)
+CPC_SRCS	:= libcpc/cpc_open.c libcpc/cpc_set.c libcpc/cpc_bind.c
+CPC_HEADERS	:= libcpc/libcpc.h libcpc/libpctx.h
+CPC_CPPFLAGS	:= -I$(U_SRC)/libcpc
+CPC_PIC_OBJS	:= $(patsubst libcpc/%.c,$(B)/obj/cpc-pic/%.o,$(CPC_SRCS))
+CPC_OBJS	:= $(patsubst libcpc/%.c,$(B)/obj/cpc/%.o,$(CPC_SRCS))
+CPC_SO		:= $(B)/lib/libcpc.so.1
+CPC_A		:= $(B)/lib/libcpc.a
+CPC_PC		:= $(B)/lib/cpc.pc
+
+lib: $(LIB_SO) $(B)/lib/libhwpmc.so $(LIB_A) $(LIB_PC) \
+     $(CPC_SO) $(B)/lib/libcpc.so $(CPC_A) $(CPC_PC)
 
 # ---- vendor events: the kernel's pmu-events JSON tables, made into C ----
 # The JSON (tools/perf/pmu-events/arch/{x86,arm64}) is extracted at build
@@ -238,6 +251,32 @@ $(LIB_PC): libhwpmc/hwpmc.pc.in mk/user.mk
 	    -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|g' -e 's|@VERSION@|$(VERSION)|g' \
 	    -e 's|@REQUIRES_PRIVATE@|$(PC_REQUIRES)|g' $< > $@
 
+$(B)/obj/cpc-pic/%.o: libcpc/%.c
+	@mkdir -p $(@D)
+	$(CC) $(U_CPPFLAGS) $(CPC_CPPFLAGS) $(U_CFLAGS) -fPIC -c $< -o $@
+
+$(B)/obj/cpc/%.o: libcpc/%.c
+	@mkdir -p $(@D)
+	$(CC) $(U_CPPFLAGS) $(CPC_CPPFLAGS) $(U_CFLAGS) -c $< -o $@
+
+$(CPC_SO): $(CPC_PIC_OBJS) $(LIB_SO) $(B)/lib/libhwpmc.so
+	@mkdir -p $(@D)
+	$(CC) -shared -Wl,-soname,libcpc.so.1 -Wl,-z,defs -Wl,--as-needed \
+		$(U_LDFLAGS) -o $@ $(CPC_PIC_OBJS) -L$(B)/lib -lhwpmc
+
+$(B)/lib/libcpc.so: $(CPC_SO)
+	ln -sf libcpc.so.1 $@
+
+$(CPC_A): $(CPC_OBJS)
+	@mkdir -p $(@D)
+	rm -f $@
+	$(AR) rcs $@ $^
+
+$(CPC_PC): libcpc/cpc.pc.in mk/user.mk
+	@mkdir -p $(@D)
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@LIBDIR@|$(LIBDIR)|g' \
+	    -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|g' -e 's|@VERSION@|$(VERSION)|g' $< > $@
+
 $(B)/obj/tools/%.o: tools/%.c
 	@mkdir -p $(@D)
 	$(CC) $(U_CPPFLAGS) $(CURSES_CFLAGS) $(PPROF_CFLAGS) $(DW_CFLAGS) $(U_CFLAGS) -c $< -o $@
@@ -287,7 +326,7 @@ UT_LIB_OBJS	:= $(patsubst libhwpmc/%.c,$(UT)/obj/lib/%.o,$(LIB_SRCS)) \
 		   $(B)/obj/lib/pmu_events_data.o
 HAVE_CXX	:= $(shell command -v $(CXX) 2>/dev/null)
 UT_PROGS	:= $(UT)/test_names $(UT)/test_lib $(UT)/test_spec $(UT)/test_count \
-		   $(UT)/test_allocate \
+		   $(UT)/test_allocate $(UT)/test_cpc $(UT)/cpc_example \
 		   $(UT)/test_pmclog $(UT)/test_pmu $(UT)/test_compat $(UT)/test_metric \
 		   $(if $(HAVE_CXX),$(UT)/test_compat_cxx) \
 		   $(UT)/hwpmc-control $(UT)/hwpmc-stat \
@@ -297,6 +336,21 @@ UT_PROGS	:= $(UT)/test_names $(UT)/test_lib $(UT)/test_spec $(UT)/test_count \
 $(UT)/obj/lib/%.o: libhwpmc/%.c
 	@mkdir -p $(@D)
 	$(CC) $(U_CPPFLAGS) $(UT_CFLAGS) -c $< -o $@
+
+$(UT)/obj/cpc/%.o: libcpc/%.c
+	@mkdir -p $(@D)
+	$(CC) $(U_CPPFLAGS) $(CPC_CPPFLAGS) $(UT_CFLAGS) -c $< -o $@
+
+UT_CPC_OBJS	:= $(patsubst libcpc/%.c,$(UT)/obj/cpc/%.o,$(CPC_SRCS))
+
+# libcpc(3) against the fake module
+$(UT)/obj/test_cpc.o: tests/unit/test_cpc.c
+	@mkdir -p $(@D)
+	$(CC) $(U_CPPFLAGS) $(CPC_CPPFLAGS) $(UT_CFLAGS) -c $< -o $@
+
+$(UT)/test_cpc: $(UT)/obj/test_cpc.o $(UT)/obj/fake_hwpmc.o $(UT_CPC_OBJS) $(UT_LIB_OBJS)
+	$(CC) $(UT_SAN) -o $@ $^ $(LIB_LIBS)
+
 
 $(UT)/obj/%.o: tests/unit/%.c
 	@mkdir -p $(@D)
@@ -380,10 +434,10 @@ UT_COMPAT_CPPFLAGS := -I$(UT_INC) -I$(U_SRC)/tests/unit
 UT_COMPAT_DEPS	:= $(UT_INC)/.stamp tests/unit/compat_values.h tests/unit/tap.h \
 		   $(UT)/obj/compat_uapi.o $(UT)/obj/compat_order.o $(UT_LIB_OBJS)
 
-$(UT_INC)/.stamp: $(LIB_HEADERS) $(LIB_SYS_HEADERS) $(USER_HEADERS)
+$(UT_INC)/.stamp: $(LIB_HEADERS) $(LIB_SYS_HEADERS) $(USER_HEADERS) $(CPC_HEADERS)
 	rm -rf $(UT_INC)
 	mkdir -p $(UT_INC)/sys $(UT_INC)/linux
-	cp $(LIB_HEADERS) $(UT_INC)/
+	cp $(LIB_HEADERS) $(CPC_HEADERS) $(UT_INC)/
 	cp $(LIB_SYS_HEADERS) $(UT_INC)/sys/
 	cp $(USER_HEADERS) $(UT_INC)/linux/
 	touch $@
@@ -403,6 +457,13 @@ $(UT)/test_compat: tests/unit/test_compat.c $(UT_COMPAT_DEPS)
 $(UT)/test_compat_cxx: tests/unit/test_compat.cc $(UT_COMPAT_DEPS)
 	$(CXX) -std=c++17 -Wall -Wextra -Werror -O2 -g $(UT_SAN) $(UT_COMPAT_CPPFLAGS) \
 		-o $@ $< $(UT)/obj/compat_uapi.o $(UT_LIB_OBJS) $(LIB_LIBS)
+
+# A client in the style of cpc_bind_curlwp(3CPC)'s example, built
+# unchanged against the headers as installed (-Wall -Wextra -Werror).
+$(UT)/cpc_example: tests/unit/cpc_example.c $(UT_INC)/.stamp $(UT)/obj/fake_hwpmc.o \
+		   $(UT_CPC_OBJS) $(UT_LIB_OBJS)
+	$(CC) -I$(UT_INC) $(filter-out -MMD -MP -D_GNU_SOURCE,$(UT_CFLAGS)) -o $@ $< \
+		$(UT)/obj/fake_hwpmc.o $(UT_CPC_OBJS) $(UT_LIB_OBJS) $(LIB_LIBS)
 
 # ABI layout: host program (names, padding rules) + -m64/-m32 objects.
 $(UT)/abi_layout: tests/unit/abi_layout.c $(USER_HEADERS)
@@ -436,8 +497,9 @@ $(FZ)/pmclog_seeds: tests/fuzz/pmclog_seeds.c tests/unit/pmclog_build.h \
 	$(CC) $(U_CPPFLAGS) $(filter-out -fvisibility=hidden -MMD -MP,$(U_CFLAGS)) \
 		-I$(U_SRC)/tests/unit -o $@ $<
 
-check-unit: $(UT_PROGS) $(LIB_SO) $(if $(HAVE_FUZZ_CC),$(FUZZ_BINS))
+check-unit: $(UT_PROGS) $(LIB_SO) $(CPC_SO) $(if $(HAVE_FUZZ_CC),$(FUZZ_BINS))
 	@UT=$(UT) SRC=$(U_SRC) CC="$(CC)" CXX="$(CXX)" CPPFLAGS="$(U_CPPFLAGS)" LIBSO=$(LIB_SO) \
+		CPCSO=$(CPC_SO) \
 		COMPAT_CXX="$(if $(HAVE_CXX),$(UT)/test_compat_cxx)" \
 		FUZZER=$(FZ)/fuzz_pmclog SEEDGEN=$(FZ)/pmclog_seeds \
 		FUZZ_CORPUS=$(FZ)/corpus FUZZ_TIME=$(FUZZ_TIME) \
@@ -460,6 +522,14 @@ install-user: lib tools
 	install -d $(DESTDIR)$(INCLUDEDIR)/sys
 	install -m 0644 $(LIB_SYS_HEADERS) $(DESTDIR)$(INCLUDEDIR)/sys/
 	install -m 0644 $(USER_HEADERS) $(DESTDIR)$(INCLUDEDIR)/linux/
+	install -m 0755 $(CPC_SO) $(DESTDIR)$(LIBDIR)/libcpc.so.1
+	ln -sf libcpc.so.1 $(DESTDIR)$(LIBDIR)/libcpc.so
+	install -m 0644 $(CPC_A) $(DESTDIR)$(LIBDIR)/libcpc.a
+	install -m 0644 $(CPC_HEADERS) $(DESTDIR)$(INCLUDEDIR)/
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@LIBDIR@|$(LIBDIR)|g' \
+	    -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|g' -e 's|@VERSION@|$(VERSION)|g' libcpc/cpc.pc.in \
+	    > $(DESTDIR)$(PKGCONFIGDIR)/cpc.pc
+	chmod 0644 $(DESTDIR)$(PKGCONFIGDIR)/cpc.pc
 	install -m 0755 $(TOOLS) $(DESTDIR)$(BINDIR)/
 	@set -e; for s in 3 4 8; do \
 		for f in man/*.$$s; do \

@@ -5,8 +5,8 @@
 # "N passed, N failed".  Environment: UT (build dir of the tests), SRC
 # (source tree), CC, CXX (the symbol tests), CPPFLAGS (for the -m32/-m64
 # ABI objects), LIBSO (the shared library, for the exported-symbols check;
-# optional), FUZZER, SEEDGEN, FUZZ_CORPUS, FUZZ_TIME (the pmclog(3) fuzz
-# run; optional),
+# optional), CPCSO (libcpc's, the same; optional), FUZZER, SEEDGEN,
+# FUZZ_CORPUS, FUZZ_TIME (the pmclog(3) fuzz run; optional),
 # COMPAT_CXX (the C++ source-compatibility test; empty: skipped).
 set -u
 : "${UT:?}" "${SRC:?}"
@@ -71,6 +71,8 @@ run_tap spec "$UT/test_spec"
 run_tap pmu "$UT/test_pmu"
 run_tap count "$UT/test_count"
 run_tap allocate "$UT/test_allocate"
+run_tap cpc "$UT/test_cpc"
+run_tap cpc-example sh "$SRC/tests/unit/test_cpc_example.sh" "$UT/cpc_example"
 run_tap metric "$UT/test_metric"
 run_tap pmclog "$UT/test_pmclog"
 run_tap compat "$UT/test_compat"
@@ -97,6 +99,9 @@ if [ -n "${FUZZER:-}" ]; then
 fi
 if [ -n "${LIBSO:-}" ]; then
 	run_tap exports sh "$SRC/tests/unit/test_exports.sh" "$LIBSO" "$SRC/libhwpmc/pmc.h" "$SRC/libhwpmc/pmclog.h"
+fi
+if [ -n "${CPCSO:-}" ]; then
+	run_tap cpc-exports sh "$SRC/tests/unit/test_cpc_exports.sh" "$CPCSO" "$SRC/libcpc/libcpc.h" "$SRC/libcpc/libpctx.h"
 fi
 
 echo "1..$n"

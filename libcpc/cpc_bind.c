@@ -1,0 +1,321 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * libcpc: cpc_bind_curlwp(3CPC) (binding, presets, restart, unbinding),
+ * cpc_set_sample(3CPC) and cpc_enable(3CPC), over pmc(3).
+ *
+ * Binding a set allocates one PMC per counting request from its parsed
+ * specifier (pmc_allocate_parsed()): a process-scope counting PMC
+ * (PMC_MODE_TC) attached to the process for cpc_bind_curlwp() (pid 0,
+ * the caller) and cpc_bind_pctx(), a system-scope one (PMC_MODE_SC) on
+ * the CPU for cpc_bind_cpu(); then starts them.  A request that counts
+ * no mode (neither CPC_COUNT_USER nor CPC_COUNT_SYSTEM) has no PMC and
+ * keeps its preset.
+ *
+ * LIMITATION: cpc_bind_curlwp() binds to the calling PROCESS, not to the
+ * calling thread (LWP) alone: hwpmc's process-scope PMCs count every
+ * thread of their target, and a thread-scope target needs a change of the
+ * module that is not made yet (issue 16).  CPC_BIND_LWP_INHERIT is thus
+ * always in effect.  libcpc(3) says so.
+ *
+ * Presets are the library's: a request's value is its preset plus what
+ * its PMC counted since the preset was applied (at bind, or at
+ * cpc_set_restart() after cpc_request_preset()), so that the PMC itself
+ * is never written.  CPC_OVF_NOTIFY_EMT needs an overflow signal that
+ * hwpmc does not send yet: binding a set with it fails with ENOTSUP, as
+ * illumos does on a processor that cannot detect overflow.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cpc_impl.h"
+
+int64_t cpc_clock_ns(clockid_t clk)
+{
+	struct timespec ts;
+
+	if (clock_gettime(clk, &ts) < 0)
+		return 0;
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/* Release the PMCs of a bound set, which becomes unbound. */
+void cpc_set_release(cpc_set_t *set)
+{
+	int i, saved = errno;
+
+	for (i = 0; i < set->nreqs; i++) {
+		struct cpc_req *r = &set->reqs[i];
+
+		if (r->allocated)
+			(void)pmc_release(r->id);
+		r->allocated = 0;
+		r->has_next = 0;
+	}
+	if (set->cpc->lwp_set == set)
+		set->cpc->lwp_set = NULL;
+	set->bound = CPC_UNBOUND;
+	errno = saved;
+}
+
+/* errno of a failed pmc(3) call as the bind functions report it */
+static int cpc_bind_errno(int err, enum cpc_bind_kind kind)
+{
+	switch (err) {
+	case EPERM:
+		return EACCES;		/* illumos: no cpc_cpu privilege */
+	case EBUSY:
+		return EAGAIN;		/* counters in use */
+	case ENXIO:
+		/* an offline CPU; else no module */
+		return kind == CPC_BOUND_CPU ? ENOSYS : ENXIO;
+	default:
+		return err;
+	}
+}
+
+static int cpc_bind(cpc_t *cpc, cpc_set_t *set, enum cpc_bind_kind kind,
+		    pid_t pid, int cpu, const char *fn)
+{
+	struct cpc_req *r;
+	int i, err, ncpu;
+
+	if (!cpc_set_valid(cpc, set)) {
+		errno = EINVAL;
+		return -1;
+	}
+	if (set->bound != CPC_UNBOUND) {
+		cpc_err(cpc, fn, CPC_RESOURCE_UNAVAIL, "The set is already bound\n");
+		errno = EINVAL;
+		return -1;
+	}
+	if (set->nreqs == 0) {
+		cpc_err(cpc, fn, CPC_RESOURCE_UNAVAIL, "The set has no requests\n");
+		errno = EINVAL;
+		return -1;
+	}
+	if (kind == CPC_BOUND_LWP && cpc->lwp_set) {
+		cpc_err(cpc, fn, CPC_RESOURCE_UNAVAIL,
+			"Another set is bound to the calling LWP: unbind it first\n");
+		errno = EINVAL;
+		return -1;
+	}
+	if (kind == CPC_BOUND_CPU) {
+		ncpu = pmc_ncpu();
+		if (cpu < 0 || ncpu < 0 || cpu >= ncpu) {
+			cpc_err(cpc, fn, CPC_PBIND_FAILED,
+				"Processor %d does not exist\n", cpu);
+			errno = EINVAL;
+			return -1;
+		}
+	}
+	for (i = 0; i < set->nreqs; i++) {
+		if (set->reqs[i].flags & CPC_OVF_NOTIFY_EMT) {
+			cpc_err(cpc, fn, CPC_PIC_NOT_CAPABLE,
+				"Overflow notification (CPC_OVF_NOTIFY_EMT, request %d, %s) is not supported yet\n",
+				i, set->reqs[i].event);
+			errno = ENOTSUP;
+			return -1;
+		}
+	}
+
+	for (i = 0; i < set->nreqs; i++) {
+		r = &set->reqs[i];
+		r->base = 0;
+		r->has_next = 0;
+		if (!r->counts)
+			continue;
+		if (pmc_allocate_parsed(r->spec, &r->ps.ps_pa,
+					kind == CPC_BOUND_CPU ? PMC_MODE_SC : PMC_MODE_TC,
+					0, kind == CPC_BOUND_CPU ? cpu : PMC_CPU_ANY,
+					&r->id, 0) < 0) {
+			err = errno;
+			cpc_err(cpc, fn, err == EINVAL ? CPC_RESOURCE_UNAVAIL :
+				err == EPERM ? CPC_ATTR_REQUIRES_PRIVILEGE :
+				CPC_RESOURCE_UNAVAIL,
+				"Cannot program request %d (%s): %s\n", i, r->event,
+				pmc_allocate_message());
+			goto fail;
+		}
+		r->allocated = 1;
+		if (kind != CPC_BOUND_CPU && pmc_attach(r->id, pid) < 0) {
+			err = errno;
+			cpc_err(cpc, fn, CPC_RESOURCE_UNAVAIL,
+				"Cannot attach request %d (%s) to process %d: %s\n",
+				i, r->event, (int)pid, strerror(err));
+			goto fail;
+		}
+	}
+	for (i = 0; i < set->nreqs; i++) {
+		r = &set->reqs[i];
+		if (r->allocated && pmc_start(r->id) < 0) {
+			err = errno;
+			cpc_err(cpc, fn, CPC_RESOURCE_UNAVAIL,
+				"Cannot start request %d (%s): %s\n", i, r->event,
+				strerror(err));
+			goto fail;
+		}
+	}
+	set->bound = kind;
+	set->pid = pid;
+	set->cpu = cpu;
+	if (kind == CPC_BOUND_CPU ||
+	    (kind == CPC_BOUND_PCTX && clock_getcpuclockid(pid, &set->tick_clock) != 0))
+		set->tick_clock = CLOCK_MONOTONIC;
+	else if (kind == CPC_BOUND_LWP)
+		set->tick_clock = CLOCK_PROCESS_CPUTIME_ID;
+	set->tick_start = cpc_clock_ns(set->tick_clock);
+	if (kind == CPC_BOUND_LWP)
+		cpc->lwp_set = set;
+	return 0;
+
+fail:
+	set->bound = kind;		/* so that release runs */
+	cpc_set_release(set);
+	errno = cpc_bind_errno(err, kind);
+	return -1;
+}
+
+int cpc_bind_curlwp(cpc_t *cpc, cpc_set_t *set, uint_t flags)
+{
+	CPC_LOCKED;
+	/* the process is counted: CPC_BIND_LWP_INHERIT holds anyway */
+	if (flags & ~(uint_t)CPC_BIND_LWP_INHERIT) {
+		errno = EINVAL;
+		return -1;
+	}
+	return cpc_bind(cpc, set, CPC_BOUND_LWP, 0, PMC_CPU_ANY,
+			"cpc_bind_curlwp");
+}
+
+int cpc_bind_pctx(cpc_t *cpc, pctx_t *pctx, id_t id, cpc_set_t *set,
+		  uint_t flags)
+{
+	CPC_LOCKED;
+	(void)id;		/* the whole process: no thread scope yet */
+	if (!pctx || flags) {
+		errno = EINVAL;
+		return -1;
+	}
+	return cpc_bind(cpc, set, CPC_BOUND_PCTX, pctx->pid, PMC_CPU_ANY,
+			"cpc_bind_pctx");
+}
+
+int cpc_bind_cpu(cpc_t *cpc, processorid_t id, cpc_set_t *set, uint_t flags)
+{
+	CPC_LOCKED;
+	if (flags) {
+		errno = EINVAL;
+		return -1;
+	}
+	return cpc_bind(cpc, set, CPC_BOUND_CPU, 0, id, "cpc_bind_cpu");
+}
+
+int cpc_unbind(cpc_t *cpc, cpc_set_t *set)
+{
+	CPC_LOCKED;
+	if (!cpc_set_valid(cpc, set) || set->bound == CPC_UNBOUND) {
+		errno = EINVAL;
+		return -1;
+	}
+	cpc_set_release(set);
+	return 0;
+}
+
+int cpc_set_sample(cpc_t *cpc, cpc_set_t *set, cpc_buf_t *buf)
+{
+	CPC_LOCKED;
+	pmc_value_t v;
+	struct cpc_req *r;
+	int i;
+
+	if (!cpc_set_valid(cpc, set) || !cpc_buf_valid(cpc, buf) ||
+	    set->bound == CPC_UNBOUND || buf->set != set ||
+	    buf->n != set->nreqs) {
+		errno = EINVAL;
+		return -1;
+	}
+	for (i = 0; i < set->nreqs; i++) {
+		r = &set->reqs[i];
+		v = 0;
+		if (r->allocated && pmc_read(r->id, &v) < 0)
+			return -1;
+		buf->vals[i] = r->preset + (uint64_t)v - r->base;
+	}
+	buf->hrtime = cpc_clock_ns(CLOCK_MONOTONIC);
+	buf->tick = (uint64_t)(cpc_clock_ns(set->tick_clock) - set->tick_start);
+	return 0;
+}
+
+int cpc_request_preset(cpc_t *cpc, int index, uint64_t preset)
+{
+	CPC_LOCKED;
+	cpc_set_t *set = cpc ? cpc->lwp_set : NULL;
+
+	if (!set || index < 0 || index >= set->nreqs) {
+		errno = EINVAL;
+		return -1;
+	}
+	set->reqs[index].next_preset = preset;
+	set->reqs[index].has_next = 1;
+	return 0;
+}
+
+int cpc_set_restart(cpc_t *cpc, cpc_set_t *set)
+{
+	CPC_LOCKED;
+	pmc_value_t v;
+	struct cpc_req *r;
+	int i;
+
+	if (!cpc_set_valid(cpc, set) || set->bound == CPC_UNBOUND) {
+		errno = EINVAL;
+		return -1;
+	}
+	for (i = 0; i < set->nreqs; i++) {
+		r = &set->reqs[i];
+		if (!r->has_next)
+			continue;	/* resumes from its current value */
+		v = 0;
+		if (r->allocated && pmc_read(r->id, &v) < 0)
+			return -1;
+		r->base = v;
+		r->preset = r->next_preset;
+		r->has_next = 0;
+	}
+	return 0;
+}
+
+/* Start (stop) the PMCs of the set bound to the calling LWP. */
+static int cpc_switch(cpc_t *cpc, int on)
+{
+	cpc_set_t *set = cpc ? cpc->lwp_set : NULL;
+	int i;
+
+	if (!set) {
+		errno = EINVAL;
+		return -1;
+	}
+	for (i = 0; i < set->nreqs; i++) {
+		if (!set->reqs[i].allocated)
+			continue;
+		if ((on ? pmc_start(set->reqs[i].id) :
+			  pmc_stop(set->reqs[i].id)) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+int cpc_enable(cpc_t *cpc)
+{
+	CPC_LOCKED;
+	return cpc_switch(cpc, 1);
+}
+
+int cpc_disable(cpc_t *cpc)
+{
+	CPC_LOCKED;
+	return cpc_switch(cpc, 0);
+}

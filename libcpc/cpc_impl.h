@@ -1,0 +1,127 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * libcpc: what the library's files share.  Not installed.
+ *
+ *   cpc_open.c   handles, processor information, event and attribute
+ *                walks, error reporting, libpctx's naming of a process
+ *   cpc_set.c    sets, requests (event names and attributes checked
+ *                through libhwpmc's parser), buffers
+ *   cpc_bind.c   binding a set (PMCs allocated, attached, started),
+ *                sampling, presets, enable/disable, unbinding
+ */
+#ifndef _LIBCPC_CPC_IMPL_H
+#define _LIBCPC_CPC_IMPL_H
+
+#include <pmc.h>
+#include <pthread.h>
+#include <time.h>
+
+/* The library is built with -fvisibility=hidden: export what the headers declare. */
+#pragma GCC visibility push(default)
+#include "libcpc.h"
+#include "libpctx.h"
+#pragma GCC visibility pop
+
+/* Attributes a request takes (cpc_walk_attrs()) and their largest values */
+struct cpc_attr_def {
+	const char	*name;
+	uint64_t	max;
+	const char	*term;		/* libhwpmc's qualifier, or NULL */
+};
+extern const struct cpc_attr_def cpc_attr_defs[];
+extern const unsigned int cpc_nattr_defs;
+
+/* One request of a set: an event, a preset, flags, attributes */
+struct cpc_req {
+	char		*event;		/* as the caller named it */
+	char		*spec;		/* libhwpmc's specifier */
+	struct pmc_spec	 ps;		/* spec, parsed once */
+	uint64_t	 preset;	/* the value counting starts from */
+	uint64_t	 next_preset;	/* cpc_request_preset()'s, for restart */
+	int		 has_next;
+	uint64_t	 base;		/* the PMC's value when preset applied */
+	uint_t		 flags;		/* CPC_COUNT_*, CPC_OVF_NOTIFY_EMT */
+	uint_t		 nattrs;
+	cpc_attr_t	*attrs;		/* private copies */
+	int		 counts;	/* some mode asked: a PMC when bound */
+	pmc_id_t	 id;		/* its PMC while bound */
+	int		 allocated;
+};
+
+enum cpc_bind_kind {
+	CPC_UNBOUND,
+	CPC_BOUND_LWP,			/* cpc_bind_curlwp(): this process */
+	CPC_BOUND_PCTX,			/* cpc_bind_pctx(): another process */
+	CPC_BOUND_CPU,			/* cpc_bind_cpu(): one CPU */
+};
+
+struct __cpc_set {
+	cpc_t		*cpc;
+	struct __cpc_set *next;
+	struct cpc_req	*reqs;
+	int		 nreqs;
+	enum cpc_bind_kind bound;
+	pid_t		 pid;		/* PCTX: the process */
+	int		 cpu;		/* CPU: the processor */
+	clockid_t	 tick_clock;	/* what cpc_buf_tick() measures */
+	int64_t		 tick_start;	/* ... its value at bind, ns */
+};
+
+struct __cpc_buf {
+	cpc_t		*cpc;
+	struct __cpc_buf *next;
+	cpc_set_t	*set;		/* NULL once the set is destroyed */
+	int		 n;
+	uint64_t	*vals;
+	hrtime_t	 hrtime;
+	uint64_t	 tick;
+};
+
+struct __cpc {
+	cpc_errhndlr_t	*errfn;		/* NULL: the default, to stderr */
+	cpc_set_t	*sets;
+	cpc_buf_t	*bufs;
+	cpc_set_t	*lwp_set;	/* bound with cpc_bind_curlwp() */
+	uint_t		 npic;
+	uint_t		 caps;
+	char		 cciname[CPC_MAX_IMPL_NAME];
+	char		 cpuref[CPC_MAX_CPUREF];
+};
+
+struct __pctx {
+	pid_t		 pid;
+	void		*arg;
+	pctx_errfn_t	*errfn;
+	int		 verbose;
+};
+
+/*
+ * One recursive lock for the library (illumos' libcpc is MT-Safe): every
+ * function that touches a handle's sets and buffers, or the count of
+ * handles, starts with CPC_LOCKED, which holds it to the function's end.
+ * Recursive, since walks and error handlers call back into the program,
+ * which may call the library.
+ */
+int cpc_lock(void);
+void cpc_unlock_guard(int *guard);
+#define CPC_LOCKED \
+	int cpc_lock_guard_ __attribute__((cleanup(cpc_unlock_guard), unused)) = cpc_lock()
+
+/* Report an error through cpc's handler (cpc_seterrhndlr()). */
+void cpc_err(cpc_t *cpc, const char *fn, int subcode, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+/* Is set (buf) one of cpc's? */
+int cpc_set_valid(cpc_t *cpc, cpc_set_t *set);
+int cpc_buf_valid(cpc_t *cpc, cpc_buf_t *buf);
+
+/* The rows of class cl per CPU on this machine (0: no such class). */
+uint_t cpc_class_rows(uint32_t cl);
+
+/* Release the PMCs of a bound set, which becomes unbound. */
+void cpc_set_release(cpc_set_t *set);
+
+/* A clock's value in ns. */
+int64_t cpc_clock_ns(clockid_t clk);
+
+#endif /* _LIBCPC_CPC_IMPL_H */

@@ -1,0 +1,354 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hwpmc for Linux: libcpc(3) (illumos' cpc(3CPC) API) against the real
+ * module, in a VM as root.  Known work counted through cpc_bind_curlwp(),
+ * cpc_bind_pctx() and cpc_bind_cpu() with software events, which every
+ * guest has (task-clock of a spin, page-faults of fresh pages, cpu-clock
+ * of a CPU), and instructions (PAPI_tot_ins) of a known loop where there
+ * is a PMU (skipped without one); then the errors libcpc reports against
+ * the module: bad events, too many requests for the counters, a set bound
+ * twice, overflow notification (not yet: ENOTSUP).
+ */
+#include <errno.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <libcpc.h>
+
+#include "kselftest_harness.h"
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void spin(double secs)
+{
+	double end = now() + secs;
+
+	while (now() < end)
+		;
+}
+
+/* What the error handler last heard */
+static int last_sub;
+static char last_msg[512];
+
+static void handler(const char *fn, int subcode, const char *fmt, va_list ap)
+{
+	(void)fn;
+	last_sub = subcode;
+	vsnprintf(last_msg, sizeof(last_msg), fmt, ap);
+	if (last_msg[0] && last_msg[strlen(last_msg) - 1] == '\n')
+		last_msg[strlen(last_msg) - 1] = '\0';	/* for TH_LOG */
+}
+
+/* One request's count over fn(arg), bound with cpc_bind_curlwp(). */
+static int count_over(cpc_t *cpc, const char *event, uint_t flags,
+		      void (*fn)(void *), void *arg, uint64_t *count)
+{
+	cpc_set_t *set = cpc_set_create(cpc);
+	cpc_buf_t *a, *b, *d;
+	int ix, rc = -1;
+
+	if (!set)
+		return -1;
+	ix = cpc_set_add_request(cpc, set, event, 0, flags, 0, NULL);
+	a = cpc_buf_create(cpc, set);
+	b = cpc_buf_create(cpc, set);
+	d = cpc_buf_create(cpc, set);
+	if (ix < 0 || !a || !b || !d || cpc_bind_curlwp(cpc, set, 0) < 0)
+		goto out;
+	if (cpc_set_sample(cpc, set, a) < 0)
+		goto out;
+	fn(arg);
+	if (cpc_set_sample(cpc, set, b) < 0)
+		goto out;
+	cpc_buf_sub(cpc, d, b, a);
+	rc = cpc_buf_get(cpc, d, ix, count);
+out:
+	cpc_set_destroy(cpc, set);	/* unbinds */
+	if (a)
+		cpc_buf_destroy(cpc, a);
+	if (b)
+		cpc_buf_destroy(cpc, b);
+	if (d)
+		cpc_buf_destroy(cpc, d);
+	return rc;
+}
+
+static void do_spin(void *arg)
+{
+	spin(*(double *)arg);
+}
+
+#define NPAGES	512
+
+static void do_touch(void *arg)
+{
+	char *m = arg;
+	long pg = sysconf(_SC_PAGESIZE), i;
+
+	for (i = 0; i < NPAGES; i++)
+		m[i * pg] = 1;
+}
+
+#define NLOOP	10000000UL
+
+static void do_loop(void *arg)
+{
+	unsigned long i;
+
+	(void)arg;
+	for (i = 0; i < NLOOP; i++)
+		__asm__ __volatile__("" ::: "memory");
+}
+
+FIXTURE(cpc) {
+	cpc_t *cpc;
+};
+
+FIXTURE_SETUP(cpc)
+{
+	self->cpc = cpc_open(CPC_VER_CURRENT);
+	ASSERT_NE(NULL, self->cpc) TH_LOG("cpc_open: %s", strerror(errno));
+	cpc_seterrhndlr(self->cpc, handler);
+}
+
+FIXTURE_TEARDOWN(cpc)
+{
+	cpc_close(self->cpc);
+}
+
+TEST(version_mismatch)
+{
+	errno = 0;
+	EXPECT_EQ(NULL, cpc_open(CPC_VER_CURRENT - 1));
+	EXPECT_EQ(EINVAL, errno);
+}
+
+TEST_F(cpc, describes_the_processor)
+{
+	EXPECT_LT(0, cpc_npic(self->cpc));
+	EXPECT_EQ(0, cpc_caps(self->cpc));
+	EXPECT_NE(0, strlen(cpc_cciname(self->cpc)));
+	EXPECT_NE(0, strlen(cpc_cpuref(self->cpc)));
+	TH_LOG("%s, %u counters", cpc_cciname(self->cpc), cpc_npic(self->cpc));
+}
+
+TEST_F(cpc, task_clock_of_a_spin)
+{
+	double secs = 0.2, t0, wall;
+	uint64_t ns = 0;
+
+	t0 = now();
+	ASSERT_EQ(0, count_over(self->cpc, "task-clock",
+				CPC_COUNT_USER | CPC_COUNT_SYSTEM, do_spin, &secs, &ns))
+		TH_LOG("%s", last_msg);
+	wall = now() - t0;
+	TH_LOG("task-clock %.3f s over a %.3f s spin", ns / 1e9, secs);
+	EXPECT_LE(secs * 0.5 * 1e9, (double)ns);
+	EXPECT_GE(wall * 1.05 * 1e9, (double)ns);
+}
+
+TEST_F(cpc, page_faults_of_fresh_pages)
+{
+	long pg = sysconf(_SC_PAGESIZE);
+	char *m = mmap(NULL, NPAGES * pg, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	uint64_t n = 0;
+
+	ASSERT_NE(MAP_FAILED, m);
+	madvise(m, NPAGES * pg, MADV_NOHUGEPAGE);
+	ASSERT_EQ(0, count_over(self->cpc, "page-faults",
+				CPC_COUNT_USER | CPC_COUNT_SYSTEM, do_touch, m, &n))
+		TH_LOG("%s", last_msg);
+	TH_LOG("%llu page faults for %d fresh pages", (unsigned long long)n, NPAGES);
+	EXPECT_LE(NPAGES, n);
+	EXPECT_GE(NPAGES + 64, n);
+	munmap(m, NPAGES * pg);
+}
+
+TEST_F(cpc, instructions_of_a_known_loop)
+{
+	cpc_set_t *set = cpc_set_create(self->cpc);
+	uint64_t n = 0;
+
+	/* is there an instruction counter? */
+	if (cpc_set_add_request(self->cpc, set, "PAPI_tot_ins", 0,
+				CPC_COUNT_USER, 0, NULL) < 0) {
+		cpc_set_destroy(self->cpc, set);
+		SKIP(return, "no PAPI_tot_ins (no PMU): %s", last_msg);
+	}
+	cpc_set_destroy(self->cpc, set);
+	ASSERT_EQ(0, count_over(self->cpc, "PAPI_tot_ins", CPC_COUNT_USER,
+				do_loop, NULL, &n))
+		TH_LOG("%s", last_msg);
+	TH_LOG("%llu instructions for %lu iterations", (unsigned long long)n, NLOOP);
+	/* compare, add, branch at least; far fewer than 20 an iteration */
+	EXPECT_LE(2 * NLOOP, n);
+	EXPECT_GE(20 * NLOOP, n);
+}
+
+TEST_F(cpc, a_process_through_pctx)
+{
+	int go[2], done[2];
+	cpc_set_t *set = cpc_set_create(self->cpc);
+	cpc_buf_t *b = NULL;
+	pctx_t *pctx;
+	uint64_t ns = 0;
+	pid_t child;
+	char c;
+	int st;
+
+	ASSERT_EQ(0, pipe(go));
+	ASSERT_EQ(0, pipe(done));
+	child = fork();
+	ASSERT_LE(0, child);
+	if (child == 0) {
+		close(go[1]);
+		close(done[0]);
+		if (read(go[0], &c, 1) != 1)
+			_exit(1);
+		spin(0.2);
+		if (write(done[1], "x", 1) != 1)
+			_exit(1);
+		(void)read(go[0], &c, 1);	/* until the parent is done */
+		_exit(0);
+	}
+	close(go[0]);
+	close(done[1]);
+	pctx = pctx_capture(child, NULL, 0, NULL);
+	ASSERT_NE(NULL, pctx);
+	ASSERT_EQ(0, cpc_set_add_request(self->cpc, set, "task-clock", 0,
+					 CPC_COUNT_USER | CPC_COUNT_SYSTEM, 0, NULL));
+	b = cpc_buf_create(self->cpc, set);
+	ASSERT_NE(NULL, b);
+	EXPECT_EQ(0, cpc_bind_pctx(self->cpc, pctx, child, set, 0)) TH_LOG("%s", last_msg);
+	ASSERT_EQ(1, write(go[1], "g", 1));
+	ASSERT_EQ(1, read(done[0], &c, 1));
+	EXPECT_EQ(0, cpc_set_sample(self->cpc, set, b));
+	EXPECT_EQ(0, cpc_buf_get(self->cpc, b, 0, &ns));
+	TH_LOG("the child's task-clock: %.3f s of a 0.2 s spin", ns / 1e9);
+	EXPECT_LE(0.1e9, (double)ns);
+	EXPECT_GE(0.5e9, (double)ns);
+	EXPECT_EQ(0, cpc_unbind(self->cpc, set));
+	close(go[1]);
+	waitpid(child, &st, 0);
+	pctx_release(pctx);
+	close(done[0]);
+}
+
+TEST_F(cpc, a_cpu)
+{
+	cpc_set_t *set = cpc_set_create(self->cpc);
+	cpc_buf_t *a, *b, *d;
+	cpu_set_t cs, old;
+	uint64_t ns = 0;
+
+	ASSERT_EQ(0, sched_getaffinity(0, sizeof(old), &old));
+	CPU_ZERO(&cs);
+	CPU_SET(0, &cs);
+	ASSERT_EQ(0, sched_setaffinity(0, sizeof(cs), &cs));
+	ASSERT_EQ(0, cpc_set_add_request(self->cpc, set, "cpu-clock", 0,
+					 CPC_COUNT_USER | CPC_COUNT_SYSTEM, 0, NULL));
+	a = cpc_buf_create(self->cpc, set);
+	b = cpc_buf_create(self->cpc, set);
+	d = cpc_buf_create(self->cpc, set);
+	EXPECT_EQ(0, cpc_bind_cpu(self->cpc, 0, set, 0)) TH_LOG("%s", last_msg);
+	EXPECT_EQ(0, cpc_set_sample(self->cpc, set, a));
+	spin(0.1);
+	EXPECT_EQ(0, cpc_set_sample(self->cpc, set, b));
+	cpc_buf_sub(self->cpc, d, b, a);
+	EXPECT_EQ(0, cpc_buf_get(self->cpc, d, 0, &ns));
+	TH_LOG("CPU 0's cpu-clock: %.3f s over a 0.1 s spin on it", ns / 1e9);
+	EXPECT_LE(0.05e9, (double)ns);
+	EXPECT_GE(0.3e9, (double)ns);
+	EXPECT_EQ(0, cpc_unbind(self->cpc, set));
+	sched_setaffinity(0, sizeof(old), &old);
+	errno = 0;
+	EXPECT_EQ(-1, cpc_bind_cpu(self->cpc, 100000, set, 0));
+	EXPECT_EQ(EINVAL, errno);
+}
+
+TEST_F(cpc, disable_and_enable)
+{
+	cpc_set_t *set = cpc_set_create(self->cpc);
+	cpc_buf_t *a = NULL, *b = NULL, *d = NULL;
+	uint64_t ns = 0;
+
+	ASSERT_EQ(0, cpc_set_add_request(self->cpc, set, "task-clock", 0,
+					 CPC_COUNT_USER | CPC_COUNT_SYSTEM, 0, NULL));
+	a = cpc_buf_create(self->cpc, set);
+	b = cpc_buf_create(self->cpc, set);
+	d = cpc_buf_create(self->cpc, set);
+	ASSERT_EQ(0, cpc_bind_curlwp(self->cpc, set, 0)) TH_LOG("%s", last_msg);
+	EXPECT_EQ(0, cpc_disable(self->cpc));
+	EXPECT_EQ(0, cpc_set_sample(self->cpc, set, a));
+	spin(0.1);
+	EXPECT_EQ(0, cpc_set_sample(self->cpc, set, b));
+	cpc_buf_sub(self->cpc, d, b, a);
+	cpc_buf_get(self->cpc, d, 0, &ns);
+	TH_LOG("disabled: %.4f s counted over a 0.1 s spin", ns / 1e9);
+	EXPECT_GE(0.005e9, (double)ns);
+	EXPECT_EQ(0, cpc_enable(self->cpc));
+	EXPECT_EQ(0, cpc_set_sample(self->cpc, set, a));
+	spin(0.1);
+	EXPECT_EQ(0, cpc_set_sample(self->cpc, set, b));
+	cpc_buf_sub(self->cpc, d, b, a);
+	cpc_buf_get(self->cpc, d, 0, &ns);
+	TH_LOG("enabled: %.4f s counted over a 0.1 s spin", ns / 1e9);
+	EXPECT_LE(0.05e9, (double)ns);
+}
+
+TEST_F(cpc, errors)
+{
+	cpc_set_t *set = cpc_set_create(self->cpc);
+	int i, ix = 0;
+
+	errno = 0;
+	EXPECT_EQ(-1, cpc_set_add_request(self->cpc, set, "no-such-event", 0,
+					  CPC_COUNT_USER, 0, NULL));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(CPC_INVALID_EVENT, last_sub);
+
+	/* as many cpu-clock requests as the SOFT class has counters, no more */
+	for (i = 0; i < 256; i++) {
+		ix = cpc_set_add_request(self->cpc, set, "cpu-clock", 0,
+					 CPC_COUNT_USER | CPC_COUNT_SYSTEM, 0, NULL);
+		if (ix < 0)
+			break;
+	}
+	EXPECT_EQ(-1, ix);
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(CPC_RESOURCE_UNAVAIL, last_sub) TH_LOG("%s", last_msg);
+	TH_LOG("%d cpu-clock requests, then: %s", i, last_msg);
+	/* ... and the module gives that many */
+	EXPECT_EQ(0, cpc_bind_curlwp(self->cpc, set, 0)) TH_LOG("%s", last_msg);
+	errno = 0;
+	EXPECT_EQ(-1, cpc_bind_curlwp(self->cpc, set, 0));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(0, cpc_unbind(self->cpc, set));
+	cpc_set_destroy(self->cpc, set);
+
+	set = cpc_set_create(self->cpc);
+	EXPECT_EQ(0, cpc_set_add_request(self->cpc, set, "cpu-clock", 0,
+					 CPC_COUNT_USER | CPC_COUNT_SYSTEM | CPC_OVF_NOTIFY_EMT,
+					 0, NULL));
+	errno = 0;
+	EXPECT_EQ(-1, cpc_bind_curlwp(self->cpc, set, 0));
+	EXPECT_EQ(ENOTSUP, errno);
+}
+
+TEST_HARNESS_MAIN

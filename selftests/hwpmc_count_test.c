@@ -1821,6 +1821,94 @@ TEST_F(count, descendants_detach_takes_the_subtree)
 }
 
 /*
+ * A chain of n processes, each the child of the one before, asleep until
+ * *rel is closed; their pids in pids[], the root first.
+ */
+static pid_t process_chain(int n, pid_t *pids, int *rel)
+{
+	int ready[2], blk[2], i;
+	pid_t root, me;
+	char c;
+
+	if (pipe(ready) || pipe(blk))
+		return -1;
+	root = fork();
+	if (root < 0)
+		return -1;
+	if (!root) {
+		close(blk[1]);
+		close(ready[0]);
+		for (i = 0; i < n; i++) {
+			me = getpid();
+			if (write(ready[1], &me, sizeof(me)) != sizeof(me))
+				_exit(1);
+			if (i == n - 1 || fork())
+				break;		/* the parent of the next */
+		}
+		close(ready[1]);
+		while (read(blk[0], &c, 1) > 0)
+			;
+		while (wait(NULL) > 0)
+			;
+		_exit(0);
+	}
+	close(blk[0]);
+	close(ready[1]);
+	for (i = 0; i < n; i++)
+		if (read(ready[0], &pids[i], sizeof(pids[i])) != sizeof(pids[i]))
+			break;
+	close(ready[0]);
+	*rel = blk[1];
+	return i == n ? root : -1;
+}
+
+/*
+ * A descendant's detach in a chain takes the chain below it, together
+ * (one walk of the PMC's slots, hwpmc_targets_free_leaving()), and
+ * leaves the part above; a release takes the rest.  For counting and
+ * sampling PMCs, whose targets leave by different paths.
+ */
+static void detach_in_a_chain(struct __test_metadata *_metadata, int fd,
+			      __u32 mode)
+{
+	enum { N = 40, CUT = 10 };
+	pid_t pids[N], root;
+	int rel, i, bad = 0;
+	__u32 id;
+
+	root = process_chain(N, pids, &rel);
+	ASSERT_LT(0, root);
+	ASSERT_EQ(0, alloc(fd, mode, PMC_CLASS_SOFT, EV_SOFT(TASK_CLOCK),
+			   PMC_CPU_ANY, PMC_F_DESCENDANTS, 0, &id));
+	ASSERT_EQ(0, attach(fd, id, root));
+	for (i = 1; i < N; i++)
+		bad += attach(fd, id, pids[i]) != EEXIST;	/* came along */
+	EXPECT_EQ(0, bad);
+	EXPECT_EQ(0, detach(fd, id, pids[CUT]));
+	for (i = CUT; i < N; i++)
+		bad += detach(fd, id, pids[i]) != ESRCH;	/* went along */
+	EXPECT_EQ(0, bad);
+	for (i = 1; i < CUT; i++)
+		bad += attach(fd, id, pids[i]) != EEXIST;	/* stayed */
+	EXPECT_EQ(0, bad);
+	EXPECT_EQ(0, attach(fd, id, pids[CUT]));	/* a new attach */
+	EXPECT_EQ(0, simple(fd, HWPMC_IOC_PMCSTART, id));
+	EXPECT_EQ(0, simple(fd, HWPMC_IOC_PMCRELEASE, id));
+	close(rel);
+	waitpid(root, NULL, 0);
+}
+
+TEST_F(count, descendants_detach_in_a_chain)
+{
+	detach_in_a_chain(_metadata, self->fd, PMC_MODE_TC);
+}
+
+TEST_F(count, descendants_detach_in_a_chain_sampling)
+{
+	detach_in_a_chain(_metadata, self->fd, PMC_MODE_TS);
+}
+
+/*
  * A descendant whose parent exited (reparented, an orphan) still goes
  * with the root's detach: it is no descendant of the root any more, but
  * the root's attach made it a target (the review's M7).

@@ -53,7 +53,6 @@
 #include <linux/percpu.h>
 #include <linux/perf_event.h>
 #include <linux/rcupdate.h>
-#include <linux/rhashtable-types.h>
 #include <linux/rwsem.h>
 #include <linux/spinlock.h>
 #include <linux/uidgid.h>
@@ -128,7 +127,7 @@ struct hwpmc_owner {
  */
 struct hwpmc_target {
 	struct list_head	link;		/* pm->targets */
-	struct rhash_head	node;		/* pm->tx, by tgid */
+	struct hlist_node	hnode;		/* pm->thash, by tgid */
 	struct pid		*tgid;
 	u32			gen;		/* the attach that added it */
 	bool			descendant;	/* not the attach's root */
@@ -167,7 +166,8 @@ struct hwpmc_pmc {
 	bool			unsched;	/* a counter was not scheduled */
 	struct perf_event_attr	attr;
 	struct list_head	targets;	/* process scope */
-	struct rhashtable	tx;		/* the targets by tgid */
+	struct hlist_head	*thash;		/* the targets by tgid */
+	u32			tbits;		/* 1 << tbits buckets */
 	/* counting process PMCs (hwpmc_csw.c) */
 	struct list_head	slots;		/* hwpmc_slot.plink (RCU) */
 	atomic_t		vdead;		/* of them, exited threads' */

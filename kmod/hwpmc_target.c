@@ -21,7 +21,6 @@
 #include <linux/log2.h>
 #include <linux/pid.h>
 #include <linux/rculist.h>
-#include <linux/rhashtable.h>
 #include <linux/sched.h>
 #include <linux/sched/coredump.h>
 #include <linux/sched/signal.h>
@@ -289,33 +288,72 @@ struct hwpmc_pmc *hwpmc_row_target_of(struct pid *tgid, u32 ri)
  * reads under RCU): a look-up costs O(1), not O(targets), so that an
  * attach of n processes (DESCENDANTS) is not O(n^2).  Keyed by the
  * struct pid, which a target holds: a pid number can be reused while a
- * target of an exited process is kept (hwpmc_target_kept()).
+ * target of an exited process is kept (hwpmc_target_kept()).  Changed
+ * and read under hwpmc_sx only; the buckets grow fourfold when the
+ * targets outnumber them twice (without memory, the chains just grow).
  */
-static const struct rhashtable_params hwpmc_tx_params = {
-	.key_len		= sizeof(struct pid *),
-	.key_offset		= offsetof(struct hwpmc_target, tgid),
-	.head_offset		= offsetof(struct hwpmc_target, node),
-	.automatic_shrinking	= true,
-};
+#define HWPMC_TBITS_MIN	4
 
 int hwpmc_targets_init(struct hwpmc_pmc *pm)
 {
 	INIT_LIST_HEAD(&pm->targets);
-	return rhashtable_init(&pm->tx, &hwpmc_tx_params);
+	pm->tbits = HWPMC_TBITS_MIN;
+	pm->thash = kcalloc(1U << pm->tbits, sizeof(*pm->thash), GFP_KERNEL);
+	return pm->thash ? 0 : -ENOMEM;
 }
 
 /* pm has no targets left (or never had one). */
 void hwpmc_targets_fini(struct hwpmc_pmc *pm)
 {
 	WARN_ON_ONCE(!list_empty(&pm->targets));
-	rhashtable_destroy(&pm->tx);
+	kvfree(pm->thash);
+	pm->thash = NULL;
+}
+
+static struct hlist_head *hwpmc_target_bucket(const struct hwpmc_pmc *pm,
+					      const struct pid *tgid)
+{
+	return &pm->thash[hash_ptr(tgid, pm->tbits)];
+}
+
+static void hwpmc_targets_grow(struct hwpmc_pmc *pm)
+{
+	u32 bits = pm->tbits + 2, i;
+	struct hlist_head *h, *old = pm->thash;
+	struct hwpmc_target *pt;
+	struct hlist_node *tmp;
+
+	lockdep_assert_held_write(&hwpmc_sx);
+	h = kvcalloc(1U << bits, sizeof(*h), GFP_KERNEL | __GFP_NOWARN);
+	if (!h)
+		return;
+	pm->thash = h;
+	for (i = 0; i < (1U << pm->tbits); i++)
+		hlist_for_each_entry_safe(pt, tmp, &old[i], hnode)
+			hlist_add_head(&pt->hnode,
+				       &h[hash_ptr(pt->tgid, bits)]);
+	pm->tbits = bits;
+	kvfree(old);
+}
+
+static void hwpmc_target_hash(struct hwpmc_pmc *pm, struct hwpmc_target *pt)
+{
+	lockdep_assert_held_write(&hwpmc_sx);
+	if (pm->ntargets >= 2U << pm->tbits && pm->tbits < 20)
+		hwpmc_targets_grow(pm);
+	hlist_add_head(&pt->hnode, hwpmc_target_bucket(pm, pt->tgid));
 }
 
 struct hwpmc_target *hwpmc_target_find(struct hwpmc_pmc *pm,
 				       struct pid *tgid)
 {
+	struct hwpmc_target *pt;
+
 	lockdep_assert_held(&hwpmc_sx);
-	return rhashtable_lookup_fast(&pm->tx, &tgid, hwpmc_tx_params);
+	hlist_for_each_entry(pt, hwpmc_target_bucket(pm, tgid), hnode)
+		if (pt->tgid == tgid)
+			return pt;
+	return NULL;
 }
 
 /* Is tgid a target of one of po's PMCs? */
@@ -492,15 +530,7 @@ static int hwpmc_target_add(struct hwpmc_pmc *pm, struct task_struct *p,
 		if (!pt)
 			error = -ENOMEM;
 	}
-	if (!error) {
-		pt->tgid = tgid;
-		error = rhashtable_insert_fast(&pm->tx, &pt->node,
-					       hwpmc_tx_params);
-		if (error) {
-			kfree(pt);
-			pt = NULL;
-		}
-	}
+
 	if (error) {
 		for (i = 0; i < ntv; i++)
 			if (tv[i].ev)
@@ -518,6 +548,7 @@ static int hwpmc_target_add(struct hwpmc_pmc *pm, struct task_struct *p,
 			continue;
 		pt->ev[pt->nev++] = tv[i].ev;
 	}
+	hwpmc_target_hash(pm, pt);
 	list_add_tail_rcu(&pt->link, &pm->targets);	/* the fork probe */
 	pm->ntargets++;
 	pm->had_targets = true;
@@ -549,7 +580,7 @@ static void hwpmc_target_unlink(struct hwpmc_pmc *pm, struct hwpmc_target *pt,
 	hwpmc_target_check(pm, pt);
 	for (i = 0; i < pt->nev; i++)
 		hwpmc_md_release(pt->ev[i]);
-	rhashtable_remove_fast(&pm->tx, &pt->node, hwpmc_tx_params);
+	hlist_del(&pt->hnode);
 	list_del_rcu(&pt->link);
 	pm->ntargets--;
 	/* the fork probe of a child of pt's that is not born yet: no target */

@@ -1152,6 +1152,111 @@ TEST_F(log, exec_of_a_static_program_logs_no_relocation)
 	exec_addrs_check(_metadata, self->fd, self->path, prog, NULL);
 }
 
+/* the child: nobody, exec the set-user-ID root program arg */
+static void setid_exec_fn(void *arg)
+{
+	const char *prog = arg;
+
+	if (setresgid(65534, 65534, 65534) || setresuid(65534, 65534, 65534))
+		_exit(98);
+	execl(prog, prog, "1", (char *)NULL);
+	_exit(127);
+}
+
+/*
+ * A target execs a set-user-ID root program (suid_dumpable 0, where perf
+ * ends its counters at the exec, and 1, where it does not): the owner's
+ * log has its PROCEXEC, without addresses, and no MAP_IN of the image:
+ * the owner could not read the program's maps.
+ */
+TEST_F(log, exec_of_a_setuid_program_logs_no_addresses)
+{
+	struct pmclog_procexec *px;
+	struct pmclog_map_in *mi;
+	struct pmclog_header *h;
+	char src[256], prog[64], old[8] = "0\n", cp[4096];
+	const char *name;
+	struct log lg;
+	struct child c;
+	int in, out, sd, f, seen, maps;
+	ssize_t n;
+	size_t off;
+	FILE *fsd;
+	__u32 id;
+
+	sibling(src, sizeof(src), "hwpmc_touch");
+	if (!src[0])
+		SKIP(return, "no hwpmc_touch");
+	snprintf(prog, sizeof(prog), "/tmp/hwpmc-setid.%d", getpid());
+	name = strrchr(prog, '/') + 1;
+	in = open(src, O_RDONLY);
+	ASSERT_LE(0, in);
+	out = open(prog, O_WRONLY | O_CREAT | O_TRUNC, 0700);
+	ASSERT_LE(0, out);
+	while ((n = read(in, cp, sizeof(cp))) > 0)
+		ASSERT_EQ(n, write(out, cp, n));
+	close(in);
+	ASSERT_EQ(0, close(out));
+	ASSERT_EQ(0, chown(prog, 0, 0));
+	ASSERT_EQ(0, chmod(prog, 04755));
+	fsd = fopen("/proc/sys/fs/suid_dumpable", "r");
+	if (fsd) {
+		if (!fgets(old, sizeof(old), fsd))
+			strcpy(old, "0\n");
+		fclose(fsd);
+	}
+	for (sd = 0; sd < 2; sd++) {
+		fsd = fopen("/proc/sys/fs/suid_dumpable", "w");
+		ASSERT_NE(NULL, fsd);
+		fprintf(fsd, "%d\n", sd);
+		ASSERT_EQ(0, fclose(fsd));
+		f = logfile(self->path);
+		ASSERT_LE(0, f);
+		ASSERT_EQ(0, configure(self->fd, f));
+		close(f);
+		child_start(&c, setid_exec_fn, prog);
+		ASSERT_EQ(0, alloc(self->fd, PMC_MODE_TS, EV_SOFT(CPU_CLOCK),
+				   PMC_CPU_ANY, 0, MS, &id));
+		ASSERT_EQ(0, attach(self->fd, id, c.pid));
+		ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTART, id));
+		child_go(&c);
+		EXPECT_EQ(0, child_wait(&c, NULL));
+		ASSERT_EQ(0, xioctl(self->fd, HWPMC_IOC_CLOSELOG, NULL));
+		log_load_file(&lg, self->path);
+		seen = maps = 0;
+		for_each_record(&lg, h, off) {
+			if (TYPE(h) == PMCLOG_TYPE_PROCEXEC) {
+				px = (void *)h;
+				if (px->pl_pid != (__u32)c.pid ||
+				    !strstr(px->pl_pathname, name))
+					continue;
+				seen++;
+				EXPECT_EQ(0, px->pl_baseaddr)
+					TH_LOG("suid_dumpable=%d", sd);
+				EXPECT_EQ(0, px->pl_dynaddr)
+					TH_LOG("suid_dumpable=%d", sd);
+			}
+			if (TYPE(h) == PMCLOG_TYPE_MAP_IN) {
+				mi = (void *)h;
+				if (mi->pl_pid == c.pid &&
+				    strstr(mi->pl_pathname, name))
+					maps++;
+			}
+		}
+		EXPECT_EQ(1, seen) TH_LOG("suid_dumpable=%d", sd);
+		EXPECT_EQ(0, maps) TH_LOG("suid_dumpable=%d", sd);
+		EXPECT_EQ(0, lg.bad);
+		free(lg.buf);
+		EXPECT_EQ(0, simple(self->fd, HWPMC_IOC_PMCRELEASE, id));
+	}
+	fsd = fopen("/proc/sys/fs/suid_dumpable", "w");
+	if (fsd) {
+		fputs(old, fsd);
+		fclose(fsd);
+	}
+	unlink(prog);
+}
+
 /* a fork tree touching pages; each process logs its own count */
 static void tree_fn(void *arg)
 {

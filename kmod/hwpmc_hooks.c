@@ -14,9 +14,14 @@
  * step.  Running
  * system-sampling PMCs hear about every process (hwpmc_ss_pmcs).
  *
- *   exec    kprobe on perf_event_exec(), which begin_new_exec() calls
- *           after the new mm is installed and before the new image is
- *           mapped: PROCEXEC, so that the image's MAP_INs follow it.
+ *   exec    sched_process_exec (hwpmc_lifecycle.c calls
+ *           hwpmc_hooks_exec()), after the new image and its dynamic
+ *           linker are mapped, before the image runs: PROCEXEC with
+ *           their addresses, then MAP_IN of the image's mappings, which
+ *           the mmap probes do not tell while the task is in exec;
+ *           for a program not dumpable, the exit probe below, which
+ *           begin_new_exec() reaches before perf ends the task's
+ *           counters: PROCEXEC, without addresses, to the task's PMCs.
  *   mmap    kprobe on perf_event_mmap(), which mmap_region() and
  *           mprotect() call for every new mapping: MAP_IN for
  *           executable mappings (the image, its interpreter,
@@ -42,7 +47,10 @@
 #define pr_fmt(fmt) "hwpmc: " fmt
 
 #include <linux/kernel.h>
+#include <linux/auxvec.h>
+#include <linux/binfmts.h>
 #include <linux/dcache.h>
+#include <linux/elf.h>
 #include <linux/hashtable.h>
 #include <linux/file.h>
 #include <linux/fs.h>
@@ -52,6 +60,7 @@
 #include <linux/percpu.h>
 #include <linux/rculist.h>
 #include <linux/sched.h>
+#include <linux/sched/coredump.h>
 #include <linux/sched/mm.h>
 #include <linux/sched/signal.h>
 #include <linux/sched/task.h>
@@ -76,27 +85,33 @@ LIST_HEAD(hwpmc_ss_pmcs);
 
 #define HWPMC_LOGSET_MAX	16
 
-/* Distinct logs to tell, with the first PMC id of each. */
+/*
+ * Distinct logs to tell, with the first PMC id of each, and which of
+ * them are system samplers' (bit i of sys).
+ */
 struct hwpmc_logset {
 	int			n;
+	u32			sys;
 	struct hwpmc_log	*lg[HWPMC_LOGSET_MAX];
 	u32			id[HWPMC_LOGSET_MAX];
 };
 
-static void hwpmc_logset_add(struct hwpmc_logset *ls, struct hwpmc_pmc *pm)
+/* pm's log in ls; its index, or -1 (no log, or ls full) */
+static int hwpmc_logset_add(struct hwpmc_logset *ls, struct hwpmc_pmc *pm)
 {
 	struct hwpmc_log *lg = hwpmc_pmc_log(pm);
 	int i;
 
 	if (!lg)
-		return;
+		return -1;
 	for (i = 0; i < ls->n; i++)
 		if (ls->lg[i] == lg)
-			return;
-	if (ls->n < HWPMC_LOGSET_MAX) {
-		ls->lg[ls->n] = lg;
-		ls->id[ls->n++] = pm->id;
-	}
+			return i;
+	if (ls->n == HWPMC_LOGSET_MAX)
+		return -1;
+	ls->lg[ls->n] = lg;
+	ls->id[ls->n] = pm->id;
+	return ls->n++;
 }
 
 struct hwpmc_carry {
@@ -153,9 +168,13 @@ static void hwpmc_add_descendants_pmc(struct hwpmc_pmc *pm, u32 gen,
 static void hwpmc_add_system(struct hwpmc_logset *ls)
 {
 	struct hwpmc_pmc *pm;
+	int i;
 
-	list_for_each_entry_rcu(pm, &hwpmc_ss_pmcs, sslink)
-		hwpmc_logset_add(ls, pm);
+	list_for_each_entry_rcu(pm, &hwpmc_ss_pmcs, sslink) {
+		i = hwpmc_logset_add(ls, pm);
+		if (i >= 0)
+			ls->sys |= BIT(i);
+	}
 }
 
 static bool hwpmc_hooks_idle(void)
@@ -181,6 +200,9 @@ static int hwpmc_kp_mmap(struct kprobe *kp, struct pt_regs *regs)
 		return 0;
 	vma = (struct vm_area_struct *)regs_get_kernel_argument(regs, 0);
 	if (!vma || !hwpmc_vma_wanted(vma) || vma->vm_mm != current->mm)
+		return 0;
+	/* the image an exec loads: after its PROCEXEC (hwpmc_hooks_exec()) */
+	if (current->in_execve)
 		return 0;
 	rcu_read_lock();
 	hwpmc_md_task_counters(current, hwpmc_add_sampling, &ls);
@@ -215,7 +237,7 @@ static int hwpmc_kp_munmap(struct kprobe *kp, struct pt_regs *regs)
 	mm = (struct mm_struct *)regs_get_kernel_argument(regs, 1);
 	start = regs_get_kernel_argument(regs, 2);
 	end = start + PAGE_ALIGN(regs_get_kernel_argument(regs, 3));
-	if (!mm || mm != current->mm || end <= start)
+	if (!mm || mm != current->mm || end <= start || current->in_execve)
 		return 0;
 	for (vma = find_vma(mm, start); vma && vma->vm_start < end;
 	     vma = find_vma(mm, vma->vm_end))
@@ -267,35 +289,168 @@ static void hwpmc_add_any_pmc(struct hwpmc_pmc *pm, u32 gen, void *arg)
 	hwpmc_logset_add(arg, pm);
 }
 
-static int hwpmc_kp_exec(struct kprobe *kp, struct pt_regs *regs)
+/*
+ * The addresses FreeBSD's PROCEXEC gives, of the image bprm just loaded
+ * into mm: *dynaddr, the executable's relocation (FreeBSD's et_dyn_addr:
+ * AT_ENTRY less the ELF header's e_entry for ET_DYN, 0 for ET_EXEC), and
+ * *baseaddr, its dynamic linker's base (FreeBSD's reloc_base: AT_BASE,
+ * or *dynaddr without one).  From the ELF header the loader read
+ * (bprm->buf) and the auxiliary vector it made (mm->saved_auxv, of the
+ * image's words: 32-bit ones packed for a compat task).  Both 0 for
+ * other images.  The exec'ing task, which alone writes saved_auxv.
+ */
+static void hwpmc_exec_addrs(const struct linux_binprm *bprm,
+			     const struct mm_struct *mm, u64 *baseaddr,
+			     u64 *dynaddr)
 {
+	const unsigned char *id = bprm->buf;
+	const unsigned long *l = mm->saved_auxv;
+	const u32 *w = (const u32 *)mm->saved_auxv;
+	size_t i, nw = ARRAY_SIZE(mm->saved_auxv) * (sizeof(long) / 4);
+	u64 type, entry, at_entry = 0, at_base = 0, mask = U64_MAX;
+
+	*baseaddr = 0;
+	*dynaddr = 0;
+	BUILD_BUG_ON(sizeof(Elf64_Ehdr) > BINPRM_BUF_SIZE);
+	if (memcmp(id, ELFMAG, SELFMAG))
+		return;
+	if (id[EI_CLASS] == ELFCLASS64 && sizeof(long) == 8) {
+		type = ((const Elf64_Ehdr *)id)->e_type;
+		entry = ((const Elf64_Ehdr *)id)->e_entry;
+		for (i = 0; i + 1 < ARRAY_SIZE(mm->saved_auxv) &&
+		     l[i] != AT_NULL; i += 2) {
+			if (l[i] == AT_ENTRY)
+				at_entry = l[i + 1];
+			else if (l[i] == AT_BASE)
+				at_base = l[i + 1];
+		}
+	} else if (id[EI_CLASS] == ELFCLASS32) {
+		type = ((const Elf32_Ehdr *)id)->e_type;
+		entry = ((const Elf32_Ehdr *)id)->e_entry;
+		mask = U32_MAX;
+		for (i = 0; i + 1 < nw && w[i] != AT_NULL; i += 2) {
+			if (w[i] == AT_ENTRY)
+				at_entry = w[i + 1];
+			else if (w[i] == AT_BASE)
+				at_base = w[i + 1];
+		}
+	} else {
+		return;
+	}
+	if (type == ET_DYN && at_entry)
+		*dynaddr = (at_entry - entry) & mask;
+	*baseaddr = at_base ? at_base : *dynaddr;
+}
+
+/*
+ * The current task execs a program its user may not dump (set-ID or
+ * file-capability programs with suid_dumpable 0, unreadable ones), and
+ * perf is about to end its counters (begin_new_exec() calls
+ * perf_event_exit_task(), after commit_creds(), which settles the
+ * dumpability): PROCEXEC, without addresses, to the logs of the PMCs on
+ * the task, while they still find them; system samplers hear of it at
+ * hwpmc_hooks_exec().  RCU read side.
+ */
+static void hwpmc_exec_nodump(void)
+{
+	struct mm_struct *mm = current->mm;
 	struct hwpmc_logset ls = { 0 };
 	struct file *exe;
 	char *path = "";
 	u64 now;
 	int i;
 
-	if (hwpmc_hooks_idle() || !current->mm)
-		return 0;
-	rcu_read_lock();
+	if (!mm)
+		return;
 	hwpmc_md_task_counters(current, hwpmc_add_any, &ls);
 	hwpmc_thr_gens(current, hwpmc_add_any_pmc, &ls);
-	hwpmc_add_system(&ls);
-	if (ls.n) {
-		exe = rcu_dereference(current->mm->exe_file);
-		if (exe)
-			path = d_path(&exe->f_path,
-				      this_cpu_ptr(hwpmc_pathbuf),
-				      PMCLOG_PATH_MAX);
-		if (IS_ERR(path))
-			path = "";
-	}
+	if (!ls.n)
+		return;
+	exe = rcu_dereference(mm->exe_file);
+	if (exe)
+		path = d_path(&exe->f_path, this_cpu_ptr(hwpmc_pathbuf),
+			      PMCLOG_PATH_MAX);
+	if (IS_ERR(path))
+		path = "";
 	now = ktime_get_ns();
 	for (i = 0; i < ls.n; i++)
-		hwpmc_rec_procexec(ls.lg[i], ls.id[i], current->tgid, path,
-				   now);
+		hwpmc_rec_procexec(ls.lg[i], ls.id[i], current->tgid, 0, 0,
+				   path, now);
+}
+
+/*
+ * The current task has exec'ed bprm's image (sched_process_exec, after
+ * the image and its dynamic linker were mapped, before it runs): PROCEXEC
+ * with their addresses, then MAP_IN of the new image's executable
+ * mappings, to the logs of the PMCs on the task and of system samplers.
+ * The mappings the exec made were not told as they were made (the mmap
+ * probes skip a task in exec), so that they follow the PROCEXEC here, as
+ * FreeBSD's readers, which forget a process's mappings at its PROCEXEC,
+ * need.  A set-ID or file-capability exec (secure, or not dumpable: see
+ * hwpmc_thr_exec()) gives its addresses and mappings only to system
+ * samplers, as perf gives its layout to no counter of the task's; the
+ * logs of the task's PMCs had the PROCEXEC of a program not dumpable
+ * from hwpmc_exec_nodump(), while the task still carried its counters.
+ * Called before hwpmc_thr_exec(), so that the counting PMCs that a
+ * secure exec ends hear of it.
+ */
+void hwpmc_hooks_exec(const struct linux_binprm *bprm)
+{
+	struct mm_struct *mm = current->mm;
+	struct hwpmc_logset ls = { 0 };
+	char *buf = this_cpu_ptr(hwpmc_pathbuf);
+	struct file *exe;
+	u64 now, baseaddr, dynaddr;
+	bool nodump, secure, locked;
+	char *path = "";
+	int i;
+
+	if (hwpmc_hooks_idle() || !mm)
+		return;
+	nodump = get_dumpable(mm) != SUID_DUMP_USER;
+	secure = bprm->secureexec || nodump;
+	rcu_read_lock();
+	if (!nodump) {
+		hwpmc_md_task_counters(current, hwpmc_add_any, &ls);
+		hwpmc_thr_gens(current, hwpmc_add_any_pmc, &ls);
+	}
+	hwpmc_add_system(&ls);
+	if (!ls.n)
+		goto out;
+	hwpmc_exec_addrs(bprm, mm, &baseaddr, &dynaddr);
+	exe = rcu_dereference(mm->exe_file);
+	if (exe)
+		path = d_path(&exe->f_path, buf, PMCLOG_PATH_MAX);
+	if (IS_ERR(path))
+		path = "";
+	now = ktime_get_ns();
+	for (i = 0; i < ls.n; i++) {
+		if (secure && !(ls.sys & BIT(i)))
+			hwpmc_rec_procexec(ls.lg[i], ls.id[i], current->tgid,
+					   0, 0, path, now);
+		else
+			hwpmc_rec_procexec(ls.lg[i], ls.id[i], current->tgid,
+					   baseaddr, dynaddr, path, now);
+	}
+	/*
+	 * Only the exec'ing task (its other threads are gone) or a reader
+	 * of its maps could hold the new mm's lock; a writer waiting
+	 * behind such a reader makes us lose the mappings, as dropped.
+	 */
+	locked = mmap_read_trylock(mm);
+	for (i = 0; i < ls.n; i++) {
+		if (secure && !(ls.sys & BIT(i)))
+			continue;
+		if (locked)
+			hwpmc_rec_maps_locked(ls.lg[i], current->tgid, mm, buf,
+					      now);
+		else
+			hwpmc_log_lost(ls.lg[i]);
+	}
+	if (locked)
+		mmap_read_unlock(mm);
+out:
 	rcu_read_unlock();
-	return 0;
 }
 
 /* A counter perf could not schedule: its PMC's count is partial. */
@@ -335,8 +490,15 @@ static int hwpmc_kp_exit(struct kprobe *kp, struct pt_regs *regs)
 		hwpmc_md_task_counters(p, hwpmc_note_failed, NULL);
 		rcu_read_unlock();
 	}
-	if (!(p->flags & PF_EXITING))
+	if (!(p->flags & PF_EXITING)) {
+		/* begin_new_exec(): the exec of a program not dumpable */
+		if (!hwpmc_hooks_idle()) {
+			rcu_read_lock();
+			hwpmc_exec_nodump();
+			rcu_read_unlock();
+		}
 		return 0;
+	}
 	/*
 	 * the thread's slots (counting PMCs, and sampling ones' PROCCSW and
 	 * PROCEXIT) end where perf's counters do; also without owners, for
@@ -355,7 +517,6 @@ static int hwpmc_kp_exit(struct kprobe *kp, struct pt_regs *regs)
 
 static struct kprobe hwpmc_kprobes[] = {
 	{ .symbol_name = "perf_event_mmap", .pre_handler = hwpmc_kp_mmap },
-	{ .symbol_name = "perf_event_exec", .pre_handler = hwpmc_kp_exec },
 	{ .symbol_name = "perf_event_exit_task", .pre_handler = hwpmc_kp_exit },
 };
 
@@ -396,6 +557,10 @@ static int hwpmc_kprobes_init(void)
 {
 	pr_info("no kprobes: logs get no exec and mmap records\n");
 	return 0;
+}
+
+void hwpmc_hooks_exec(const struct linux_binprm *bprm)
+{
 }
 
 static void hwpmc_kprobes_fini(void)

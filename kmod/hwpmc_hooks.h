@@ -10,6 +10,7 @@
 #include <linux/types.h>
 
 struct hwpmc_pmc;
+struct linux_binprm;
 struct list_head;
 struct pid;
 struct task_struct;
@@ -48,6 +49,7 @@ int hwpmc_hooks_init(void (*born)(struct callback_head *cb));
 void hwpmc_hooks_born_done(struct hwpmc_born *b);
 void hwpmc_hooks_fini(void);
 void hwpmc_hooks_exit(struct task_struct *p);
+void hwpmc_hooks_exec(const struct linux_binprm *bprm);
 bool hwpmc_task_carries(struct task_struct *t, const struct hwpmc_pmc *pm);
 
 #endif /* _HWPMC_HOOKS_H */

@@ -125,6 +125,7 @@ static void hwpmc_probe_exec(void *data, struct task_struct *p,
 {
 	if (!atomic_read(&hwpmc_active))
 		return;
+	hwpmc_hooks_exec(bprm);		/* PROCEXEC, MAP_IN */
 	hwpmc_thr_exec(p, bprm->secureexec);
 	hwpmc_record(p, true);
 }

@@ -148,18 +148,17 @@ const char *hwpmc_vma_path(const struct vm_area_struct *vma, char *buf)
 }
 
 /*
- * The executable file mappings of mm to lg, for process pid; process
- * context, mm referenced.
+ * The executable mappings of mm to lg, for process pid, at time now;
+ * mmap_lock held (preemption may be off: paths go to buf).
  */
-static void hwpmc_rec_maps(struct hwpmc_log *lg, pid_t pid,
-			   struct mm_struct *mm, char *buf)
+void hwpmc_rec_maps_locked(struct hwpmc_log *lg, pid_t pid,
+			   struct mm_struct *mm, char *buf, u64 now)
 {
 	struct vm_area_struct *vma;
 	unsigned long addr = 0;
 	const char *path;
-	u64 now = ktime_get_ns();
 
-	mmap_read_lock(mm);
+	mmap_assert_locked(mm);
 	while ((vma = find_vma(mm, addr))) {
 		addr = vma->vm_end;
 		if (!hwpmc_vma_wanted(vma))
@@ -168,6 +167,17 @@ static void hwpmc_rec_maps(struct hwpmc_log *lg, pid_t pid,
 		if (!IS_ERR(path))
 			hwpmc_rec_map_in(lg, pid, vma, path, now);
 	}
+}
+
+/*
+ * The executable file mappings of mm to lg, for process pid; process
+ * context, mm referenced.
+ */
+static void hwpmc_rec_maps(struct hwpmc_log *lg, pid_t pid,
+			   struct mm_struct *mm, char *buf)
+{
+	mmap_read_lock(mm);
+	hwpmc_rec_maps_locked(lg, pid, mm, buf, ktime_get_ns());
 	mmap_read_unlock(mm);
 }
 
@@ -268,11 +278,19 @@ void hwpmc_rec_map_out(struct hwpmc_log *lg, pid_t pid, unsigned long start,
 	hwpmc_log_append(lg, PMCLOG_TYPE_MAP_OUT, time, &r, sizeof(r), NULL, 0);
 }
 
-/* PROCEXEC: process pid, counted by pmcid, executes path. */
+/*
+ * PROCEXEC: process pid, counted by pmcid, executes path, its dynamic
+ * linker at baseaddr and the executable relocated by dynaddr.
+ */
 void hwpmc_rec_procexec(struct hwpmc_log *lg, u32 pmcid, pid_t pid,
-			const char *path, u64 time)
+			u64 baseaddr, u64 dynaddr, const char *path, u64 time)
 {
-	struct pmclog_procexec r = { .pl_pid = pid, .pl_pmcid = pmcid };
+	struct pmclog_procexec r = {
+		.pl_pid = pid,
+		.pl_pmcid = pmcid,
+		.pl_baseaddr = baseaddr,
+		.pl_dynaddr = dynaddr,
+	};
 
 	hwpmc_log_append_path(lg, PMCLOG_TYPE_PROCEXEC, time, &r, sizeof(r),
 			      path);

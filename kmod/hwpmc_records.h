@@ -10,6 +10,7 @@
 
 struct hwpmc_log;
 struct hwpmc_pmc;
+struct mm_struct;
 struct task_struct;
 struct vm_area_struct;
 
@@ -30,13 +31,15 @@ void hwpmc_rec_pmcattach(struct hwpmc_log *lg, const struct hwpmc_pmc *pm,
 void hwpmc_rec_all_maps(struct hwpmc_log *lg);
 bool hwpmc_vma_wanted(const struct vm_area_struct *vma);
 const char *hwpmc_vma_path(const struct vm_area_struct *vma, char *buf);
+void hwpmc_rec_maps_locked(struct hwpmc_log *lg, pid_t pid,
+			   struct mm_struct *mm, char *buf, u64 now);
 void hwpmc_rec_map_in(struct hwpmc_log *lg, pid_t pid,
 		      const struct vm_area_struct *vma, const char *path,
 		      u64 time);
 void hwpmc_rec_map_out(struct hwpmc_log *lg, pid_t pid, unsigned long start,
 		       unsigned long end, u64 time);
 void hwpmc_rec_procexec(struct hwpmc_log *lg, u32 pmcid, pid_t pid,
-			const char *path, u64 time);
+			u64 baseaddr, u64 dynaddr, const char *path, u64 time);
 void hwpmc_rec_procfork(struct hwpmc_log *lg, pid_t oldpid, pid_t newpid,
 			u64 time);
 void hwpmc_rec_sysexit(struct hwpmc_log *lg, pid_t pid, u64 time);

@@ -140,7 +140,7 @@ static const struct pmclog_kind pmclog_kinds[PMCLOG_TYPE_MAX + 1] = {
 		PMCLOG_TAIL_PATH, pl_pathname,
 		F(procexec, pl_pid, procexec, pl_pid),
 		F(procexec, pl_pmcid, procexec, pl_pmcid),
-		F(procexec, pl_base, procexec, pl_baseaddr),
+		F(procexec, pl_baseaddr, procexec, pl_baseaddr),
 		F(procexec, pl_dynaddr, procexec, pl_dynaddr)),
 	[PMCLOG_TYPE_PROCEXIT] = KIND(procexit, procexit,
 		F(procexit, pl_pid, procexit, pl_pid),

@@ -167,8 +167,8 @@ struct pmclog_ev_proccreate {
 struct pmclog_ev_procexec {
 	pid_t		pl_pid;
 	pmc_id_t	pl_pmcid;
-	uint64_t	pl_baseaddr;	/* AT_BASE: interpreter load base */
-	uint64_t	pl_dynaddr;	/* load base of a PIE, else 0 */
+	uint64_t	pl_baseaddr;	/* dynamic linker's base, else dynaddr */
+	uint64_t	pl_dynaddr;	/* relocation of a PIE, else 0 */
 	char		pl_pathname[PMCLOG_PATH_MAX];
 };
 

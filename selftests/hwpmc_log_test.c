@@ -4,6 +4,7 @@
  * parsed here with the uapi structures alone (no libhwpmc), so that the
  * kernel's records are checked independently of pmclog(3).
  */
+#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -18,10 +19,12 @@
 #include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
+#include <sys/ptrace.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/sysmacros.h>
 #include <sys/time.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -931,6 +934,327 @@ TEST_F(log, exec_logs_procexec_then_the_new_mappings)
 	EXPECT_EQ(0, anon_after) TH_LOG("a program with no JIT: no //anon");
 	EXPECT_EQ(0, lg.bad);
 	free(lg.buf);
+}
+
+/*
+ * What the file of an ELF program says: its type, the page of its first
+ * PT_LOAD segment and its PT_INTERP (empty when none); 64-bit only.
+ */
+struct elf_facts {
+	int type;
+	__u64 first;
+	char interp[256];
+};
+
+static int elf_facts(const char *path, struct elf_facts *ef)
+{
+	Elf64_Ehdr eh;
+	Elf64_Phdr ph;
+	int fd = open(path, O_RDONLY), i, seen = 0;
+
+	memset(ef, 0, sizeof(*ef));
+	if (fd < 0)
+		return -1;
+	if (pread(fd, &eh, sizeof(eh), 0) != sizeof(eh) ||
+	    memcmp(eh.e_ident, ELFMAG, SELFMAG) ||
+	    eh.e_ident[EI_CLASS] != ELFCLASS64)
+		goto bad;
+	ef->type = eh.e_type;
+	for (i = 0; i < eh.e_phnum; i++) {
+		if (pread(fd, &ph, sizeof(ph), eh.e_phoff + i * eh.e_phentsize)
+		    != sizeof(ph))
+			goto bad;
+		if (ph.p_type == PT_LOAD && !seen++)
+			ef->first = ph.p_vaddr & ~(__u64)(getpagesize() - 1);
+		if (ph.p_type == PT_INTERP &&
+		    (ph.p_filesz >= sizeof(ef->interp) ||
+		     pread(fd, ef->interp, ph.p_filesz, ph.p_offset) !=
+		     (ssize_t)ph.p_filesz))
+			goto bad;
+	}
+	close(fd);
+	return seen ? 0 : -1;
+bad:
+	close(fd);
+	return -1;
+}
+
+/*
+ * The lowest address where process pid maps the file at path (matched by
+ * device and inode, whatever name the maps give it) from its start;
+ * 0 when it does not.
+ */
+static __u64 map_base(pid_t pid, const char *path)
+{
+	unsigned long long lo, hi, off, ino, best = 0;
+	unsigned int maj, mn;
+	char name[64], line[512];
+	struct stat st;
+	FILE *f;
+
+	if (stat(path, &st))
+		return 0;
+	snprintf(name, sizeof(name), "/proc/%d/maps", pid);
+	f = fopen(name, "r");
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "%llx-%llx %*s %llx %x:%x %llu", &lo, &hi,
+			   &off, &maj, &mn, &ino) == 6 &&
+		    off == 0 && ino == st.st_ino &&
+		    makedev(maj, mn) == st.st_dev && (!best || lo < best))
+			best = lo;
+	fclose(f);
+	return best;
+}
+
+/*
+ * Exec prog in a child stopped by ptrace at its first instruction, with a
+ * sampling PMC attached before: the PROCEXEC's addresses are FreeBSD's
+ * (pl_dynaddr the executable's relocation, pl_baseaddr its dynamic
+ * linker's base or, without one, pl_dynaddr), checked against where the
+ * child's maps put the files, with the files' own first segments.
+ */
+static void exec_addrs_check(struct __test_metadata *_metadata, int fd,
+			     const char *logpath, const char *prog,
+			     __u64 *dynaddr)
+{
+	struct pmclog_procexec *px;
+	struct pmclog_header *h;
+	struct elf_facts ef, ief;
+	__u64 want_dyn = 0, want_base, exe, ld;
+	const char *name = strrchr(prog, '/') + 1;
+	struct log lg;
+	int f = logfile(logpath), st, seen = 0;
+	size_t off;
+	pid_t pid;
+	__u32 id;
+
+	ASSERT_EQ(0, elf_facts(prog, &ef)) TH_LOG("%s: not a 64-bit ELF", prog);
+	ASSERT_LE(0, f);
+	ASSERT_EQ(0, configure(fd, f));
+	close(f);
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		ptrace(PTRACE_TRACEME, 0, NULL, NULL);
+		raise(SIGSTOP);
+		execl(prog, prog, "1", (char *)NULL);
+		_exit(127);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &st, 0));
+	ASSERT_TRUE(WIFSTOPPED(st) && WSTOPSIG(st) == SIGSTOP);
+	ASSERT_EQ(0, alloc(fd, PMC_MODE_TS, EV_SOFT(CPU_CLOCK), PMC_CPU_ANY, 0,
+			   MS, &id));
+	ASSERT_EQ(0, attach(fd, id, pid));
+	ASSERT_EQ(0, simple(fd, HWPMC_IOC_PMCSTART, id));
+	ASSERT_EQ(0, ptrace(PTRACE_CONT, pid, NULL, NULL));
+	/* stopped after the exec, before its first instruction */
+	ASSERT_EQ(pid, waitpid(pid, &st, 0));
+	ASSERT_TRUE(WIFSTOPPED(st) && WSTOPSIG(st) == SIGTRAP)
+		TH_LOG("status 0x%x", st);
+	exe = map_base(pid, prog);
+	ld = ef.interp[0] ? map_base(pid, ef.interp) : 0;
+	kill(pid, SIGKILL);
+	ASSERT_EQ(pid, waitpid(pid, &st, 0));
+	ASSERT_EQ(0, xioctl(fd, HWPMC_IOC_CLOSELOG, NULL));
+
+	ASSERT_NE(0, exe) TH_LOG("%s not in the child's maps", prog);
+	if (ef.type == ET_DYN)
+		want_dyn = exe - ef.first;
+	else
+		ASSERT_EQ(ef.first, exe);
+	want_base = want_dyn;
+	if (ef.interp[0]) {
+		ASSERT_EQ(0, elf_facts(ef.interp, &ief));
+		ASSERT_NE(0, ld) TH_LOG("%s not in the child's maps", ef.interp);
+		want_base = ld - ief.first;
+	}
+	log_load_file(&lg, logpath);
+	for_each_record(&lg, h, off) {
+		if (TYPE(h) != PMCLOG_TYPE_PROCEXEC)
+			continue;
+		px = (void *)h;
+		if (px->pl_pid != (__u32)pid || !strstr(px->pl_pathname, name))
+			continue;
+		seen++;
+		EXPECT_EQ(want_dyn, px->pl_dynaddr)
+			TH_LOG("%s: dynaddr 0x%llx, mapped at 0x%llx", prog,
+			       (unsigned long long)px->pl_dynaddr,
+			       (unsigned long long)exe);
+		EXPECT_EQ(want_base, px->pl_baseaddr)
+			TH_LOG("%s: baseaddr 0x%llx, %s at 0x%llx", prog,
+			       (unsigned long long)px->pl_baseaddr,
+			       ef.interp[0] ? ef.interp : "(no interpreter)",
+			       (unsigned long long)ld);
+		EXPECT_EQ(px->pl_base, px->pl_baseaddr);	/* old name */
+	}
+	EXPECT_EQ(1, seen);
+	EXPECT_EQ(0, lg.bad);
+	free(lg.buf);
+	if (dynaddr)
+		*dynaddr = want_dyn;
+}
+
+/* next to this test, or the empty string */
+static void sibling(char *buf, size_t len, const char *name)
+{
+	ssize_t n = readlink("/proc/self/exe", buf, len - 64);
+
+	if (n <= 0 || !memchr(buf, '/', n)) {
+		buf[0] = 0;
+		return;
+	}
+	buf[n] = 0;
+	strcpy(strrchr(buf, '/') + 1, name);
+	if (access(buf, X_OK))
+		buf[0] = 0;
+}
+
+/* a dynamically linked PIE: relocated, its dynamic linker elsewhere */
+TEST_F(log, exec_of_a_pie_logs_where_it_and_its_linker_are)
+{
+	struct elf_facts ef;
+	char prog[256];
+	__u64 dyn = 0;
+
+	sibling(prog, sizeof(prog), "hwpmc_touch");
+	if (!prog[0] || elf_facts(prog, &ef) || ef.type != ET_DYN ||
+	    !ef.interp[0])
+		SKIP(return, "no dynamically linked PIE hwpmc_touch");
+	exec_addrs_check(_metadata, self->fd, self->path, prog, &dyn);
+	EXPECT_NE(0, dyn) TH_LOG("a PIE at its link-time addresses?");
+}
+
+/* a static PIE: relocated, and its own base is the base (no linker) */
+TEST_F(log, exec_of_a_static_pie_logs_its_relocation_twice)
+{
+	struct elf_facts ef;
+	char prog[256];
+	__u64 dyn = 0;
+
+	sibling(prog, sizeof(prog), "hwpmc_touch_spie");
+	if (!prog[0] || elf_facts(prog, &ef) || ef.type != ET_DYN ||
+	    ef.interp[0])
+		SKIP(return, "no static-pie hwpmc_touch_spie");
+	exec_addrs_check(_metadata, self->fd, self->path, prog, &dyn);
+	EXPECT_NE(0, dyn);
+}
+
+/* a static non-PIE program (the guest's busybox): 0 and 0 */
+TEST_F(log, exec_of_a_static_program_logs_no_relocation)
+{
+	const char *prog = "/bin/busybox";
+	struct elf_facts ef;
+
+	if (elf_facts(prog, &ef) || ef.type != ET_EXEC || ef.interp[0])
+		SKIP(return, "no static ET_EXEC %s", prog);
+	exec_addrs_check(_metadata, self->fd, self->path, prog, NULL);
+}
+
+/* the child: nobody, exec the set-user-ID root program arg */
+static void setid_exec_fn(void *arg)
+{
+	const char *prog = arg;
+
+	if (setresgid(65534, 65534, 65534) || setresuid(65534, 65534, 65534))
+		_exit(98);
+	execl(prog, prog, "1", (char *)NULL);
+	_exit(127);
+}
+
+/*
+ * A target execs a set-user-ID root program (suid_dumpable 0, where perf
+ * ends its counters at the exec, and 1, where it does not): the owner's
+ * log has its PROCEXEC, without addresses, and no MAP_IN of the image:
+ * the owner could not read the program's maps.
+ */
+TEST_F(log, exec_of_a_setuid_program_logs_no_addresses)
+{
+	struct pmclog_procexec *px;
+	struct pmclog_map_in *mi;
+	struct pmclog_header *h;
+	char src[256], prog[64], old[8] = "0\n", cp[4096];
+	const char *name;
+	struct log lg;
+	struct child c;
+	int in, out, sd, f, seen, maps;
+	ssize_t n;
+	size_t off;
+	FILE *fsd;
+	__u32 id;
+
+	sibling(src, sizeof(src), "hwpmc_touch");
+	if (!src[0])
+		SKIP(return, "no hwpmc_touch");
+	snprintf(prog, sizeof(prog), "/tmp/hwpmc-setid.%d", getpid());
+	name = strrchr(prog, '/') + 1;
+	in = open(src, O_RDONLY);
+	ASSERT_LE(0, in);
+	out = open(prog, O_WRONLY | O_CREAT | O_TRUNC, 0700);
+	ASSERT_LE(0, out);
+	while ((n = read(in, cp, sizeof(cp))) > 0)
+		ASSERT_EQ(n, write(out, cp, n));
+	close(in);
+	ASSERT_EQ(0, close(out));
+	ASSERT_EQ(0, chown(prog, 0, 0));
+	ASSERT_EQ(0, chmod(prog, 04755));
+	fsd = fopen("/proc/sys/fs/suid_dumpable", "r");
+	if (fsd) {
+		if (!fgets(old, sizeof(old), fsd))
+			strcpy(old, "0\n");
+		fclose(fsd);
+	}
+	for (sd = 0; sd < 2; sd++) {
+		fsd = fopen("/proc/sys/fs/suid_dumpable", "w");
+		ASSERT_NE(NULL, fsd);
+		fprintf(fsd, "%d\n", sd);
+		ASSERT_EQ(0, fclose(fsd));
+		f = logfile(self->path);
+		ASSERT_LE(0, f);
+		ASSERT_EQ(0, configure(self->fd, f));
+		close(f);
+		child_start(&c, setid_exec_fn, prog);
+		ASSERT_EQ(0, alloc(self->fd, PMC_MODE_TS, EV_SOFT(CPU_CLOCK),
+				   PMC_CPU_ANY, 0, MS, &id));
+		ASSERT_EQ(0, attach(self->fd, id, c.pid));
+		ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTART, id));
+		child_go(&c);
+		EXPECT_EQ(0, child_wait(&c, NULL));
+		ASSERT_EQ(0, xioctl(self->fd, HWPMC_IOC_CLOSELOG, NULL));
+		log_load_file(&lg, self->path);
+		seen = maps = 0;
+		for_each_record(&lg, h, off) {
+			if (TYPE(h) == PMCLOG_TYPE_PROCEXEC) {
+				px = (void *)h;
+				if (px->pl_pid != (__u32)c.pid ||
+				    !strstr(px->pl_pathname, name))
+					continue;
+				seen++;
+				EXPECT_EQ(0, px->pl_baseaddr)
+					TH_LOG("suid_dumpable=%d", sd);
+				EXPECT_EQ(0, px->pl_dynaddr)
+					TH_LOG("suid_dumpable=%d", sd);
+			}
+			if (TYPE(h) == PMCLOG_TYPE_MAP_IN) {
+				mi = (void *)h;
+				if (mi->pl_pid == c.pid &&
+				    strstr(mi->pl_pathname, name))
+					maps++;
+			}
+		}
+		EXPECT_EQ(1, seen) TH_LOG("suid_dumpable=%d", sd);
+		EXPECT_EQ(0, maps) TH_LOG("suid_dumpable=%d", sd);
+		EXPECT_EQ(0, lg.bad);
+		free(lg.buf);
+		EXPECT_EQ(0, simple(self->fd, HWPMC_IOC_PMCRELEASE, id));
+	}
+	fsd = fopen("/proc/sys/fs/suid_dumpable", "w");
+	if (fsd) {
+		fputs(old, fsd);
+		fclose(fsd);
+	}
+	unlink(prog);
 }
 
 /* a fork tree touching pages; each process logs its own count */

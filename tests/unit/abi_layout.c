@@ -14,6 +14,8 @@
  *     64-bit hosts, and by the -m32/-m64 comparison everywhere);
  *   - sizes are multiples of 8 (S4() marks a structure deliberately not);
  *   - a flexible array member sits at sizeof (nothing after it);
+ *   - a second name of a field (FA(), in an anonymous union) has the
+ *     offset and size of the field listed before it;
  * and it prints the table with names (--dump) to explain a mismatch.
  *
  * A field missing from this list shows up as a hole, so the list cannot
@@ -34,7 +36,8 @@
 #include <linux/hwpmclog.h>
 #endif
 
-enum { K_STRUCT = 1, K_STRUCT4, K_UNION, K_FIELD, K_UFIELD, K_FLEX, K_IOC };
+enum { K_STRUCT = 1, K_STRUCT4, K_UNION, K_FIELD, K_UFIELD, K_FLEX, K_IOC,
+       K_ALIAS };
 
 struct layout_entry {
 	unsigned int kind, a, b;
@@ -141,7 +144,8 @@ struct layout_entry {
 	F(pmclog_proccsw, pl_pad)					\
 	S(pmclog_procexec) F(pmclog_procexec, pl_hdr)			\
 	F(pmclog_procexec, pl_pid) F(pmclog_procexec, pl_pmcid)		\
-	F(pmclog_procexec, pl_base) F(pmclog_procexec, pl_dynaddr)	\
+	F(pmclog_procexec, pl_base) FA(pmclog_procexec, pl_baseaddr)	\
+	F(pmclog_procexec, pl_dynaddr)					\
 	FLEX(pmclog_procexec, pl_pathname)				\
 	S(pmclog_procexit) F(pmclog_procexit, pl_hdr)			\
 	F(pmclog_procexit, pl_pmcid) F(pmclog_procexit, pl_pid)		\
@@ -189,6 +193,7 @@ struct layout_entry {
 #define U(s)	  { K_UNION, sizeof(union s), 0 },
 #define F(s, f)	  { K_FIELD, offsetof(struct s, f), MSIZE(struct s, f) },
 #define UF(s, f)  { K_UFIELD, offsetof(union s, f), MSIZE(union s, f) },
+#define FA(s, f)  { K_ALIAS, offsetof(struct s, f), MSIZE(struct s, f) },
 #define FLEX(s, f) { K_FLEX, offsetof(struct s, f), MSIZE(struct s, f[0]) },
 #define IOC(c)	  { K_IOC, (unsigned int)(c), 0 },
 __attribute__((used, section(".hwpmc_layout")))
@@ -198,6 +203,7 @@ const struct layout_entry hwpmc_layout[] = { LAYOUT(X) };
 #undef U
 #undef F
 #undef UF
+#undef FA
 #undef FLEX
 #undef IOC
 
@@ -210,6 +216,7 @@ const struct layout_entry hwpmc_layout[] = { LAYOUT(X) };
 #define U(s)	   "union " #s,
 #define F(s, f)	   #s "." #f,
 #define UF(s, f)   #s "." #f,
+#define FA(s, f)   #s "." #f,
 #define FLEX(s, f) #s "." #f "[]",
 #define IOC(c)	   #c,
 static const char *const names[] = { LAYOUT(X) };
@@ -231,16 +238,27 @@ static void ok(int cond, const char *what)
 static unsigned int check_aggregate(unsigned int i)
 {
 	const struct layout_entry *agg = &hwpmc_layout[i];
-	unsigned int end = 0, j = i + 1, nfields = 0, flex = 0;
+	unsigned int end = 0, j = i + 1, nfields = 0, flex = 0, last = 0;
 	char msg[256];
 	int holes = 0, union_ok = 1;
 
 	for (; j < N && (hwpmc_layout[j].kind == K_FIELD ||
 			 hwpmc_layout[j].kind == K_UFIELD ||
+			 hwpmc_layout[j].kind == K_ALIAS ||
 			 hwpmc_layout[j].kind == K_FLEX); j++) {
 		const struct layout_entry *e = &hwpmc_layout[j];
 
 		nfields++;
+		if (e->kind == K_ALIAS) {
+			if (!last || e->a != hwpmc_layout[last].a ||
+			    e->b != hwpmc_layout[last].b) {
+				printf("# %s: %s is not a second name of the field before it\n",
+				       names[i], names[j]);
+				holes++;
+			}
+			continue;
+		}
+		last = j;
 		if (e->kind == K_UFIELD) {
 			if (e->a != 0 || e->b > agg->a)
 				union_ok = 0;

@@ -177,7 +177,7 @@ static inline void lb_full(struct lb *b)
 	}
 	{
 		struct pmclog_procexec r = { .pl_pid = 100, .pl_pmcid = 0x2001,
-					     .pl_base = 0x7f0000000000ULL,
+					     .pl_baseaddr = 0x7f0000000000ULL,
 					     .pl_dynaddr = 0x555555554000ULL };
 		static const char p[] = "/usr/bin/a-program-with-a-long-name";
 

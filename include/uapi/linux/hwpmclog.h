@@ -132,13 +132,25 @@ struct pmclog_proccsw {
 	__u32	pl_pad;
 };
 
-/* PROCEXEC: a target exec'ed; path of the new image follows. */
+/*
+ * PROCEXEC: a target exec'ed; path of the new image follows.  The two
+ * addresses are FreeBSD's: pl_dynaddr is the executable's relocation
+ * (where a position-independent executable, ELF ET_DYN, was loaded
+ * relative to its link-time addresses; 0 for ET_EXEC), pl_baseaddr is
+ * where the program's dynamic linker was loaded (AT_BASE), or
+ * pl_dynaddr when it has none (static executables).  Both are 0 when the
+ * owner may not see them (set-ID and file-capability programs, to owners
+ * other than system samplers).  pl_base is the same field's older name.
+ */
 struct pmclog_procexec {
 	struct pmclog_header pl_hdr;
 	__u32	pl_pid;
 	__u32	pl_pmcid;
-	__u64	pl_base;		/* AT_BASE: interpreter load base */
-	__u64	pl_dynaddr;		/* load base of a PIE, else 0 */
+	union {
+		__u64	pl_baseaddr;	/* dynamic linker's base */
+		__u64	pl_base;
+	};
+	__u64	pl_dynaddr;		/* relocation of a PIE, else 0 */
 	char	pl_pathname[];
 };
 

@@ -278,58 +278,57 @@ static void cpc_walk_one(const char *name, void *ctx)
 		w->pic(w->arg, w->picno, name);
 }
 
-void cpc_walk_events_all(cpc_t *cpc, void *arg,
-			 void (*action)(void *arg, const char *event))
+/*
+ * The four event walks: w's action for each event (generic: each
+ * generic_events(3CPC) name); EINVAL for no handle, no action or (pic)
+ * a counter the processor does not have.
+ */
+static void cpc_walk(cpc_t *cpc, struct cpc_walk_ctx *w, int pic, int generic)
 {
 	CPC_LOCKED;
-	struct cpc_walk_ctx w = { arg, 0, action, NULL };
 
-	if (!cpc || !action) {
+	if (!cpc || !(w->all || w->pic) || (pic && w->picno >= cpc->npic)) {
 		errno = EINVAL;
 		return;
 	}
-	cpc_each_event(cpc_walk_one, &w);
+	if (generic)
+		cpc_each_generic(cpc_walk_one, w);
+	else
+		cpc_each_event(cpc_walk_one, w);
+}
+
+void cpc_walk_events_all(cpc_t *cpc, void *arg,
+			 void (*action)(void *arg, const char *event))
+{
+	struct cpc_walk_ctx w = { arg, 0, action, NULL };
+
+	cpc_walk(cpc, &w, 0, 0);
 }
 
 void cpc_walk_events_pic(cpc_t *cpc, uint_t picno, void *arg,
 			 void (*action)(void *arg, uint_t picno,
 					const char *event))
 {
-	CPC_LOCKED;
 	struct cpc_walk_ctx w = { arg, picno, NULL, action };
 
-	if (!cpc || !action || picno >= cpc->npic) {
-		errno = EINVAL;
-		return;
-	}
-	cpc_each_event(cpc_walk_one, &w);
+	cpc_walk(cpc, &w, 1, 0);
 }
 
 void cpc_walk_generic_events_all(cpc_t *cpc, void *arg,
 				 void (*action)(void *arg, const char *event))
 {
-	CPC_LOCKED;
 	struct cpc_walk_ctx w = { arg, 0, action, NULL };
 
-	if (!cpc || !action) {
-		errno = EINVAL;
-		return;
-	}
-	cpc_each_generic(cpc_walk_one, &w);
+	cpc_walk(cpc, &w, 0, 1);
 }
 
 void cpc_walk_generic_events_pic(cpc_t *cpc, uint_t picno, void *arg,
 				 void (*action)(void *arg, uint_t picno,
 						const char *event))
 {
-	CPC_LOCKED;
 	struct cpc_walk_ctx w = { arg, picno, NULL, action };
 
-	if (!cpc || !action || picno >= cpc->npic) {
-		errno = EINVAL;
-		return;
-	}
-	cpc_each_generic(cpc_walk_one, &w);
+	cpc_walk(cpc, &w, 1, 1);
 }
 
 void cpc_walk_attrs(cpc_t *cpc, void *arg,

@@ -167,20 +167,24 @@ static int run_open_out(struct run *r)
 	return 0;
 }
 
-/* SIGINT, SIGTERM: delivered only while waiting (ppoll) */
+/*
+ * SIGINT, SIGTERM: delivered only while waiting (ppoll). Blocked before
+ * the handler is installed: a signal caught in between would set
+ * `interrupted' before the wait and ppoll() would then sleep forever.
+ */
 static void run_signals(struct run *r)
 {
 	struct sigaction sa;
 	sigset_t block;
 
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
 	sigemptyset(&block);
 	sigaddset(&block, SIGINT);
 	sigaddset(&block, SIGTERM);
 	sigprocmask(SIG_BLOCK, &block, &r->orig);
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
 }
 
 /* The command, forked: it waits on go[0] until its PMCs run. */

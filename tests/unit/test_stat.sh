@@ -327,13 +327,17 @@ FAKE_HWPMC_PMU=2 FAKE_HWPMC_UNPRIV=1 run 1 fake "$STAT" -p instructions,os true 
 	has err "counting kernel mode needs CAP_PERFMON"
 ok $? "unprivileged ',os' on a PMU event: refused, explained"
 
-# wait_handler PID: until PID catches SIGINT (a background job starts
-# with SIGINT ignored: a signal sent before the handler would be lost).
+# wait_handler PID: until PID is hwpmc-stat and catches SIGINT (a
+# background job starts with SIGINT ignored: a signal sent before the
+# handler would be lost). Before its exec, PID is a copy of this shell,
+# which catches SIGINT too: a signal it took there was lost with it.
 # Up to 30 s: an ASan build starting on a loaded machine took over 5 s.
 wait_handler() {
 	i=0
 	while [ $i -lt 600 ]; do
-		cgt=$(sed -n 's/^SigCgt:[[:space:]]*//p' "/proc/$1/status" 2>/dev/null)
+		cgt=
+		[ "$(cat "/proc/$1/comm" 2>/dev/null)" = hwpmc-stat ] &&
+			cgt=$(sed -n 's/^SigCgt:[[:space:]]*//p' "/proc/$1/status" 2>/dev/null)
 		[ -n "$cgt" ] && [ $((0x$cgt & 2)) != 0 ] && return 0
 		sleep 0.05; i=$((i + 1))
 	done

@@ -30,8 +30,6 @@
 /* ... of which these are for process modes only */
 #define HWPMC_ALLOC_F_PROCESS	(PMC_F_DESCENDANTS | PMC_F_LOG_PROCCSW |	\
 				 PMC_F_LOG_PROCEXIT)
-/* ... and these for sampling modes only */
-#define HWPMC_ALLOC_F_CHAIN	(PMC_F_CALLCHAIN | PMC_F_USERCALLCHAIN)
 /* The largest sampling count: perf's sample_period has bit 63 clear. */
 #define HWPMC_ALLOC_PERIOD_MAX	((__u64)~0ULL >> 1)
 
@@ -88,7 +86,7 @@ hwpmc_alloc_check_def(enum hwpmc_alloc_check c)
 		[HWPMC_ALLOC_FLAGS_SYSTEM] = { "FLAGS_SYSTEM", EINVAL,
 			"a process-only flag in a system mode" },
 		[HWPMC_ALLOC_FLAGS_CHAIN] = { "FLAGS_CHAIN", EINVAL,
-			"a call-chain flag in a counting mode" },
+			"PMC_F_USERCALLCHAIN in a counting mode" },
 		[HWPMC_ALLOC_EVENT] = { "EVENT", EINVAL,
 			"no such class or event" },
 		[HWPMC_ALLOC_CAPS] = { "CAPS", EOPNOTSUPP,
@@ -159,7 +157,12 @@ hwpmc_alloc_check(const struct pmc_op_pmcallocate *pa,
 	if (PMC_IS_SYSTEM_MODE(mode) &&
 	    (pa->pm_flags & HWPMC_ALLOC_F_PROCESS))
 		return HWPMC_ALLOC_FLAGS_SYSTEM;
-	if (!sampling && (pa->pm_flags & HWPMC_ALLOC_F_CHAIN))
+	/*
+	 * FreeBSD's: PMC_F_CALLCHAIN is accepted, and has no effect, in a
+	 * counting mode (pmcstat sets it on every PMC it allocates);
+	 * PMC_F_USERCALLCHAIN is refused there.
+	 */
+	if (!sampling && (pa->pm_flags & PMC_F_USERCALLCHAIN))
 		return HWPMC_ALLOC_FLAGS_CHAIN;
 	if (!f->have_event)
 		return HWPMC_ALLOC_EVENT;

@@ -29,7 +29,8 @@
  * Differences from FreeBSD (see pmclog(3)):
  *   - timestamps (pl_ts) are CLOCK_MONOTONIC; INITIALIZE gives the
  *     CLOCK_REALTIME of the same instant in pl_i.pl_ts;
- *   - addresses are uint64_t whatever the word size (FreeBSD: uintfptr_t);
+ *   - addresses are uint64_t whatever the word size, and uintfptr_t
+ *     (<sys/pmc.h>) is uint64_t (FreeBSD: the word size);
  *   - PMCALLOCATE carries the event's name in the log: pl_a.pl_evname
  *     stays valid until pmclog_close();
  *   - DROPNOTIFY says how many records were lost (pl_dn.pl_dropped);

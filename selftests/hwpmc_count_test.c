@@ -164,8 +164,18 @@ TEST_F(count, allocate_errors)
 				NULL));
 	EXPECT_EQ(EINVAL, alloc(fd, sc, soft, tclk, 0, PMC_F_LOG_PROCEXIT, 0,
 				NULL));
-	EXPECT_EQ(EINVAL, alloc(fd, tc, soft, tclk, any, PMC_F_CALLCHAIN, 0,
+	EXPECT_EQ(EINVAL, alloc(fd, tc, soft, tclk, any,
+				PMC_F_CALLCHAIN | PMC_F_USERCALLCHAIN, 0, NULL));
+	EXPECT_EQ(EINVAL, alloc(fd, sc, soft, tclk, 0, PMC_F_USERCALLCHAIN, 0,
 				NULL));
+	/* PMC_F_CALLCHAIN in a counting mode: ignored, as FreeBSD's pmcstat -p sets it */
+	{
+		__u32 cid;
+
+		EXPECT_EQ(0, alloc(fd, tc, soft, tclk, any, PMC_F_CALLCHAIN, 0,
+				   &cid));
+		EXPECT_EQ(0, simple(fd, HWPMC_IOC_PMCRELEASE, cid));
+	}
 	/* class and event */
 	EXPECT_EQ(EINVAL, alloc(fd, tc, PMC_CLASS_K8, tclk, any, 0, 0, NULL));
 	EXPECT_EQ(EINVAL, alloc(fd, tc, soft, EV_SOFT(DUMMY), any, 0, 0,

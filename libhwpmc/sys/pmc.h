@@ -306,6 +306,15 @@ typedef char __hwpmc_enum_sizes[(sizeof(enum pmc_cputype) == 4 &&
 typedef uint32_t pmc_id_t;
 typedef uint64_t pmc_value_t;
 
+/*
+ * FreeBSD's <sys/pmc.h> includes <machine/profile.h>, whose uintfptr_t
+ * (an integer that holds a function's address) its clients use for the
+ * addresses of pmclog(3) records: libpmcstat hands pl_cc.pl_pc to
+ * callbacks taking a uintfptr_t *.  The records' addresses are uint64_t
+ * here whatever the word size, and so is uintfptr_t.
+ */
+typedef uint64_t uintfptr_t;
+
 /* The structures of the ABI, with FreeBSD's field types. */
 #undef __HWPMC_VALUE
 #define __HWPMC_VALUE		pmc_value_t

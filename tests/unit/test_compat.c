@@ -293,6 +293,38 @@ static void test_idioms(void)
 	   "switch over enum pmclog_type, every FreeBSD record type");
 }
 
+/*
+ * libpmcstat's sample callback, as FreeBSD declares it: the call chain as
+ * uintfptr_t *, given pl_cc.pl_pc.  FreeBSD's <sys/pmc.h> brings
+ * uintfptr_t (<machine/profile.h>).
+ */
+static uintfptr_t cc_sum(uint32_t n, const uintfptr_t *cc)
+{
+	uintfptr_t s = 0;
+
+	while (n--)
+		s += cc[n];
+	return s;
+}
+
+static void test_uintfptr(void)
+{
+	struct pmclog_ev ev;
+	uintfptr_t start;
+
+	memset(&ev, 0, sizeof(ev));
+	ev.pl_u.pl_cc.pl_npc = 2;
+	ev.pl_u.pl_cc.pl_pc[0] = 0x7f0000001000;
+	ev.pl_u.pl_cc.pl_pc[1] = 0x555500000100;
+	ev.pl_u.pl_mi.pl_start = 0;
+	start = ev.pl_u.pl_mi.pl_start;
+	ok(cc_sum(ev.pl_u.pl_cc.pl_npc, ev.pl_u.pl_cc.pl_pc) ==
+	   0x7f0000001000 + 0x555500000100 && start == 0 &&
+	   sizeof(uintfptr_t) >= sizeof(void (*)(void)) &&
+	   sizeof(uintfptr_t) == sizeof(ev.pl_u.pl_cc.pl_pc[0]),
+	   "uintfptr_t: pl_cc.pl_pc passes as uintfptr_t *, holds a function's address");
+}
+
 int compat_order_check(void);	/* compat_order.c */
 
 int main(void)
@@ -305,5 +337,6 @@ int main(void)
 	test_events();
 	test_pmclog_view();
 	test_idioms();
+	test_uintfptr();
 	return tap_done();
 }

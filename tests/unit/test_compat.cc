@@ -164,6 +164,12 @@ static size_t make_log(unsigned char *buf, size_t room)
 	return n + sizeof(pc);
 }
 
+/* libpmcstat's sample callback: the call chain as uintfptr_t * */
+static uintfptr_t cc_first(const uintfptr_t *cc)
+{
+	return cc[0];
+}
+
 int main()
 {
 	enum pmc_mode m = PMC_MODE_SC;
@@ -241,6 +247,8 @@ int main()
 			   "\"pc\": [ \"0x0000000000401000\", \"0x0000000000402000\"]}\n",
 		   "<pmcformat.h>: event_to_json() of the three records: %s",
 		   oneline(json).c_str());
+		ok(cc_first(ev.pl_u.pl_cc.pl_pc) == 0x401000,
+		   "pl_cc.pl_pc passes as uintfptr_t * (libpmcstat's callbacks)");
 		ok(ev.pl_state == PMCLOG_REQUIRE_DATA &&
 		   seen == "initlog 0x1010000 \"GENERIC\";"
 			   "allocatedyn 0xfff20f01 \"cpu-clock\" 0x80;"

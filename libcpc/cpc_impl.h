@@ -105,6 +105,7 @@ struct __pctx {
 	pctx_errfn_t	*errfn;
 	int		 verbose;
 	int		 created;	/* pctx_create(): killed at release */
+	int		 let_go;	/* ... no longer followed: waited for */
 	volatile int	 terminate;	/* pctx_terminate(): pctx_run returns */
 	struct pctx_proc *procs;	/* followed (traced) processes */
 	pctx_sysc_execfn_t *exec_fn;

@@ -497,8 +497,10 @@ static int pctx_event(pctx_t *pctx, pid_t pid, int st)
 			pctx_call_end(pctx, &c);
 			free(cmd);
 			if (code != 0) {
-				/* no longer followed */
+				/* no longer followed (a created one: waited for at release) */
 				ptrace(PTRACE_DETACH, pid, NULL, NULL);
+				if (pid == pctx->pid && pctx->created)
+					pctx->let_go = 1;
 				pctx_forget(pctx, pid);
 				return rc;
 			}
@@ -637,5 +639,9 @@ void pctx_release(pctx_t *pctx)
 		pctx->procs = pp->next;
 		free(pp);
 	}
+	/* the command let go at its exec runs to its end */
+	if (pctx->let_go)
+		while (waitpid(pctx->pid, &st, 0) < 0 && errno == EINTR)
+			;
 	free(pctx);
 }

@@ -119,6 +119,8 @@ ok $? "cputrack -fe: the shell's own exec followed to its exit"
 run 0 "$TRACK" -c cpu-clock sh -c '/bin/true; exec /bin/echo done'
 [ "$(lines out ' fork ')" = 0 ] && [ "$(lines out ' exit ')" = 0 ] && has out "exec +# '/bin/echo done'"
 ok $? "cputrack without -f, -e: no children; the process let go at its exec"
+run 0 "$TRACK" -c cpu-clock sh -c 'exec sh -c "sleep 0.3; echo late"' && has out '^late$'
+ok $? "cputrack without -e: the command let go is waited for"
 
 # -p: a running process
 sleep 0.6 &

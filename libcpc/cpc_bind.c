@@ -199,8 +199,9 @@ int cpc_bind_pctx(cpc_t *cpc, pctx_t *pctx, id_t id, cpc_set_t *set,
 		errno = EINVAL;
 		return -1;
 	}
-	return cpc_bind(cpc, set, CPC_BOUND_PCTX, pctx->pid, PMC_CPU_ANY,
-			"cpc_bind_pctx");
+	/* in a handler of pctx_run(), the process of the event */
+	return cpc_bind(cpc, set, CPC_BOUND_PCTX, pctx->cur ? pctx->cur : pctx->pid,
+			PMC_CPU_ANY, "cpc_bind_pctx");
 }
 
 int cpc_bind_cpu(cpc_t *cpc, processorid_t id, cpc_set_t *set, uint_t flags)

@@ -3,11 +3,13 @@
  * libcpc: what the library's files share.  Not installed.
  *
  *   cpc_open.c   handles, processor information, event and attribute
- *                walks, error reporting, libpctx's naming of a process
+ *                walks, error reporting
  *   cpc_set.c    sets, requests (event names and attributes checked
  *                through libhwpmc's parser), buffers
  *   cpc_bind.c   binding a set (PMCs allocated, attached, started),
  *                sampling, presets, enable/disable, unbinding
+ *   pctx.c       libpctx: processes created or captured, and followed
+ *                through their events with ptrace(2)
  */
 #ifndef _LIBCPC_CPC_IMPL_H
 #define _LIBCPC_CPC_IMPL_H
@@ -88,12 +90,33 @@ struct __cpc {
 	char		 cpuref[CPC_MAX_CPUREF];
 };
 
-struct __pctx {
+/* A process a pctx follows (pctx.c) */
+struct pctx_proc {
+	struct pctx_proc *next;
 	pid_t		 pid;
+	int		 seen;		/* its first stop taken (a new child) */
+	int		 exiting;	/* fini_lwp and exit called */
+};
+
+struct __pctx {
+	pid_t		 pid;		/* the process created or captured */
+	pid_t		 cur;		/* the process of the handler running */
 	void		*arg;
 	pctx_errfn_t	*errfn;
 	int		 verbose;
+	int		 created;	/* pctx_create(): killed at release */
+	int		 let_go;	/* ... no longer followed: waited for */
+	volatile int	 terminate;	/* pctx_terminate(): pctx_run returns */
+	struct pctx_proc *procs;	/* followed (traced) processes */
+	pctx_sysc_execfn_t *exec_fn;
+	pctx_sysc_forkfn_t *fork_fn;
+	pctx_sysc_exitfn_t *exit_fn;
+	pctx_init_lwpfn_t *init_fn;
+	pctx_fini_lwpfn_t *fini_fn;
 };
+
+/* cpc_terminate(): every pctx_run() returns at its next wake-up. */
+void pctx_terminate_all(void);
 
 /*
  * One recursive lock for the library (illumos' libcpc is MT-Safe): every

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
  * libcpc: cpc_open(3CPC), cpc_npic(3CPC), cpc_seterrhndlr(3CPC); the
- * event and attribute walks; libpctx's naming of a process.
+ * event and attribute walks.
  *
  * A cpc_t stands for libhwpmc initialised (pmc_init()): the first handle
  * opened initialises it unless the program already had, the last one
@@ -156,7 +156,8 @@ int cpc_close(cpc_t *cpc)
 
 void cpc_terminate(cpc_t *cpc)
 {
-	(void)cpc;		/* libpctx's event loop does not exist yet */
+	(void)cpc;
+	pctx_terminate_all();	/* libpctx's event loops return */
 }
 
 uint_t cpc_npic(cpc_t *cpc)
@@ -343,49 +344,4 @@ void cpc_walk_attrs(cpc_t *cpc, void *arg,
 	}
 	for (i = 0; i < cpc_nattr_defs; i++)
 		action(arg, cpc_attr_defs[i].name);
-}
-
-/* ---- libpctx: a process named, not controlled ---- */
-
-static void pctx_err(pctx_errfn_t *errfn, const char *fn, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static void pctx_err(pctx_errfn_t *errfn, const char *fn, const char *fmt, ...)
-{
-	int saved = errno;
-	va_list ap;
-
-	va_start(ap, fmt);
-	if (errfn) {
-		errfn(fn, fmt, ap);
-	} else {
-		fprintf(stderr, "libpctx: %s: ", fn);
-		vfprintf(stderr, fmt, ap);
-	}
-	va_end(ap);
-	errno = saved;
-}
-
-pctx_t *pctx_capture(pid_t pid, void *arg, int verbose, pctx_errfn_t *errfn)
-{
-	pctx_t *p;
-
-	if (pid <= 0 || (kill(pid, 0) < 0 && errno == ESRCH)) {
-		if (errfn || verbose)
-			pctx_err(errfn, "pctx_capture", "no process %d\n", (int)pid);
-		errno = ESRCH;
-		return NULL;
-	}
-	p = calloc(1, sizeof(*p));
-	if (!p)
-		return NULL;
-	p->pid = pid;
-	p->arg = arg;
-	p->errfn = errfn;
-	p->verbose = verbose;
-	return p;
-}
-
-void pctx_release(pctx_t *pctx)
-{
-	free(pctx);
 }

@@ -6,7 +6,7 @@
 #
 #   make lib             $(B)/lib/libhwpmc.so.1, libhwpmc.so, libhwpmc.a, hwpmc.pc;
 #                        libcpc.so.1, libcpc.so, libcpc.a, cpc.pc (libcpc(3))
-#   make tools           $(B)/bin/hwpmc-control (runs from the build tree)
+#   make tools           $(B)/bin/hwpmc-control, hwpmc-stat, hwpmc-cputrack, hwpmc-cpustat
 #   make check-unit      host unit tests under ASan+UBSan, TAP output
 #   make install-user    library, headers (<pmc.h>, <pmclog.h>, <pmcformat.h>,
 #                        <sys/pmc.h>, <sys/pmclog.h>, <linux/hwpmc*.h>), libcpc and its
@@ -152,10 +152,13 @@ LIB_OBJS	:= $(patsubst libhwpmc/%.c,$(B)/obj/lib/%.o,$(LIB_SRCS)) \
 LIB_SO		:= $(B)/lib/libhwpmc.so.1
 LIB_A		:= $(B)/lib/libhwpmc.a
 LIB_PC		:= $(B)/lib/hwpmc.pc
-TOOLS		:= $(B)/bin/hwpmc-control $(B)/bin/hwpmc-stat
+TOOLS		:= $(B)/bin/hwpmc-control $(B)/bin/hwpmc-stat \
+		   $(B)/bin/hwpmc-cputrack $(B)/bin/hwpmc-cpustat
 STAT_OBJS	:= $(patsubst tools/%.c,$(B)/obj/tools/%.o,$(STAT_SRCS)) $(PPROF_OBJ) \
 		   $(B)/obj/tools/pmu_metrics_data.o
-TOOL_OBJS	:= $(B)/obj/tools/hwpmc-control.o $(B)/obj/tools/hwpmc-stat.o $(STAT_OBJS)
+TOOL_OBJS	:= $(B)/obj/tools/hwpmc-control.o $(B)/obj/tools/hwpmc-stat.o $(STAT_OBJS) \
+		   $(B)/obj/tools/hwpmc-cputrack.o $(B)/obj/tools/hwpmc-cpustat.o \
+		   $(B)/obj/tools/cpc_spec.o
 USER_HEADERS	:= include/uapi/linux/hwpmc.h include/uapi/linux/hwpmclog.h
 # FreeBSD's <pmc.h>, <pmclog.h>, <pmcformat.h> (C++, header only), and
 # <sys/pmc.h>, <sys/pmclog.h>: the pmc(3) view of the uapi
@@ -163,7 +166,7 @@ LIB_HEADERS	:= libhwpmc/pmc.h libhwpmc/pmclog.h libhwpmc/pmcformat.h
 LIB_SYS_HEADERS	:= libhwpmc/sys/pmc.h libhwpmc/sys/pmclog.h libhwpmc/sys/_pmc_undef.h
 
 # libcpc(3): illumos' libcpc over libhwpmc (libcpc/)
-CPC_SRCS	:= libcpc/cpc_open.c libcpc/cpc_set.c libcpc/cpc_bind.c
+CPC_SRCS	:= libcpc/cpc_open.c libcpc/cpc_set.c libcpc/cpc_bind.c libcpc/pctx.c
 CPC_HEADERS	:= libcpc/libcpc.h libcpc/libpctx.h
 CPC_CPPFLAGS	:= -I$(U_SRC)/libcpc
 CPC_PIC_OBJS	:= $(patsubst libcpc/%.c,$(B)/obj/cpc-pic/%.o,$(CPC_SRCS))
@@ -277,6 +280,12 @@ $(CPC_PC): libcpc/cpc.pc.in mk/user.mk
 	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@LIBDIR@|$(LIBDIR)|g' \
 	    -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|g' -e 's|@VERSION@|$(VERSION)|g' $< > $@
 
+# hwpmc-cputrack, hwpmc-cpustat: libcpc(3)'s clients
+CPC_TOOL_SRCS	:= tools/hwpmc-cputrack.c tools/hwpmc-cpustat.c tools/cpc_spec.c
+$(patsubst tools/%.c,$(B)/obj/tools/%.o,$(CPC_TOOL_SRCS)): $(B)/obj/tools/%.o: tools/%.c
+	@mkdir -p $(@D)
+	$(CC) $(U_CPPFLAGS) $(CPC_CPPFLAGS) $(U_CFLAGS) -c $< -o $@
+
 $(B)/obj/tools/%.o: tools/%.c
 	@mkdir -p $(@D)
 	$(CC) $(U_CPPFLAGS) $(CURSES_CFLAGS) $(PPROF_CFLAGS) $(DW_CFLAGS) $(U_CFLAGS) -c $< -o $@
@@ -300,6 +309,11 @@ $(B)/bin/hwpmc-stat: $(B)/obj/tools/hwpmc-stat.o $(STAT_OBJS) $(LIB_A)
 	@mkdir -p $(@D)
 	$(CC) -static $(U_LDFLAGS) -o $@ $^ $(CURSES_LIBS) $(PPROF_LIBS) $(DW_LIBS) $(LIB_LIBS)
 
+$(B)/bin/hwpmc-cputrack $(B)/bin/hwpmc-cpustat: $(B)/bin/%: $(B)/obj/tools/%.o \
+		$(B)/obj/tools/cpc_spec.o $(CPC_A) $(LIB_A)
+	@mkdir -p $(@D)
+	$(CC) -static $(U_LDFLAGS) -o $@ $^ $(LIB_LIBS)
+
 $(B)/bin/%: $(B)/obj/tools/%.o $(LIB_A)
 	@mkdir -p $(@D)
 	$(CC) -static $(U_LDFLAGS) -o $@ $^ $(LIB_LIBS)
@@ -307,6 +321,12 @@ else
 $(B)/bin/hwpmc-stat: $(B)/obj/tools/hwpmc-stat.o $(STAT_OBJS) $(LIB_SO) $(B)/lib/libhwpmc.so
 	@mkdir -p $(@D)
 	$(CC) $(U_LDFLAGS) -o $@ $(filter %.o,$^) -L$(B)/lib -lhwpmc $(CURSES_LIBS) $(PPROF_LIBS) $(DW_LIBS) \
+		-Wl,-rpath,'$$ORIGIN/../lib'
+
+$(B)/bin/hwpmc-cputrack $(B)/bin/hwpmc-cpustat: $(B)/bin/%: $(B)/obj/tools/%.o \
+		$(B)/obj/tools/cpc_spec.o $(CPC_SO) $(B)/lib/libcpc.so
+	@mkdir -p $(@D)
+	$(CC) $(U_LDFLAGS) -o $@ $(filter %.o,$^) -L$(B)/lib -lcpc -lhwpmc -pthread \
 		-Wl,-rpath,'$$ORIGIN/../lib'
 
 $(B)/bin/%: $(B)/obj/tools/%.o $(LIB_SO) $(B)/lib/libhwpmc.so
@@ -330,6 +350,7 @@ UT_PROGS	:= $(UT)/test_names $(UT)/test_lib $(UT)/test_spec $(UT)/test_count \
 		   $(UT)/test_pmclog $(UT)/test_pmu $(UT)/test_compat $(UT)/test_metric \
 		   $(if $(HAVE_CXX),$(UT)/test_compat_cxx) \
 		   $(UT)/hwpmc-control $(UT)/hwpmc-stat \
+		   $(UT)/hwpmc-cputrack $(UT)/hwpmc-cpustat \
 		   $(UT)/abi_layout $(UT)/fake_hwpmc.so $(UT)/mklog \
 		   $(if $(filter 1,$(WITH_PPROF)),$(UT)/pprof_read)
 
@@ -405,6 +426,15 @@ $(UT)/pprof_read: tests/unit/pprof_read.c $(UT_PPROF_OBJ)
 	$(CC) $(U_CPPFLAGS) $(PPROF_CFLAGS) $(filter-out -MMD -MP,$(UT_CFLAGS)) -o $@ $^ $(PPROF_LIBS)
 
 $(UT)/hwpmc-control: $(UT)/obj/hwpmc-control.o $(UT_LIB_OBJS)
+	$(CC) $(UT_SAN) -o $@ $^ $(LIB_LIBS)
+
+# hwpmc-cputrack, hwpmc-cpustat with libcpc, sanitized; the fake preloaded
+$(patsubst tools/%.c,$(UT)/obj/tools/%.o,$(CPC_TOOL_SRCS)): $(UT)/obj/tools/%.o: tools/%.c
+	@mkdir -p $(@D)
+	$(CC) $(U_CPPFLAGS) $(CPC_CPPFLAGS) $(UT_CFLAGS) -c $< -o $@
+
+$(UT)/hwpmc-cputrack $(UT)/hwpmc-cpustat: $(UT)/%: $(UT)/obj/tools/%.o \
+		$(UT)/obj/tools/cpc_spec.o $(UT_CPC_OBJS) $(UT_LIB_OBJS)
 	$(CC) $(UT_SAN) -o $@ $^ $(LIB_LIBS)
 
 # The fake module, preloaded into the tools: not instrumented.
@@ -531,7 +561,7 @@ install-user: lib tools
 	    > $(DESTDIR)$(PKGCONFIGDIR)/cpc.pc
 	chmod 0644 $(DESTDIR)$(PKGCONFIGDIR)/cpc.pc
 	install -m 0755 $(TOOLS) $(DESTDIR)$(BINDIR)/
-	@set -e; for s in 3 4 8; do \
+	@set -e; for s in 1 3 4 8; do \
 		for f in man/*.$$s; do \
 			[ -e "$$f" ] || continue; \
 			install -d $(DESTDIR)$(MANDIR)/man$$s; \

@@ -84,6 +84,7 @@ else
 fi
 run_tap abi-rules "$UT/abi_layout"
 run_tap abi-m32 sh "$SRC/tests/unit/abi_check.sh" "$SRC" "$UT/abi" "$UT/abi_layout"
+run_tap cputrack sh "$SRC/tests/unit/test_cputrack.sh" "$UT/hwpmc-cputrack" "$UT/hwpmc-cpustat" "$UT/fake_hwpmc.so"
 run_tap control sh "$SRC/tests/unit/test_control.sh" "$UT/hwpmc-control" "$UT/fake_hwpmc.so"
 run_tap stat sh "$SRC/tests/unit/test_stat.sh" "$UT/hwpmc-stat" "$UT/fake_hwpmc.so" "$UT/pty_run"
 run_tap report sh "$SRC/tests/unit/test_report.sh" "$UT/hwpmc-stat" "$UT/mklog" "$UT/fake_hwpmc.so" "$UT/pty_run"

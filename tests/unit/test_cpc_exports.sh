@@ -10,7 +10,7 @@ NM=${NM:-nm}
 . "$(dirname "$0")/tap.sh"
 
 "$NM" -D --defined-only "$LIB" | awk '$2 == "T" { print $3 }' | sort > "${TMPDIR:-/tmp}/cexp.$$"
-sed -n 's/^[a-z][^(]*[[:space:]*]\(\(cpc\|pctx\)_[a-z_]*\)(.*/\1/p' "$@" | sort -u > "${TMPDIR:-/tmp}/cdecl.$$"
+sed -n '/^typedef/d; s/^[a-z][^(]*[[:space:]*]\(\(cpc\|pctx\)_[a-z_]*\)(.*/\1/p' "$@" | sort -u > "${TMPDIR:-/tmp}/cdecl.$$"
 if cmp -s "${TMPDIR:-/tmp}/cexp.$$" "${TMPDIR:-/tmp}/cdecl.$$"; then
 	ok 0 "exports = declarations of $(echo "$@" | xargs -n1 basename | paste -sd+) ($(wc -l < "${TMPDIR:-/tmp}/cexp.$$") functions)"
 else

@@ -307,6 +307,159 @@ static void b_read(void)
 	unpin();
 }
 
+/*
+ * 1b. perf's own user-space read (perf_event_mmap_page, the counter read
+ * with mrs; arm64's config1 rdpmc bit and sysctl kernel.perf_user_access),
+ * what a direct read would cost, which hwpmc does not offer (docs/design.md,
+ * decision 25), against pmc_read() and perf's read() in the same run.
+ */
+#if defined(__aarch64__)
+#define EVCNTR(n)							\
+	case n:								\
+		asm volatile("mrs %0, pmevcntr" #n "_el0" : "=r"(v));	\
+		break;
+static uint64_t user_counter(uint32_t i)
+{
+	uint64_t v = 0;
+
+	switch (i) {
+	EVCNTR(0) EVCNTR(1) EVCNTR(2) EVCNTR(3) EVCNTR(4) EVCNTR(5)
+	EVCNTR(6) EVCNTR(7) EVCNTR(8) EVCNTR(9) EVCNTR(10) EVCNTR(11)
+	EVCNTR(12) EVCNTR(13) EVCNTR(14) EVCNTR(15) EVCNTR(16) EVCNTR(17)
+	EVCNTR(18) EVCNTR(19) EVCNTR(20) EVCNTR(21) EVCNTR(22) EVCNTR(23)
+	EVCNTR(24) EVCNTR(25) EVCNTR(26) EVCNTR(27) EVCNTR(28) EVCNTR(29)
+	EVCNTR(30)
+	case 31:
+		asm volatile("mrs %0, pmccntr_el0" : "=r"(v));
+		break;
+	}
+	return v;
+}
+
+/* perf_event_open(2)'s loop over the mapped page; 0 when it offers none */
+static int perf_uread(volatile struct perf_event_mmap_page *pc, uint64_t *v)
+{
+	uint32_t seq, idx;
+	uint64_t count;
+	int64_t pmc;
+	int width;
+
+	do {
+		seq = pc->lock;
+		__atomic_signal_fence(__ATOMIC_SEQ_CST);
+		idx = pc->index;
+		if (!pc->cap_user_rdpmc || !idx)
+			return 0;
+		width = pc->pmc_width;
+		count = pc->offset;
+		pmc = (int64_t)(user_counter(idx - 1) << (64 - width));
+		count += (uint64_t)(pmc >> (64 - width));
+		__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	} while (pc->lock != seq);
+	*v = count;
+	return 1;
+}
+
+static double time_perf_uread(volatile struct perf_event_mmap_page *pc,
+			      long n)
+{
+	double t0 = now();
+	uint64_t v;
+	long i;
+
+	for (i = 0; i < n; i++)
+		if (!perf_uread(pc, &v))
+			return -1;
+	return (now() - t0) / n;
+}
+
+static void b_uread(void)
+{
+	long n = quick ? 2000 : 20000;
+	int runs = quick ? 3 : 9, fd, rfd, r, sys = -1;
+	double h[MAXRUNS], p[MAXRUNS], k[MAXRUNS];
+	const struct ev *e = &hw_events[0];
+	struct perf_event_attr at = {
+		.type = e->type, .size = sizeof(at), .config = e->config,
+		.config1 = 0x2,		/* rdpmc: config1:1 (arm_pmuv3) */
+	};
+	volatile struct perf_event_mmap_page *pc;
+	uint64_t a, b;
+	pmc_value_t c;
+	pmc_id_t id;
+	FILE *f;
+
+	if (!have_pmu) {
+		note("uread: no PMU, no user-space read to compare with");
+		return;
+	}
+	f = fopen("/proc/sys/kernel/perf_user_access", "r+");
+	if (!f || fscanf(f, "%d", &sys) != 1 || fseek(f, 0, SEEK_SET) ||
+	    fputs("1", f) < 0 || fflush(f)) {
+		note("uread: no kernel.perf_user_access: %s", strerror(errno));
+		if (f)
+			fclose(f);
+		return;
+	}
+	pin(0);
+	fd = (int)syscall(SYS_perf_event_open, &at, 0, -1, -1,
+			  PERF_FLAG_FD_CLOEXEC);
+	rfd = perf_open(e, 0, -1, 0);
+	if (fd < 0 || rfd < 0) {
+		failed("uread: perf_event_open with config1 rdpmc");
+		goto out;
+	}
+	pc = mmap(NULL, sysconf(_SC_PAGESIZE), PROT_READ, MAP_SHARED, fd, 0);
+	if (pc == MAP_FAILED) {
+		failed("uread: mmap of the perf fd");
+		goto out;
+	}
+	id = pmc_new(e, PMC_MODE_TC, PMC_CPU_ANY, 0, 0);
+	if (pmc_attach(id, getpid()) < 0 || pmc_start(id) < 0)
+		die("pmc_attach/start self");
+	/* perf's two reads agree: the user-space one is right */
+	if (!perf_uread(pc, &a) || read(fd, &b, sizeof(b)) != sizeof(b) ||
+	    !perf_uread(pc, &c)) {
+		errno = EOPNOTSUPP;
+		failed("uread: perf offers no user-space read");
+		goto out_pmc;
+	}
+	if (a > b || b > c)
+		note("uread: perf's reads out of order: %llu %llu %llu",
+		     (unsigned long long)a, (unsigned long long)b,
+		     (unsigned long long)c);
+	time_pmc_read(id, n / 10 + 1);
+	time_perf_uread(pc, n / 10 + 1);
+	time_perf_read(rfd, n / 10 + 1);
+	for (r = 0; r < runs; r++) {
+		h[r] = time_pmc_read(id, n);
+		p[r] = time_perf_uread(pc, n);
+		k[r] = time_perf_read(rfd, n);
+	}
+	result("read process instructions, perf user-space", "ns/read", h, p,
+	       runs);
+	result("read process instructions, perf user/read()", "ns/read", p, k,
+	       runs);
+out_pmc:
+	pmc_release(id);
+	munmap((void *)pc, sysconf(_SC_PAGESIZE));
+out:
+	if (fd >= 0)
+		close(fd);
+	if (rfd >= 0)
+		close(rfd);
+	rewind(f);
+	fprintf(f, "%d", sys);
+	fclose(f);
+	unpin();
+}
+#else
+static void b_uread(void)
+{
+	note("uread: perf's user-space read is measured on arm64 only");
+}
+#endif
+
 /* -- 2. start/stop bracket ------------------------------------------------ */
 
 static void b_startstop(void)
@@ -1780,7 +1933,8 @@ static const struct {
 	const char *name;
 	void (*fn)(void);
 } benches[] = {
-	{ "read", b_read }, { "startstop", b_startstop }, { "csw", b_csw },
+	{ "read", b_read }, { "uread", b_uread },
+	{ "startstop", b_startstop }, { "csw", b_csw },
 	{ "onoff", b_onoff },
 	{ "attach", b_attach }, { "sample", b_sample }, { "mem", b_mem },
 };

@@ -5,8 +5,9 @@
  * Dispatch: a command whose type is not ours or whose number names no
  * operation is ENOTTY; a command naming an operation with another size
  * or direction than the ABI's is EINVAL; every operation of the ABI has
- * a handler (PMCGETMSR's answer is EOPNOTSUPP, below).  Each operation
- * copies its argument in, checks reserved fields, and copies results out.
+ * a handler (PMCGETMSR's answer is at best EOPNOTSUPP, below).  Each
+ * operation copies its argument in, checks reserved fields, and copies
+ * results out.
  */
 #define pr_fmt(fmt) "hwpmc: " fmt
 
@@ -296,22 +297,20 @@ static int hwpmc_op_pmcsetcount(struct file *file, void __user *uarg)
 }
 
 /*
- * PMCGETMSR: perf owns the counters and a module cannot hand user space
- * a counter index it may read with RDPMC safely.  FreeBSD answers ENOSYS
- * for hardware without direct reads; in the kernel ENOSYS means only "no
- * such system call", so the module says EOPNOTSUPP and libhwpmc's
- * pmc_get_msr() turns that into FreeBSD's ENOSYS.
+ * PMCGETMSR: EINVAL for a PMC that FreeBSD would never let be read
+ * directly, and EOPNOTSUPP for one it would: perf owns the counters, and
+ * no direct user-space read is offered (docs/design.md, decision 25).
+ * FreeBSD answers ENOSYS for hardware without direct reads; in the kernel
+ * ENOSYS means only "no such system call", so libhwpmc's pmc_get_msr()
+ * turns EOPNOTSUPP into ENOSYS.
  */
 static int hwpmc_op_pmcgetmsr(struct file *file, void __user *uarg)
 {
 	struct pmc_op_getmsr gm;
-	u32 caps;
-	int error;
 
 	if (copy_from_user(&gm, uarg, sizeof(gm)))
 		return -EFAULT;
-	error = hwpmc_pmc_caps(gm.pm_pmcid, &caps);
-	return error ?: -EOPNOTSUPP;
+	return hwpmc_pmc_getmsr(gm.pm_pmcid);
 }
 
 static int hwpmc_op_configurelog(struct file *file, void __user *uarg)

@@ -629,6 +629,36 @@ int hwpmc_pmc_caps(u32 id, u32 *caps)
 	return error;
 }
 
+/*
+ * PMCGETMSR (docs/design.md, decision 25): FreeBSD's checks, a counting
+ * process PMC of a hardware event, without PMC_F_DESCENDANTS, whose only
+ * target is its owner's process (EINVAL otherwise); then EOPNOTSUPP for
+ * such a PMC: perf owns the counters, and the module cannot let a thread
+ * read one in user space safely.
+ */
+int hwpmc_pmc_getmsr(u32 id)
+{
+	struct hwpmc_target *pt;
+	struct hwpmc_pmc *pm;
+	int error;
+
+	down_read(&hwpmc_sx);
+	error = hwpmc_pmc_find(id, &pm);
+	if (error)
+		goto out;
+	error = -EINVAL;
+	if (pm->mode != PMC_MODE_TC || (pm->flags & PMC_F_DESCENDANTS) ||
+	    hwpmc_md_soft(&pm->attr) || !list_is_singular(&pm->targets))
+		goto out;
+	pt = list_first_entry(&pm->targets, struct hwpmc_target, link);
+	if (pt->tgid != pm->owner->tgid || pt->exited || pt->leaving)
+		goto out;
+	error = -EOPNOTSUPP;
+out:
+	up_read(&hwpmc_sx);
+	return error;
+}
+
 int hwpmc_pmc_release(u32 id)
 {
 	struct hwpmc_pmc *pm;

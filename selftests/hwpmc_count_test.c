@@ -351,14 +351,14 @@ TEST_F(count, self_task_clock_start_stop_rw)
 	EXPECT_EQ(EINVAL, rw(self->fd, id, 0, &v));
 	EXPECT_EQ(EINVAL, rw(self->fd, id, PMC_F_DESCENDANTS, &v));
 	EXPECT_EQ(EFAULT, xioctl(self->fd, HWPMC_IOC_PMCRW, BAD_PTR));
-	/* GETCAPS of the PMC, GETMSR not available */
+	/* GETCAPS of the PMC; GETMSR: a software event is never direct */
 	{
 		struct pmc_op_caps gc = { .pm_pmcid = id };
 		struct pmc_op_getmsr gm = { .pm_pmcid = id };
 
 		EXPECT_EQ(0, xioctl(self->fd, HWPMC_IOC_GETCAPS, &gc));
 		EXPECT_EQ(PMC_CAP_READ | PMC_CAP_WRITE, gc.pm_caps);
-		EXPECT_EQ(EOPNOTSUPP, xioctl(self->fd, HWPMC_IOC_PMCGETMSR, &gm));
+		EXPECT_EQ(EINVAL, xioctl(self->fd, HWPMC_IOC_PMCGETMSR, &gm));
 		gc.pm_pmcid = id + 1;
 		EXPECT_EQ(EINVAL, xioctl(self->fd, HWPMC_IOC_GETCAPS, &gc));
 	}
@@ -670,6 +670,85 @@ TEST_F(count, attach_detach_errors)
 	EXPECT_EQ(0, simple(self->fd, HWPMC_IOC_PMCRELEASE, id));
 	EXPECT_EQ(0, simple(self->fd, HWPMC_IOC_PMCRELEASE, other));
 	EXPECT_EQ(0, simple(self->fd, HWPMC_IOC_PMCRELEASE, sid));
+}
+
+/* PMCGETMSR of id; *msr is what the module left in pm_msr. */
+static int getmsr(int fd, __u32 id, __u32 *msr)
+{
+	struct pmc_op_getmsr gm = { .pm_msr = *msr, .pm_pmcid = id };
+	int e = xioctl(fd, HWPMC_IOC_PMCGETMSR, &gm);
+
+	*msr = gm.pm_msr;
+	return e;
+}
+
+/*
+ * PMCGETMSR (hwpmc(4), decision 25): FreeBSD's EINVAL for every PMC that
+ * could never be read directly, EOPNOTSUPP for one that could (a counting
+ * PMC of a hardware event attached only to its owner's process), pm_msr
+ * untouched.
+ */
+TEST_F(count, getmsr_rules)
+{
+	__u32 ins = EV_PMU(INSTRUCTIONS), cyc = EV_PMU(CPU_CYCLES);
+	__u32 soft, sys, hw, ts, desc, other, msr = 12345;
+	int fd = self->fd, wfd, e;
+	pid_t pid;
+
+	ASSERT_EQ(0, alloc_tc(fd, EV_SOFT(PAGE_FAULTS), 0, &soft));
+	EXPECT_EQ(EINVAL, getmsr(fd, soft, &msr));	/* not attached */
+	ASSERT_EQ(0, attach(fd, soft, getpid()));
+	EXPECT_EQ(EINVAL, getmsr(fd, soft, &msr));	/* software event */
+	ASSERT_EQ(0, alloc(fd, PMC_MODE_SC, PMC_CLASS_SOFT, EV_SOFT(CPU_CLOCK),
+			   0, 0, 0, &sys));
+	EXPECT_EQ(EINVAL, getmsr(fd, sys, &msr));	/* system scope */
+	EXPECT_EQ(EINVAL, getmsr(fd, soft + 0x100, &msr));	/* bad id */
+	EXPECT_EQ(12345, msr);
+	if (!self->npmu) {
+		EXPECT_EQ(0, simple(fd, HWPMC_IOC_PMCRELEASE, sys));
+		EXPECT_EQ(0, simple(fd, HWPMC_IOC_PMCRELEASE, soft));
+		SKIP(return, "no hardware PMU: the eligible cases not tested");
+	}
+	e = alloc(fd, PMC_MODE_TC, PMC_CLASS_PMU, ins, PMC_CPU_ANY, 0,
+		  PMC_CAP_USER, &hw);
+	if (e == EINVAL)
+		SKIP(return, "no instructions event");
+	ASSERT_EQ(0, e);
+	EXPECT_EQ(EINVAL, getmsr(fd, hw, &msr));	/* no target */
+	ASSERT_EQ(0, attach(fd, hw, getpid()));
+	EXPECT_EQ(EOPNOTSUPP, getmsr(fd, hw, &msr));	/* eligible */
+	ASSERT_EQ(0, simple(fd, HWPMC_IOC_PMCSTART, hw));
+	EXPECT_EQ(EOPNOTSUPP, getmsr(fd, hw, &msr));	/* and running */
+	ASSERT_EQ(0, simple(fd, HWPMC_IOC_PMCSTOP, hw));
+	pid = child_waiting(&wfd, NULL, NULL);
+	ASSERT_LT(0, pid);
+	ASSERT_EQ(0, attach(fd, hw, pid));
+	EXPECT_EQ(EINVAL, getmsr(fd, hw, &msr));	/* a second target */
+	ASSERT_EQ(0, detach(fd, hw, getpid()));
+	EXPECT_EQ(EINVAL, getmsr(fd, hw, &msr));	/* another process */
+	ASSERT_EQ(0, detach(fd, hw, pid));
+	ASSERT_EQ(0, attach(fd, hw, getpid()));
+	EXPECT_EQ(EOPNOTSUPP, getmsr(fd, hw, &msr));	/* the owner again */
+	ASSERT_EQ(0, alloc(fd, PMC_MODE_TC, PMC_CLASS_PMU, cyc, PMC_CPU_ANY,
+			   PMC_F_DESCENDANTS, PMC_CAP_USER, &desc));
+	ASSERT_EQ(0, attach(fd, desc, getpid()));
+	EXPECT_EQ(EINVAL, getmsr(fd, desc, &msr));	/* descendants */
+	ASSERT_EQ(0, alloc_pmc(fd, PMC_MODE_TS, PMC_CLASS_PMU, ins,
+			       PMC_CPU_ANY, 0, PMC_CAP_USER, 10000000, &ts));
+	ASSERT_EQ(0, attach(fd, ts, getpid()));
+	EXPECT_EQ(EINVAL, getmsr(fd, ts, &msr));	/* sampling */
+	ASSERT_EQ(0, alloc(fd, PMC_MODE_TC, PMC_CLASS_PMU, ins, PMC_CPU_ANY,
+			   0, PMC_CAP_USER, &other));
+	ASSERT_EQ(0, attach(fd, other, pid));
+	EXPECT_EQ(EINVAL, getmsr(fd, other, &msr));	/* the child only */
+	EXPECT_EQ(12345, msr);
+	EXPECT_EQ(0, go_and_wait(wfd, pid));
+	EXPECT_EQ(0, simple(fd, HWPMC_IOC_PMCRELEASE, other));
+	EXPECT_EQ(0, simple(fd, HWPMC_IOC_PMCRELEASE, ts));
+	EXPECT_EQ(0, simple(fd, HWPMC_IOC_PMCRELEASE, desc));
+	EXPECT_EQ(0, simple(fd, HWPMC_IOC_PMCRELEASE, hw));
+	EXPECT_EQ(0, simple(fd, HWPMC_IOC_PMCRELEASE, sys));
+	EXPECT_EQ(0, simple(fd, HWPMC_IOC_PMCRELEASE, soft));
 }
 
 /* Another owner's PMC on the same row of the same target: EBUSY. */

@@ -454,12 +454,23 @@ static int do_pmcsetcount(const struct pmc_op_pmcsetcount *sc)
 	return error;
 }
 
+/*
+ * The module's checks (hwpmc(4)): EINVAL unless a counting process PMC of
+ * a PMU event, without DESCENDANTS, attached only to the caller; then
+ * EOPNOTSUPP (perf owns the counters: no direct reads are offered).
+ */
 static int do_pmcgetmsr(const struct pmc_op_getmsr *gm)
 {
 	struct fake_pmc *pm;
 	int error = fake_find(gm->pm_pmcid, &pm);
 
-	return error ? error : -EOPNOTSUPP;
+	if (error)
+		return error;
+	if (pm->mode != PMC_MODE_TC || (pm->flags & PMC_F_DESCENDANTS) ||
+	    PMC_ID_TO_CLASS(pm->id) != PMC_CLASS_PMU || pm->ntarget != 1 ||
+	    pm->targets[0] != getpid())
+		return -EINVAL;
+	return -EOPNOTSUPP;
 }
 
 static int do_getcaps(struct pmc_op_caps *pc)

@@ -342,14 +342,20 @@ int main(void)
 	ok(pmc_allocate("cpu-clock", PMC_MODE_TC, 0, (int)PMC_CPU_ANY, &id, 0) == 0 &&
 	   !pmc_allocate_message()[0], "pmc_allocate: a success clears the message");
 	errno = 0;
-	ok(pmc_get_msr(id, &msr) == -1 && errno == ENOSYS,
-	   "pmc_get_msr: the module's EOPNOTSUPP is FreeBSD's ENOSYS");
+	ok(pmc_get_msr(id, &msr) == -1 && errno == EINVAL,
+	   "pmc_get_msr: a software event is never read directly");
 	ok(pmc_release(id) == 0, "pmc_release");
 	pmc_fini();
 
 	setenv("FAKE_HWPMC_PMU", "1", 1);
 	ok(pmc_init() == 0, "pmc_init (fake, small PMU): %s", pmc_init_message());
 	small_pmu();
+	ok(pmc_allocate("instructions", PMC_MODE_TC, 0, (int)PMC_CPU_ANY, &id, 0) == 0 &&
+	   pmc_attach(id, 0) == 0, "pmc_allocate, pmc_attach: instructions");
+	errno = 0;
+	ok(pmc_get_msr(id, &msr) == -1 && errno == ENOSYS,
+	   "pmc_get_msr: the module's EOPNOTSUPP is FreeBSD's ENOSYS");
+	ok(pmc_release(id) == 0, "pmc_release");
 	pmc_fini();
 
 	setenv("FAKE_HWPMC_PMU", "2", 1);

@@ -807,6 +807,21 @@ static void dump_rec(struct ctx *c, const struct pmclog_ev *ev)
 			(int)ev->pl_u.pl_pc.pl_pid, ev->pl_u.pl_pc.pl_flags,
 			ev->pl_u.pl_pc.pl_pcomm);
 		break;
+	case PMCLOG_TYPE_USERSTACK: {
+		const struct pmclog_ev_userstack *u = &ev->pl_u.pl_us;
+
+		fprintf(out, "userstack 0x%x abi %u regs %u size %u dynsize %u",
+			u->pl_pmcid, u->pl_abi, u->pl_nregs, u->pl_size,
+			u->pl_dynsize);
+		if (u->pl_nregs)
+			fprintf(out, " pc 0x%" PRIx64 " sp 0x%" PRIx64,
+				u->pl_regs[u->pl_nregs - 1],
+				u->pl_abi == PMC_USTACK_ABI_X86_64 &&
+				u->pl_nregs > 7 ? u->pl_regs[7] :
+				u->pl_nregs > 31 ? u->pl_regs[31] : 0);
+		fputc('\n', out);
+		break;
+	}
 	default:
 		fprintf(out, "unknown-type %u %d\n", (unsigned)ev->pl_type,
 			ev->pl_len);

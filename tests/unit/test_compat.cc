@@ -112,6 +112,7 @@ static std::string describe(const struct pmclog_ev &ev)
 	case PMCLOG_TYPE_THR_CREATE:
 	case PMCLOG_TYPE_THR_EXIT:
 	case PMCLOG_TYPE_PROC_CREATE:
+	case PMCLOG_TYPE_USERSTACK:
 		return "other";
 	}
 	return "unknown";

@@ -139,7 +139,7 @@ STAT_SRCS	:= tools/pmcstat_opts.c tools/pmcstat_plan.c tools/pmcstat_run.c \
 		   tools/pmcstat_count.c tools/pmcstat_sample.c \
 		   tools/pmcstat_sym.c tools/pmcstat_report.c tools/pmcstat_export.c \
 		   tools/pmcstat_flame.c tools/pmcstat_annotate.c tools/pmcstat_metric.c \
-		   tools/pmcstat_gmon.c
+		   tools/pmcstat_gmon.c tools/pmcstat_unwind.c
 
 LIB_SRCS	:= libhwpmc/pmc_init.c libhwpmc/pmc_ops.c libhwpmc/pmc_names.c \
 		   libhwpmc/pmc_modcheck.c libhwpmc/pmc_counting.c \

@@ -136,6 +136,10 @@ bad nbuffers_pcpu=0 32 "hwpmc: tunable nlogbuffers=0 must be greater than zero."
 bad nbuffers_pcpu=2147483647 32 "exceed 32768 KB per CPU; using the defaults."
 bad mincount=-1 1000 "hwpmc: tunable mincount=-1 must be greater than zero."
 if reload mincount=2147483647 && param_is mincount 2147483647 && works; then ok "mincount=2147483647 accepted"; else fail "mincount=2147483647 accepted"; fi
+bad maxstackuser=-8 16384 "hwpmc: tunable maxstackuser=-8 out of range."
+bad maxstackuser=32776 16384 "hwpmc: tunable maxstackuser=32776 out of range."
+if reload maxstackuser=1001 && param_is maxstackuser 1000 && works; then ok "maxstackuser=1001 -> 1000"; else fail "maxstackuser=1001 -> 1000"; fi
+if reload maxstackuser=0 && param_is maxstackuser 0 && works; then ok "maxstackuser=0: no stack ring"; else fail "maxstackuser=0"; fi
 bad softevents=0 16 "hwpmc: tunable softevents=0 out of range."
 bad softevents=-1 16 "hwpmc: tunable softevents=-1 out of range."
 bad softevents=129 16 "hwpmc: tunable softevents=129 out of range."

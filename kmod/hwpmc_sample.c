@@ -477,9 +477,10 @@ static void hwpmc_ring_drain(struct hwpmc_ring *r)
 			hwpmc_rec_callchain(lg, s->time, s->pm->id, s->pid,
 					    s->tid, s->cpuflags, s->pc, s->npc);
 		}
-		/* its stack's bytes are free again: pairs with the handler */
-		if (s->send != s->spos)
+		if (s->send != s->spos) {
+			/* its stack's bytes are free: pairs with the handler */
 			smp_store_release(&r->stail, s->send);
+		}
 		/* the slot is free again: pairs with the handler */
 		smp_store_release(&r->tail, tail + 1);
 	}

@@ -179,7 +179,7 @@ struct layout_entry {
 	S(pmclog_userstack) F(pmclog_userstack, pl_hdr)			\
 	F(pmclog_userstack, pl_pmcid) F(pmclog_userstack, pl_abi)	\
 	F(pmclog_userstack, pl_nregs) F(pmclog_userstack, pl_size)	\
-	F(pmclog_userstack, pl_dynsize) F(pmclog_userstack, pl_regs)	\
+	F(pmclog_userstack, pl_dynsize) FLEX(pmclog_userstack, pl_regs) \
 	IOC(HWPMC_IOC_CONFIGURELOG) IOC(HWPMC_IOC_FLUSHLOG)		\
 	IOC(HWPMC_IOC_GETCPUINFO) IOC(HWPMC_IOC_GETDRIVERSTATS)		\
 	IOC(HWPMC_IOC_GETMODULEVERSION) IOC(HWPMC_IOC_GETPMCINFO)	\

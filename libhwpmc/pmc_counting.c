@@ -146,7 +146,7 @@ int pmc_lib_allocate_explain(const char *spec,
 			 spec, pa->pm_flags & HWPMC_ALLOC_F_PROCESS);
 		break;
 	case HWPMC_ALLOC_FLAGS_CHAIN:
-		snprintf(m, len, "%s: call chains (PMC_F_CALLCHAIN, PMC_F_USERCALLCHAIN) need a sampling mode",
+		snprintf(m, len, "%s: call chains and user stacks (PMC_F_CALLCHAIN, PMC_F_USERCALLCHAIN, PMC_F_USERSTACK) need a sampling mode",
 			 spec);
 		break;
 	case HWPMC_ALLOC_EVENT:

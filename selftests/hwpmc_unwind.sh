@@ -99,14 +99,20 @@ hwpmc-stat -P cpu-clock --call-graph dwarf -O "$T/sdw.log" ./hwpmc_nofp_sort 1.5
 hwpmc-stat -R "$T/sdw.log" --folded "$T/sdw.folded" > /dev/null 2>&1
 hwpmc-stat -P cpu-clock -O "$T/sfp.log" ./hwpmc_nofp_sort 1.5 > /dev/null 2>&1
 hwpmc-stat -R "$T/sfp.log" --folded "$T/sfp.folded" > /dev/null 2>&1
+# the comparator's samples (the program's start in ld.so, a fixed
+# number of samples, is left out: a loaded host gives fewer samples)
+cmp="by_key(unsigned int, unsigned int)"
+set -- $(leaf_paths "$T/sdw.folded" "$cmp" "main")
+pk=$(pct "$1" "$2") nk=$1
 set -- $(leaf_paths "$T/sdw.folded" "" "main")
 pd=$(pct "$1" "$2") nd=$1
 set -- $(leaf_paths "$T/sfp.folded" "" "main")
 pf=$(pct "$1" "$2")
-if [ "${nd:-0}" -gt 20 ] && [ "$pd" -ge 80 ]; then
-	ok "C++ dwarf: $pd% of $nd samples reach main (fp: $pf%)"
+diag "C++: $pd% of all $nd samples reach main with dwarf, $pf% with fp"
+if [ "${nk:-0}" -gt 20 ] && [ "$pk" -ge 90 ]; then
+	ok "C++ dwarf: $pk% of $nk samples in $cmp reach main"
 else
-	fail "C++ dwarf: $pd% of ${nd:-0} samples reach main (fp: $pf%)"
+	fail "C++ dwarf: $pk% of ${nk:-0} samples in $cmp reach main"
 	awk '{ print $NF, $0 }' "$T/sdw.folded" | sort -n -r | head -n 5 | sed 's/^/# /'
 fi
 check "C++ fp: fewer samples reach main ($pf% < $pd% - 30)" test "$pf" -lt $((pd - 30))

@@ -1022,6 +1022,71 @@ TEST_F(log, user_stack_only_on_request_and_bounded)
 	EXPECT_EQ(0, simple(self->fd, HWPMC_IOC_PMCRELEASE, id));
 }
 
+/*
+ * A 32-bit (compat) process's samples carry no USERSTACK (refused, as
+ * hwpmc(4) says), whatever the flag: hwpmc_spin32, i386, on x86-64.
+ */
+TEST_F(log, user_stack_none_for_a_32_bit_process)
+{
+	struct pmc_op_pmcallocate pa = {
+		.pm_mode = PMC_MODE_TS, .pm_class = PMC_CLASS_SOFT,
+		.pm_ev = EV_SOFT(CPU_CLOCK), .pm_cpu = PMC_CPU_ANY,
+		.pm_flags = PMC_F_CALLCHAIN | PMC_F_USERSTACK, .pm_count = MS,
+		.pm_stacksize = 1024,
+	};
+	struct pmclog_callchain *cc;
+	struct pmclog_header *h;
+	struct log lg;
+	struct child c;
+	size_t off;
+	char prog[256];
+	int f, samples = 0, user = 0, stacks = 0;
+	__u32 id;
+	ssize_t n;
+
+	n = readlink("/proc/self/exe", prog, sizeof(prog) - 20);
+	ASSERT_LT(0, n);
+	prog[n] = '\0';
+	strcpy(strrchr(prog, '/') + 1, "hwpmc_spin32");
+	if (access(prog, X_OK))
+		SKIP(return, "no %s (x86-64 only)", prog);
+	f = logfile(self->path);
+	ASSERT_LE(0, f);
+	ASSERT_EQ(0, configure(self->fd, f));
+	close(f);
+	c.pid = fork();
+	if (!c.pid) {
+		usleep(200000);
+		execl(prog, prog, "0.3", (char *)NULL);
+		_exit(127);
+	}
+	ASSERT_EQ(0, pmcallocate(self->fd, &pa, &id));
+	ASSERT_EQ(0, attach(self->fd, id, c.pid));
+	ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTART, id));
+	ASSERT_EQ(0, child_wait(&c, NULL));
+	ASSERT_EQ(0, xioctl(self->fd, HWPMC_IOC_CLOSELOG, NULL));
+	EXPECT_EQ(0, simple(self->fd, HWPMC_IOC_PMCRELEASE, id));
+	log_load_file(&lg, self->path);
+	for_each_record(&lg, h, off) {
+		if (TYPE(h) == PMCLOG_TYPE_USERSTACK)
+			stacks++;
+		if (TYPE(h) != PMCLOG_TYPE_CALLCHAIN)
+			continue;
+		cc = (void *)h;
+		samples++;
+		/* a user PC below 4 GB: the i386 program running */
+		user += (cc->pl_cpuflags & PMC_CC_F_USERSPACE) &&
+			cc->pl_pc[0] < (1ULL << 32);
+	}
+	EXPECT_EQ(0, lg.bad);
+	EXPECT_LT(0, user) TH_LOG("%d samples, none in the 32-bit program",
+				  samples);
+	/* before the exec, the 64-bit fork had its stacks: none after */
+	EXPECT_GE(samples - user, stacks) TH_LOG("%d USERSTACKs, %d samples, %d in i386 code",
+						 stacks, samples, user);
+	free(lg.buf);
+}
+
 /* exec a program: PROCEXEC, then MAP_IN of the new image after it */
 TEST_F(log, exec_logs_procexec_then_the_new_mappings)
 {

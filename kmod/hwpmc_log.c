@@ -522,8 +522,9 @@ static void hwpmc_log_header(void *p, u32 type, u32 len, u64 time)
  * is its fixed part rec of size bytes (a struct pmclog_*, whose header
  * this fills in), then taillen bytes of tail (a path, PCs, a stack),
  * zero-padded to 8 bytes.  Any context but NMI.  -ENOBUFS when they were
- * dropped (and counted for the next DROPNOTIFY), -EMSGSIZE (nothing
- * counted) when together they are larger than a log buffer.
+ * dropped (and counted for the next DROPNOTIFY); -EMSGSIZE, also counted,
+ * when together they are larger than a log buffer (hwpmc_log_max_len():
+ * a small logbuffersize).
  */
 int hwpmc_log_appendv(struct hwpmc_log *lg, u64 time,
 		      const struct hwpmc_logrec *rs, unsigned int n)
@@ -542,9 +543,11 @@ int hwpmc_log_appendv(struct hwpmc_log *lg, u64 time,
 		hwpmc_log_header(rs[i].rec, rs[i].type, len, time);
 		total += len;
 	}
-	if (total > hwpmc_bufsize)
-		return -EMSGSIZE;
 	raw_spin_lock_irqsave(&lg->lock, flags);
+	if (total > hwpmc_bufsize) {
+		error = -EMSGSIZE;
+		goto drop;
+	}
 	if (lg->closed || lg->error)
 		goto drop;
 	if (lg->dropped) {
@@ -572,10 +575,17 @@ drop:
 	lg->dropped += n;
 	for (i = 0; i < n; i++)
 		hwpmc_stat_inc(log_records_dropped);
-	error = -ENOBUFS;
+	if (!error)
+		error = -ENOBUFS;
 out:
 	raw_spin_unlock_irqrestore(&lg->lock, flags);
 	return error;
+}
+
+/* The longest records hwpmc_log_appendv() writes together, in bytes. */
+u32 hwpmc_log_max_len(void)
+{
+	return hwpmc_bufsize;
 }
 
 /* Append one record (hwpmc_log_appendv()'s rec, size, tail, taillen). */

@@ -56,6 +56,7 @@ struct hwpmc_logrec {
 	u32		taillen;
 };
 
+u32 hwpmc_log_max_len(void);
 int hwpmc_log_appendv(struct hwpmc_log *lg, u64 time,
 		      const struct hwpmc_logrec *rs, unsigned int n);
 int hwpmc_log_append(struct hwpmc_log *lg, u32 type, u64 time, void *rec,

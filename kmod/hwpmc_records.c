@@ -466,6 +466,10 @@ void hwpmc_rec_callchain_ustack(struct hwpmc_log *lg, u64 time, u32 pmcid,
 		  npc * sizeof(u64) },
 	};
 
-	if (hwpmc_log_appendv(lg, time, rs, 2) == -EMSGSIZE)
+	if (ALIGN(sizeof(ur) + rs[0].taillen, PMCLOG_ALIGN) +
+	    ALIGN(sizeof(cc) + rs[1].taillen, PMCLOG_ALIGN) >
+	    hwpmc_log_max_len())
 		hwpmc_log_appendv(lg, time, rs + 1, 1);
+	else
+		hwpmc_log_appendv(lg, time, rs, 2);
 }

@@ -330,7 +330,7 @@ UT_PROGS	:= $(UT)/test_names $(UT)/test_lib $(UT)/test_spec $(UT)/test_count \
 		   $(UT)/test_pmclog $(UT)/test_pmu $(UT)/test_compat $(UT)/test_metric \
 		   $(if $(HAVE_CXX),$(UT)/test_compat_cxx) \
 		   $(UT)/hwpmc-control $(UT)/hwpmc-stat \
-		   $(UT)/abi_layout $(UT)/fake_hwpmc.so $(UT)/mklog \
+		   $(UT)/abi_layout $(UT)/fake_hwpmc.so $(UT)/mklog $(UT)/unwind_prog \
 		   $(if $(filter 1,$(WITH_PPROF)),$(UT)/pprof_read)
 
 $(UT)/obj/lib/%.o: libhwpmc/%.c
@@ -425,6 +425,13 @@ $(UT)/mklog: tests/unit/mklog.c tests/unit/pmclog_build.h $(UT)/libut_symlib.so 
 		 $(USER_HEADERS)
 	$(CC) $(U_CPPFLAGS) $(UT_ELF_CFLAGS) -fPIE -pie -o $@ $< \
 		-L$(UT) -lut_symlib -Wl,-rpath,'$$ORIGIN'
+
+# The unwinder's test: a program without frame pointers logging itself
+$(UT)/unwind_prog: tests/unit/unwind_prog.c tests/unit/pmclog_build.h $(USER_HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(U_CPPFLAGS) $(filter-out -fvisibility=hidden -MMD -MP -fno-omit-frame-pointer \
+		-fsanitize=%,$(U_CFLAGS)) -O2 -fomit-frame-pointer -fno-inline \
+		-I$(U_SRC)/tests/unit -o $@ $<
 
 # Source compatibility with FreeBSD's clients: C and C++ (g++ -std=c++17)
 # programs written in FreeBSD's idioms, built against the headers staged

@@ -150,6 +150,28 @@ else
 	fail "the smallest values load"
 fi
 
+# a sample and its stack larger than a 1 KB log buffer: the sample
+# without its stack; no USERSTACK of more than the buffer holds
+# (hwpmc-stat with libdw only: not the arm64 build)
+if reload logbuffersize=1 && works; then
+	_l=$(mktemp)
+	if hwpmc-stat -P cpu-clock --call-graph dwarf,4096 -O "$_l" ./hwpmc_nofp 0.3 > /dev/null 2>&1; then
+		_d=$(hwpmc-stat -R "$_l" --dump 2>&1)
+		# those whose copy was cut short (the stack's top) fit: they stay
+		if printf '%s\n' "$_d" | grep -q ' callchain ' &&
+		   printf '%s\n' "$_d" | awk '$2 == "userstack" && $11 + 168 > 1024 { exit 1 }'; then
+			ok "logbuffersize=1: samples logged without the stacks that do not fit ($(printf '%s\n' "$_d" | grep -c ' userstack ') short ones kept)"
+		else
+			fail "logbuffersize=1: $(printf '%s\n' "$_d" | grep -c ' callchain ') samples, $(printf '%s\n' "$_d" | grep -c ' userstack ') stacks"
+		fi
+	else
+		skip "logbuffersize=1 with --call-graph dwarf" "hwpmc-stat refused it (no libdw?)"
+	fi
+	rm -f "$_l"
+else
+	fail "logbuffersize=1 loads"
+fi
+
 # no number, or out of int's range: the kernel refuses the load
 refused hashsize=99999999999
 refused nsamples=abc

@@ -26,10 +26,12 @@
 /* Flags PMCALLOCATE accepts; FreeBSD's PMC_F_EV_PMU has no meaning here. */
 #define HWPMC_ALLOC_F_ALL	(PMC_F_DESCENDANTS | PMC_F_LOG_PROCCSW |	\
 				 PMC_F_LOG_PROCEXIT | PMC_F_CALLCHAIN |	\
-				 PMC_F_USERCALLCHAIN)
+				 PMC_F_USERCALLCHAIN | PMC_F_USERSTACK)
 /* ... of which these are for process modes only */
 #define HWPMC_ALLOC_F_PROCESS	(PMC_F_DESCENDANTS | PMC_F_LOG_PROCCSW |	\
 				 PMC_F_LOG_PROCEXIT)
+/* ... and these for sampling modes only (PMC_F_CALLCHAIN: see below) */
+#define HWPMC_ALLOC_F_CHAIN	(PMC_F_USERCALLCHAIN | PMC_F_USERSTACK)
 /* The largest sampling count: perf's sample_period has bit 63 clear. */
 #define HWPMC_ALLOC_PERIOD_MAX	((__u64)~0ULL >> 1)
 
@@ -46,6 +48,7 @@ enum hwpmc_alloc_check {
 	HWPMC_ALLOC_FLAGS,
 	HWPMC_ALLOC_FLAGS_SYSTEM,
 	HWPMC_ALLOC_FLAGS_CHAIN,
+	HWPMC_ALLOC_STACK,
 	HWPMC_ALLOC_EVENT,
 	HWPMC_ALLOC_CAPS,
 	HWPMC_ALLOC_INTERRUPT,
@@ -69,7 +72,7 @@ hwpmc_alloc_check_def(enum hwpmc_alloc_check c)
 	static const struct hwpmc_alloc_check_def defs[HWPMC_ALLOC_NCHECK] = {
 		[HWPMC_ALLOC_OK] = { "OK", 0, "allocated" },
 		[HWPMC_ALLOC_MODE] = { "MODE", EINVAL,
-			"not one of the four modes, or pm__pad set" },
+			"not one of the four modes" },
 		[HWPMC_ALLOC_CPU_PROCESS] = { "CPU_PROCESS", EINVAL,
 			"a process mode with a CPU other than PMC_CPU_ANY" },
 		[HWPMC_ALLOC_CPU_SYSTEM] = { "CPU_SYSTEM", EINVAL,
@@ -86,7 +89,9 @@ hwpmc_alloc_check_def(enum hwpmc_alloc_check c)
 		[HWPMC_ALLOC_FLAGS_SYSTEM] = { "FLAGS_SYSTEM", EINVAL,
 			"a process-only flag in a system mode" },
 		[HWPMC_ALLOC_FLAGS_CHAIN] = { "FLAGS_CHAIN", EINVAL,
-			"PMC_F_USERCALLCHAIN in a counting mode" },
+			"PMC_F_USERCALLCHAIN or PMC_F_USERSTACK in a counting mode" },
+		[HWPMC_ALLOC_STACK] = { "STACK", EINVAL,
+			"pm_stacksize without PMC_F_USERSTACK, or not a multiple of 8 from 8 to the module's maxstackuser" },
 		[HWPMC_ALLOC_EVENT] = { "EVENT", EINVAL,
 			"no such class or event" },
 		[HWPMC_ALLOC_CAPS] = { "CAPS", EOPNOTSUPP,
@@ -122,6 +127,7 @@ struct hwpmc_alloc_facts {
 	int	have_event;	/* class pm_class has event pm_ev */
 	__u32	ev_caps;	/* that event's PMC_CAP_* */
 	int	may_kernel;	/* see above */
+	__u32	stack_max;	/* tunable maxstackuser: pm_stacksize's most */
 };
 
 /* The first check request pa fails, or HWPMC_ALLOC_OK. */
@@ -134,7 +140,7 @@ hwpmc_alloc_check(const struct pmc_op_pmcallocate *pa,
 	__u32 modes = pa->pm_caps & (PMC_CAP_USER | PMC_CAP_SYSTEM);
 	int sampling = PMC_IS_SAMPLING_MODE(mode);
 
-	if (mode > PMC_MODE_LAST || pa->pm__pad)
+	if (mode > PMC_MODE_LAST)
 		return HWPMC_ALLOC_MODE;
 	if (!PMC_IS_SYSTEM_MODE(mode)) {
 		if (cpu != (__u32)PMC_CPU_ANY)
@@ -160,10 +166,14 @@ hwpmc_alloc_check(const struct pmc_op_pmcallocate *pa,
 	/*
 	 * FreeBSD's: PMC_F_CALLCHAIN is accepted, and has no effect, in a
 	 * counting mode (pmcstat sets it on every PMC it allocates);
-	 * PMC_F_USERCALLCHAIN is refused there.
+	 * PMC_F_USERCALLCHAIN and PMC_F_USERSTACK are refused there.
 	 */
-	if (!sampling && (pa->pm_flags & PMC_F_USERCALLCHAIN))
+	if (!sampling && (pa->pm_flags & HWPMC_ALLOC_F_CHAIN))
 		return HWPMC_ALLOC_FLAGS_CHAIN;
+	if ((pa->pm_flags & PMC_F_USERSTACK) ?
+	    (!pa->pm_stacksize || pa->pm_stacksize % 8 ||
+	     pa->pm_stacksize > f->stack_max) : pa->pm_stacksize)
+		return HWPMC_ALLOC_STACK;
 	if (!f->have_event)
 		return HWPMC_ALLOC_EVENT;
 	if ((pa->pm_caps & f->ev_caps) != pa->pm_caps)

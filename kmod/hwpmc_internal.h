@@ -63,6 +63,7 @@ extern int hwpmc_hashsize;
 extern bool hwpmc_csw_tracepoint;
 extern int hwpmc_nsamples;
 extern int hwpmc_callchaindepth;
+extern int hwpmc_maxstackuser;
 extern int hwpmc_logbuffersize;
 extern int hwpmc_nbuffers_pcpu;
 extern int hwpmc_mincount;
@@ -163,6 +164,7 @@ struct hwpmc_pmc {
 	bool			privileged;	/* it had CAP_PERFMON */
 	u64			value;		/* folded at stop */
 	u64			reload;		/* sampling: the reload count */
+	u32			stacksize;	/* PMC_F_USERSTACK's bytes */
 	bool			unsched;	/* a counter was not scheduled */
 	struct perf_event_attr	attr;
 	struct list_head	targets;	/* process scope */

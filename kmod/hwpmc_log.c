@@ -517,24 +517,37 @@ static void hwpmc_log_header(void *p, u32 type, u32 len, u64 time)
 }
 
 /*
- * Append a record: its fixed part rec of size bytes (a struct pmclog_*,
- * whose header this fills in), then taillen bytes of tail (a path, PCs),
- * zero-padded to 8 bytes.  Any context but NMI.  -ENOBUFS when the
- * record was dropped (and counted for the next DROPNOTIFY).
+ * Append records rs[0..n-1] together, one after the other in the same
+ * buffer (no other record comes between them), or none of them.  Each
+ * is its fixed part rec of size bytes (a struct pmclog_*, whose header
+ * this fills in), then taillen bytes of tail (a path, PCs, a stack),
+ * zero-padded to 8 bytes.  Any context but NMI.  -ENOBUFS when they were
+ * dropped (and counted for the next DROPNOTIFY); -EMSGSIZE, also counted,
+ * when together they are larger than a log buffer (hwpmc_log_max_len():
+ * a small logbuffersize).
  */
-int hwpmc_log_append(struct hwpmc_log *lg, u32 type, u64 time, void *rec,
-		     u32 size, const void *tail, u32 taillen)
+int hwpmc_log_appendv(struct hwpmc_log *lg, u64 time,
+		      const struct hwpmc_logrec *rs, unsigned int n)
 {
 	struct pmclog_dropnotify dn = { };
-	u32 len = ALIGN(size + taillen, PMCLOG_ALIGN);
 	unsigned long flags;
+	u32 len, total = 0;
+	unsigned int i;
 	char *p;
 	int error = 0;
 
-	if (WARN_ON_ONCE(len > PMCLOG_MAX_RECORD))
-		return -EINVAL;
-	hwpmc_log_header(rec, type, len, time);
+	for (i = 0; i < n; i++) {
+		len = ALIGN(rs[i].size + rs[i].taillen, PMCLOG_ALIGN);
+		if (WARN_ON_ONCE(len > PMCLOG_MAX_RECORD))
+			return -EINVAL;
+		hwpmc_log_header(rs[i].rec, rs[i].type, len, time);
+		total += len;
+	}
 	raw_spin_lock_irqsave(&lg->lock, flags);
+	if (total > hwpmc_bufsize) {
+		error = -EMSGSIZE;
+		goto drop;
+	}
 	if (lg->closed || lg->error)
 		goto drop;
 	if (lg->dropped) {
@@ -546,22 +559,45 @@ int hwpmc_log_append(struct hwpmc_log *lg, u32 type, u64 time, void *rec,
 		memcpy(p, &dn, sizeof(dn));
 		lg->dropped = 0;
 	}
-	p = hwpmc_log_space(lg, len);
+	p = hwpmc_log_space(lg, total);
 	if (!p)
 		goto drop;
-	memcpy(p, rec, size);
-	if (lg->pidns != &init_pid_ns)
-		hwpmc_log_pids(lg, type, p);
-	if (taillen)
-		memcpy(p + size, tail, taillen);
+	for (i = 0; i < n; i++) {
+		memcpy(p, rs[i].rec, rs[i].size);
+		if (lg->pidns != &init_pid_ns)
+			hwpmc_log_pids(lg, rs[i].type, p);
+		if (rs[i].taillen)
+			memcpy(p + rs[i].size, rs[i].tail, rs[i].taillen);
+		p += ALIGN(rs[i].size + rs[i].taillen, PMCLOG_ALIGN);
+	}
 	goto out;
 drop:
-	lg->dropped++;
-	hwpmc_stat_inc(log_records_dropped);
-	error = -ENOBUFS;
+	lg->dropped += n;
+	for (i = 0; i < n; i++)
+		hwpmc_stat_inc(log_records_dropped);
+	if (!error)
+		error = -ENOBUFS;
 out:
 	raw_spin_unlock_irqrestore(&lg->lock, flags);
 	return error;
+}
+
+/* The longest records hwpmc_log_appendv() writes together, in bytes. */
+u32 hwpmc_log_max_len(void)
+{
+	return hwpmc_bufsize;
+}
+
+/* Append one record (hwpmc_log_appendv()'s rec, size, tail, taillen). */
+int hwpmc_log_append(struct hwpmc_log *lg, u32 type, u64 time, void *rec,
+		     u32 size, const void *tail, u32 taillen)
+{
+	struct hwpmc_logrec r = {
+		.type = type, .rec = rec, .size = size,
+		.tail = tail, .taillen = taillen,
+	};
+
+	return hwpmc_log_appendv(lg, time, &r, 1);
 }
 
 /* A record whose fixed part is followed by a NUL-terminated path. */

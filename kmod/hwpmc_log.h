@@ -47,6 +47,18 @@ int hwpmc_log_error(struct hwpmc_log *lg);
 void hwpmc_log_get(struct hwpmc_log *lg);
 void hwpmc_log_put(struct hwpmc_log *lg);
 void hwpmc_log_lost(struct hwpmc_log *lg);
+/* One record of hwpmc_log_appendv(): its fixed part, then its tail. */
+struct hwpmc_logrec {
+	u32		type;
+	void		*rec;
+	u32		size;
+	const void	*tail;
+	u32		taillen;
+};
+
+u32 hwpmc_log_max_len(void);
+int hwpmc_log_appendv(struct hwpmc_log *lg, u64 time,
+		      const struct hwpmc_logrec *rs, unsigned int n);
 int hwpmc_log_append(struct hwpmc_log *lg, u32 type, u64 time, void *rec,
 		     u32 size, const void *tail, u32 taillen);
 int hwpmc_log_append_path(struct hwpmc_log *lg, u32 type, u64 time,

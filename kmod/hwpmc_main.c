@@ -35,6 +35,7 @@
 #define HWPMC_NSAMPLES		256
 #define HWPMC_NSAMPLES_MAX	65535
 #define HWPMC_CALLCHAINDEPTH	128
+#define HWPMC_MAXSTACKUSER	16384
 #define HWPMC_LOGBUFFERSIZE	256		/* KB */
 #define HWPMC_LOGBUFFERSIZE_MAX	(16 * 1024)	/* KB */
 #define HWPMC_NBUFFERS_PCPU	32
@@ -55,6 +56,10 @@ MODULE_PARM_DESC(nsamples, "entries of each per-CPU sample ring, a power of two,
 int hwpmc_callchaindepth = HWPMC_CALLCHAINDEPTH;
 module_param_named(callchaindepth, hwpmc_callchaindepth, int, 0444);
 MODULE_PARM_DESC(callchaindepth, "maximum frames of a call chain, 1..512 (128)");
+
+int hwpmc_maxstackuser = HWPMC_MAXSTACKUSER;
+module_param_named(maxstackuser, hwpmc_maxstackuser, int, 0444);
+MODULE_PARM_DESC(maxstackuser, "largest user stack copy of a PMC_F_USERSTACK sample, bytes, a multiple of 8, 0..32768 (0: none) (16384)");
 
 int hwpmc_logbuffersize = HWPMC_LOGBUFFERSIZE;
 module_param_named(logbuffersize, hwpmc_logbuffersize, int, 0444);
@@ -194,6 +199,13 @@ static void hwpmc_tunables_check(void)
 			hwpmc_callchaindepth, PMC_CALLCHAIN_DEPTH_MAX);
 		hwpmc_callchaindepth = PMC_CALLCHAIN_DEPTH_MAX;
 	}
+	if (hwpmc_maxstackuser < 0 ||
+	    hwpmc_maxstackuser > PMC_STACK_USER_MAX) {
+		pr_warn("tunable maxstackuser=%d out of range.\n",
+			hwpmc_maxstackuser);
+		hwpmc_maxstackuser = HWPMC_MAXSTACKUSER;
+	}
+	hwpmc_maxstackuser = round_down(hwpmc_maxstackuser, 8);
 	if (hwpmc_logbuffersize <= 0) {
 		pr_warn("tunable logbuffersize=%d must be greater than zero.\n",
 			hwpmc_logbuffersize);

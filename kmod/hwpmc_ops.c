@@ -198,6 +198,7 @@ int hwpmc_pmc_allocate(struct file *file, struct pmc_op_pmcallocate *pa)
 		.have_event = !!ev,
 		.ev_caps = ev ? ev->caps : 0,
 		.may_kernel = READ_ONCE(hwpmc_unprivileged_kernel) || priv,
+		.stack_max = hwpmc_maxstackuser,
 	};
 	enum hwpmc_alloc_check check;
 	struct hwpmc_owner *po;
@@ -240,6 +241,7 @@ int hwpmc_pmc_allocate(struct file *file, struct pmc_op_pmcallocate *pa)
 	pm->event = ev;
 	pm->mode = mode;
 	pm->flags = pa->pm_flags;
+	pm->stacksize = pa->pm_stacksize;
 	pm->caps = pa->pm_caps | PMC_CAP_READ | PMC_CAP_WRITE;
 	pm->state = PMC_STATE_ALLOCATED;
 	pm->cpu = cpu;

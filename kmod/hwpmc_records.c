@@ -435,3 +435,41 @@ void hwpmc_rec_callchain(struct hwpmc_log *lg, u64 time, u32 pmcid, pid_t pid,
 	hwpmc_log_append(lg, PMCLOG_TYPE_CALLCHAIN, time, &cc, sizeof(cc), pc,
 			 npc * sizeof(u64));
 }
+
+/*
+ * A sample with its user registers and stack (ustk: nregs registers,
+ * then dynsize bytes of stack): USERSTACK, then CALLCHAIN, together.
+ * When the two do not fit in a log buffer, the CALLCHAIN alone.
+ */
+void hwpmc_rec_callchain_ustack(struct hwpmc_log *lg, u64 time, u32 pmcid,
+				pid_t pid, pid_t tid, u32 cpuflags,
+				const u64 *pc, u32 npc,
+				const struct hwpmc_ustack *us)
+{
+	struct pmclog_userstack ur = {
+		.pl_pmcid = pmcid,
+		.pl_abi = us->abi,
+		.pl_nregs = us->nregs,
+		.pl_size = us->size,
+		.pl_dynsize = us->dynsize,
+	};
+	struct pmclog_callchain cc = {
+		.pl_pid = pid,
+		.pl_tid = tid,
+		.pl_pmcid = pmcid,
+		.pl_cpuflags = cpuflags,
+	};
+	struct hwpmc_logrec rs[2] = {
+		{ PMCLOG_TYPE_USERSTACK, &ur, sizeof(ur), us->data,
+		  us->nregs * sizeof(u64) + us->dynsize },
+		{ PMCLOG_TYPE_CALLCHAIN, &cc, sizeof(cc), pc,
+		  npc * sizeof(u64) },
+	};
+
+	if (ALIGN(sizeof(ur) + rs[0].taillen, PMCLOG_ALIGN) +
+	    ALIGN(sizeof(cc) + rs[1].taillen, PMCLOG_ALIGN) >
+	    hwpmc_log_max_len())
+		hwpmc_log_appendv(lg, time, rs + 1, 1);
+	else
+		hwpmc_log_appendv(lg, time, rs, 2);
+}

@@ -52,6 +52,19 @@ void hwpmc_rec_all_tasks(struct hwpmc_log *lg);
 void hwpmc_rec_proccsw(const struct hwpmc_pmc *pm, struct task_struct *t,
 		       u64 value);
 void hwpmc_rec_procexit(const struct hwpmc_exitset *es, pid_t tgid);
+/* A sample's user registers and stack (hwpmc_sample.c's ring). */
+struct hwpmc_ustack {
+	u16		abi;		/* PMC_USTACK_ABI_* */
+	u16		nregs;
+	u32		size;		/* asked for */
+	u32		dynsize;	/* copied */
+	const void	*data;		/* nregs u64s, then dynsize bytes */
+};
+
+void hwpmc_rec_callchain_ustack(struct hwpmc_log *lg, u64 time, u32 pmcid,
+				pid_t pid, pid_t tid, u32 cpuflags,
+				const u64 *pc, u32 npc,
+				const struct hwpmc_ustack *us);
 void hwpmc_rec_callchain(struct hwpmc_log *lg, u64 time, u32 pmcid, pid_t pid,
 			 pid_t tid, u32 cpuflags, const u64 *pc, u32 npc);
 

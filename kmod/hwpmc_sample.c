@@ -27,6 +27,23 @@
  * fills it without: one producer (the CPU's handler), one consumer.  A
  * handler interrupting another on the same CPU (an NMI in a timer sample)
  * drops its sample.
+ *
+ * A PMC_F_USERSTACK PMC's sample also copies the user registers and the
+ * top pm_stacksize bytes of the user stack, in the handler (NMI or IRQ
+ * context: copy_from_user_nmi(), or pagefaults disabled, so a page that
+ * is not present ends the copy), into the CPU's stack ring: a second,
+ * byte ring with room for four samples' stacks of maxstackuser bytes
+ * (rounded up to a power of two: 128 KB by default)
+ * beside the sample ring, filled in the same order.  The drain writes
+ * the USERSTACK record before its sample's CALLCHAIN.  Only a 64-bit
+ * process's user-mode registers are taken (the interrupted ones, or
+ * those saved at its entry into the kernel), and only memory from its
+ * own user stack pointer up, below TASK_SIZE, through the uaccess
+ * routines: no kernel address or memory can get in.  A full stack ring
+ * gives the sample without its stack.  (Deferring the copy to the
+ * return to user mode, as perf's deferred unwinding does, would allow
+ * page faults; but the samples of a thread that blocks would wait, and
+ * the copy here costs a few microseconds: design.md.)
  */
 #define pr_fmt(fmt) "hwpmc: " fmt
 
@@ -54,6 +71,12 @@ struct hwpmc_sample {
 	u32			tid;
 	u32			cpuflags;
 	u32			npc;
+	u32			spos;		/* its stack in the stack ring */
+	u32			send;		/* ... to here; spos == send: none */
+	u32			size;		/* PMC_F_USERSTACK: asked for */
+	u32			dynsize;	/* copied */
+	u16			abi;
+	u16			nregs;
 	u64			pc[];
 };
 
@@ -63,12 +86,16 @@ struct hwpmc_ring {
 	local_t			nest;
 	raw_spinlock_t		lock;		/* drainers */
 	char			*slots;
+	u32			shead;		/* stack ring: the handler's */
+	u32			stail;		/* the drainer's */
+	char			*stack;		/* hwpmc_stack_size bytes */
 	struct irq_work		kick;		/* NMI samples: at the tick */
 	struct irq_work		kick_now;	/* NMI samples: half full */
 };
 
 static DEFINE_PER_CPU(struct hwpmc_ring, hwpmc_rings);
 static size_t hwpmc_slot_size;
+static u32 hwpmc_stack_size;		/* 0: no stack ring */
 static unsigned int hwpmc_ring_mask;
 
 static void hwpmc_ring_drain(struct hwpmc_ring *r);
@@ -187,6 +214,116 @@ static u32 hwpmc_user_chain(struct pt_regs *regs, u64 *pc, u32 max)
 	return n;
 }
 
+/* -- user registers and stack ------------------------------------------------ */
+
+/* Copy what can be read of len bytes at addr; the bytes copied. */
+static size_t hwpmc_user_copy(void *dst, unsigned long addr, size_t len)
+{
+	unsigned long left;
+
+#ifdef CONFIG_X86
+	left = copy_from_user_nmi(dst, (const void __user *)addr, len);
+#else
+	if (!access_ok((const void __user *)addr, len))
+		return 0;
+	pagefault_disable();
+	left = __copy_from_user_inatomic(dst, (const void __user *)addr, len);
+	pagefault_enable();
+#endif
+	return len - left;
+}
+
+/*
+ * The user registers of uregs (user mode, a 64-bit task), in DWARF
+ * order with the PC last (<linux/hwpmclog.h>), into regs; their number,
+ * or 0 for a task whose ABI has no USERSTACK form.
+ */
+static u16 hwpmc_user_regs(struct pt_regs *uregs, u64 *regs, u16 *abi)
+{
+#ifdef CONFIG_X86_64
+	if (!user_64bit_mode(uregs))
+		return 0;
+	regs[0] = uregs->ax;
+	regs[1] = uregs->dx;
+	regs[2] = uregs->cx;
+	regs[3] = uregs->bx;
+	regs[4] = uregs->si;
+	regs[5] = uregs->di;
+	regs[6] = uregs->bp;
+	regs[7] = uregs->sp;
+	regs[8] = uregs->r8;
+	regs[9] = uregs->r9;
+	regs[10] = uregs->r10;
+	regs[11] = uregs->r11;
+	regs[12] = uregs->r12;
+	regs[13] = uregs->r13;
+	regs[14] = uregs->r14;
+	regs[15] = uregs->r15;
+	regs[16] = uregs->ip;
+	*abi = PMC_USTACK_ABI_X86_64;
+	return 17;
+#elif defined(CONFIG_ARM64)
+	int i;
+
+	if (compat_user_mode(uregs))
+		return 0;
+	for (i = 0; i < 31; i++)
+		regs[i] = uregs->regs[i];
+	regs[31] = uregs->sp;
+	regs[32] = uregs->pc;
+	*abi = PMC_USTACK_ABI_ARM64;
+	return 33;
+#else
+	return 0;
+#endif
+}
+
+#define HWPMC_USTACK_NREGS	33	/* the most of hwpmc_user_regs() */
+
+/*
+ * The user registers of uregs and size bytes of its stack, into r's
+ * stack ring for sample s (the handler, r->nest held); nothing when
+ * the ring is full or the task's ABI has no USERSTACK form.
+ */
+static void hwpmc_ustack_take(struct hwpmc_ring *r, struct hwpmc_sample *s,
+			      struct pt_regs *uregs, u32 size)
+{
+	u64 regs[HWPMC_USTACK_NREGS];
+	u32 pos = r->shead, off, need;
+	unsigned long sp, top;
+	size_t got = 0;
+	char *p;
+	u16 abi = 0, nregs;
+
+	s->spos = s->send = pos;
+	if (!r->stack)
+		return;
+	nregs = hwpmc_user_regs(uregs, regs, &abi);
+	if (!nregs)
+		return;
+	need = nregs * sizeof(u64) + size;
+	off = pos & (hwpmc_stack_size - 1);
+	if (off + need > hwpmc_stack_size)
+		pos += hwpmc_stack_size - off;	/* wrap: whole at the start */
+	/* the drain's release of the bytes it is done with */
+	if (pos + need - smp_load_acquire(&r->stail) > hwpmc_stack_size)
+		return;
+	p = r->stack + (pos & (hwpmc_stack_size - 1));
+	memcpy(p, regs, nregs * sizeof(u64));
+	sp = user_stack_pointer(uregs);
+	top = TASK_SIZE;
+	if (sp < top)
+		got = hwpmc_user_copy(p + nregs * sizeof(u64), sp,
+				      min_t(unsigned long, size, top - sp));
+	s->abi = abi;
+	s->nregs = nregs;
+	s->size = size;
+	s->dynsize = round_down(got, sizeof(u64));
+	s->spos = pos;
+	s->send = pos + need;
+	r->shead = pos + need;
+}
+
 /* -- the handler ------------------------------------------------------------ */
 
 static void hwpmc_sample_take(struct hwpmc_pmc *pm, bool callchain,
@@ -236,6 +373,17 @@ static void hwpmc_sample_take(struct hwpmc_pmc *pm, bool callchain,
 	s->time = ktime_get_mono_fast_ns();
 	s->pid = current->tgid;
 	s->tid = current->pid;
+	s->spos = s->send = r->shead;
+	if (pm->flags & PMC_F_USERSTACK) {
+		uregs = user_mode(regs) ? regs : NULL;
+		if (!uregs && current->mm && !(current->flags & PF_KTHREAD)) {
+			uregs = task_pt_regs(current);
+			if (!user_mode(uregs))
+				uregs = NULL;
+		}
+		if (uregs)
+			hwpmc_ustack_take(r, s, uregs, pm->stacksize);
+	}
 	if (user_mode(regs)) {
 		flags = PMC_CC_F_USERSPACE;
 		n = callchain ? hwpmc_user_chain(regs, s->pc, depth) : 0;
@@ -264,7 +412,8 @@ static void hwpmc_sample_take(struct hwpmc_pmc *pm, bool callchain,
 	/* an NMI during the drain below fills the ring, and kicks it */
 	if (!in_nmi())
 		hwpmc_ring_drain(r);
-	else if (head + 1 - READ_ONCE(r->tail) >= (hwpmc_ring_mask + 1) / 2)
+	else if (head + 1 - READ_ONCE(r->tail) >= (hwpmc_ring_mask + 1) / 2 ||
+		 r->shead - READ_ONCE(r->stail) >= hwpmc_stack_size / 2)
 		irq_work_queue(&r->kick_now);
 	else
 		irq_work_queue(&r->kick);
@@ -311,9 +460,26 @@ static void hwpmc_ring_drain(struct hwpmc_ring *r)
 		lg = hwpmc_pmc_log(s->pm);
 		if (!lg) {
 			hwpmc_stat_inc(intr_ignored);
+		} else if (s->send != s->spos) {
+			struct hwpmc_ustack us = {
+				.abi = s->abi,
+				.nregs = s->nregs,
+				.size = s->size,
+				.dynsize = s->dynsize,
+				.data = r->stack +
+					(s->spos & (hwpmc_stack_size - 1)),
+			};
+
+			hwpmc_rec_callchain_ustack(lg, s->time, s->pm->id,
+						   s->pid, s->tid, s->cpuflags,
+						   s->pc, s->npc, &us);
 		} else {
 			hwpmc_rec_callchain(lg, s->time, s->pm->id, s->pid,
 					    s->tid, s->cpuflags, s->pc, s->npc);
+		}
+		if (s->send != s->spos) {
+			/* its stack's bytes are free: pairs with the handler */
+			smp_store_release(&r->stail, s->send);
 		}
 		/* the slot is free again: pairs with the handler */
 		smp_store_release(&r->tail, tail + 1);
@@ -356,6 +522,9 @@ int hwpmc_sample_init(void)
 	hwpmc_slot_size = ALIGN(sizeof(struct hwpmc_sample) +
 				hwpmc_callchaindepth * sizeof(u64), 8);
 	hwpmc_ring_mask = hwpmc_nsamples - 1;
+	hwpmc_stack_size = hwpmc_maxstackuser ?
+		roundup_pow_of_two(4 * (hwpmc_maxstackuser +
+					HWPMC_USTACK_NREGS * sizeof(u64))) : 0;
 	for_each_possible_cpu(cpu) {
 		r = per_cpu_ptr(&hwpmc_rings, cpu);
 		raw_spin_lock_init(&r->lock);
@@ -363,7 +532,10 @@ int hwpmc_sample_init(void)
 		r->kick_now = IRQ_WORK_INIT_HARD(hwpmc_ring_kick);
 		r->slots = vzalloc_node(hwpmc_nsamples * hwpmc_slot_size,
 					cpu_to_node(cpu));
-		if (!r->slots) {
+		if (hwpmc_stack_size)
+			r->stack = vmalloc_node(hwpmc_stack_size,
+						cpu_to_node(cpu));
+		if (!r->slots || (hwpmc_stack_size && !r->stack)) {
 			hwpmc_sample_fini();
 			return -ENOMEM;
 		}
@@ -386,5 +558,7 @@ void hwpmc_sample_fini(void)
 		r = per_cpu_ptr(&hwpmc_rings, cpu);
 		vfree(r->slots);
 		r->slots = NULL;
+		vfree(r->stack);
+		r->stack = NULL;
 	}
 }

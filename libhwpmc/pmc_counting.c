@@ -28,6 +28,26 @@ const char *pmc_allocate_message(void)
  * ENXIO for a CPU a PMC id cannot name is taken for that, not for the
  * CPU being offline.
  */
+/*
+ * The module's tunable maxstackuser, from sysfs; PMC_STACK_USER_MAX
+ * when it cannot be read (then a size the module refused for its
+ * tunable alone is explained as the module's later steps).
+ */
+static uint32_t pmc_stack_max(void)
+{
+	unsigned long v;
+	FILE *f;
+	int n;
+
+	f = fopen("/sys/module/hwpmc/parameters/maxstackuser", "re");
+	if (!f)
+		return PMC_STACK_USER_MAX;
+	n = fscanf(f, "%lu", &v);
+	fclose(f);
+	return n == 1 && v <= PMC_STACK_USER_MAX ? (uint32_t)v :
+	       PMC_STACK_USER_MAX;
+}
+
 static void pmc_allocate_facts(const struct pmc_op_pmcallocate *pa, int err,
 			       struct hwpmc_alloc_facts *f)
 {
@@ -40,6 +60,7 @@ static void pmc_allocate_facts(const struct pmc_op_pmcallocate *pa, int err,
 			pa->pm_cpu >= PMC_ID_TO_CPU((uint32_t)PMC_CPU_ANY);
 	f->may_system = err != EPERM;
 	f->may_kernel = err != EPERM;
+	f->stack_max = pmc_stack_max();
 	for (i = 0; ce && i < ce->ce_nevent; i++)
 		if (ce->ce_events[i].pm_ev_code == pa->pm_ev) {
 			f->have_event = 1;
@@ -84,10 +105,15 @@ int pmc_lib_allocate_explain(const char *spec,
 		cl = "?";
 	switch (c) {
 	case HWPMC_ALLOC_MODE:
-		if (pa->pm__pad)
-			snprintf(m, len, "%s: pm__pad is not zero", spec);
+		snprintf(m, len, "%s: bad mode %u", spec, pa->pm_mode);
+		break;
+	case HWPMC_ALLOC_STACK:
+		if (!(pa->pm_flags & PMC_F_USERSTACK))
+			snprintf(m, len, "%s: pm_stacksize %u without PMC_F_USERSTACK",
+				 spec, pa->pm_stacksize);
 		else
-			snprintf(m, len, "%s: bad mode %u", spec, pa->pm_mode);
+			snprintf(m, len, "%s: user stack size %u is not a multiple of 8 from 8 to %u (hwpmc's maxstackuser)",
+				 spec, pa->pm_stacksize, f.stack_max);
 		break;
 	case HWPMC_ALLOC_CPU_PROCESS:
 		snprintf(m, len, "%s: process-scope PMCs take CPU PMC_CPU_ANY, not %d",
@@ -120,7 +146,7 @@ int pmc_lib_allocate_explain(const char *spec,
 			 spec, pa->pm_flags & HWPMC_ALLOC_F_PROCESS);
 		break;
 	case HWPMC_ALLOC_FLAGS_CHAIN:
-		snprintf(m, len, "%s: PMC_F_USERCALLCHAIN (user call chains under kernel samples) needs a sampling mode",
+		snprintf(m, len, "%s: PMC_F_USERCALLCHAIN (user call chains under kernel samples) and PMC_F_USERSTACK (user stacks) need a sampling mode",
 			 spec);
 		break;
 	case HWPMC_ALLOC_EVENT:
@@ -243,6 +269,7 @@ int pmc_allocate_parsed(const char *spec,
 	pa.pm_class = parsed->pm_class;
 	pa.pm_ev = parsed->pm_ev;
 	pa.pm_md = parsed->pm_md;
+	pa.pm_stacksize = parsed->pm_stacksize;
 	return pmc_allocate_pa(spec, &pa, mode, flags, cpu, pmcid, count);
 }
 

@@ -107,6 +107,7 @@ inline const char *json_type(enum pmclog_type t)
 	case PMCLOG_TYPE_THR_CREATE:	return "thr_create";
 	case PMCLOG_TYPE_THR_EXIT:	return "thr_exit";
 	case PMCLOG_TYPE_PROC_CREATE:	return "proc_create";
+	case PMCLOG_TYPE_USERSTACK:	return "userstack";
 	}
 	return nullptr;
 }
@@ -236,6 +237,13 @@ inline std::string event_to_json(struct pmclog_ev *ev) noexcept
 		json_kv(out, "pid", "%d", (int)ev->pl_u.pl_pc.pl_pid);
 		json_kv(out, "flags", "0x%08x", ev->pl_u.pl_pc.pl_flags);
 		json_ks(out, "pcomm", ev->pl_u.pl_pc.pl_pcomm);
+		break;
+	case PMCLOG_TYPE_USERSTACK:
+		json_kv(out, "pmcid", "0x%08x", ev->pl_u.pl_us.pl_pmcid);
+		json_kv(out, "abi", "%u", ev->pl_u.pl_us.pl_abi);
+		json_kv(out, "nregs", "%u", ev->pl_u.pl_us.pl_nregs);
+		json_kv(out, "size", "%u", ev->pl_u.pl_us.pl_size);
+		json_kv(out, "dynsize", "%u", ev->pl_u.pl_us.pl_dynsize);
 		break;
 	}
 	out += "}\n";

@@ -189,6 +189,11 @@ static const struct pmclog_kind pmclog_kinds[PMCLOG_TYPE_MAX + 1] = {
 		F(proc_create, pl_pid, proccreate, pl_pid),
 		F(proc_create, pl_flags, proccreate, pl_flags),
 		S(proc_create, pl_pcomm, proccreate, pl_pcomm)),
+	/* Linux; the rest in pmclog_userstack() */
+	[PMCLOG_TYPE_USERSTACK] = KIND(userstack, userstack,
+		F(userstack, pl_pmcid, userstack, pl_pmcid),
+		F(userstack, pl_size, userstack, pl_size),
+		F(userstack, pl_dynsize, userstack, pl_dynsize)),
 };
 
 #undef F
@@ -334,6 +339,28 @@ static void pmclog_zero(char *p, size_t from, size_t to)
 }
 
 /*
+ * USERSTACK's registers and stack, pointers into the record: its length
+ * must be the fixed part, the registers and the stack, padded; 0 or -1.
+ */
+static int pmclog_userstack(struct pmclog_ev_userstack *us, const char *rec,
+			    uint32_t len)
+{
+	const struct pmclog_userstack *r = (const void *)rec;
+	uint64_t need;
+
+	us->pl_abi = r->pl_abi;
+	us->pl_nregs = r->pl_nregs;
+	need = sizeof(*r) + (uint64_t)r->pl_nregs * sizeof(uint64_t) +
+	       r->pl_dynsize;
+	if (r->pl_nregs > PMC_USTACK_NREGS_MAX || r->pl_dynsize > r->pl_size ||
+	    (need + PMCLOG_ALIGN - 1) / PMCLOG_ALIGN * PMCLOG_ALIGN != len)
+		return -1;
+	us->pl_regs = (const uint64_t *)(rec + sizeof(*r));
+	us->pl_stack = rec + sizeof(*r) + r->pl_nregs * sizeof(uint64_t);
+	return 0;
+}
+
+/*
  * Decode the complete record at rec (8-aligned, len bytes long); 0 or -1
  * with errno.
  *
@@ -419,6 +446,10 @@ static int pmclog_decode(struct pmclog_parser *ps, struct pmclog_ev *ev,
 		ev->pl_u.pl_a.pl_evname = pmclog_intern(ps, tail, taillen);
 		if (!ev->pl_u.pl_a.pl_evname)
 			return -1;
+		break;
+	case PMCLOG_TYPE_USERSTACK:
+		if (pmclog_userstack(&ev->pl_u.pl_us, rec, len))
+			goto bad;
 		break;
 	default:
 		break;

@@ -199,6 +199,22 @@ struct pmclog_ev_threadexit {
 	pid_t		pl_tid;
 };
 
+/*
+ * Linux: USERSTACK, the user registers and the top of the user stack of
+ * the sample whose CALLCHAIN comes next (<linux/hwpmclog.h>).  The two
+ * pointers are into the record (pl_data): valid until the next
+ * pmclog_read() or pmclog_feed().
+ */
+struct pmclog_ev_userstack {
+	pmc_id_t	pl_pmcid;
+	uint32_t	pl_abi;		/* PMC_USTACK_ABI_* */
+	uint32_t	pl_nregs;	/* in pl_regs, DWARF order, PC last */
+	uint32_t	pl_size;	/* bytes of stack asked for */
+	uint32_t	pl_dynsize;	/* bytes at pl_stack */
+	const uint64_t	*pl_regs;
+	const void	*pl_stack;	/* from the stack pointer up */
+};
+
 struct pmclog_ev_userdata {
 	uint32_t	pl_userdata;
 	pid_t		pl_pid;		/* Linux: the writer */
@@ -232,6 +248,7 @@ struct pmclog_ev {
 		struct pmclog_ev_threadcreate	pl_tc;
 		struct pmclog_ev_threadexit	pl_te;
 		struct pmclog_ev_userdata	pl_u;
+		struct pmclog_ev_userstack	pl_us;	/* Linux */
 	} pl_u;
 };
 

@@ -139,7 +139,7 @@ STAT_SRCS	:= tools/pmcstat_opts.c tools/pmcstat_plan.c tools/pmcstat_run.c \
 		   tools/pmcstat_count.c tools/pmcstat_sample.c \
 		   tools/pmcstat_sym.c tools/pmcstat_report.c tools/pmcstat_export.c \
 		   tools/pmcstat_flame.c tools/pmcstat_annotate.c tools/pmcstat_metric.c \
-		   tools/pmcstat_gmon.c
+		   tools/pmcstat_gmon.c tools/pmcstat_unwind.c
 
 LIB_SRCS	:= libhwpmc/pmc_init.c libhwpmc/pmc_ops.c libhwpmc/pmc_names.c \
 		   libhwpmc/pmc_modcheck.c libhwpmc/pmc_counting.c \
@@ -351,7 +351,7 @@ UT_PROGS	:= $(UT)/test_names $(UT)/test_lib $(UT)/test_spec $(UT)/test_count \
 		   $(if $(HAVE_CXX),$(UT)/test_compat_cxx) \
 		   $(UT)/hwpmc-control $(UT)/hwpmc-stat \
 		   $(UT)/hwpmc-cputrack $(UT)/hwpmc-cpustat \
-		   $(UT)/abi_layout $(UT)/fake_hwpmc.so $(UT)/mklog \
+		   $(UT)/abi_layout $(UT)/fake_hwpmc.so $(UT)/mklog $(UT)/unwind_prog \
 		   $(if $(filter 1,$(WITH_PPROF)),$(UT)/pprof_read)
 
 $(UT)/obj/lib/%.o: libhwpmc/%.c
@@ -455,6 +455,13 @@ $(UT)/mklog: tests/unit/mklog.c tests/unit/pmclog_build.h $(UT)/libut_symlib.so 
 		 $(USER_HEADERS)
 	$(CC) $(U_CPPFLAGS) $(UT_ELF_CFLAGS) -fPIE -pie -o $@ $< \
 		-L$(UT) -lut_symlib -Wl,-rpath,'$$ORIGIN'
+
+# The unwinder's test: a program without frame pointers logging itself
+$(UT)/unwind_prog: tests/unit/unwind_prog.c tests/unit/pmclog_build.h $(USER_HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(U_CPPFLAGS) $(filter-out -fvisibility=hidden -MMD -MP -fno-omit-frame-pointer \
+		-fsanitize=%,$(U_CFLAGS)) -O2 -fomit-frame-pointer -fno-inline \
+		-I$(U_SRC)/tests/unit -o $@ $<
 
 # Source compatibility with FreeBSD's clients: C and C++ (g++ -std=c++17)
 # programs written in FreeBSD's idioms, built against the headers staged

@@ -186,9 +186,9 @@ TEST_F(count, allocate_errors)
 	EXPECT_EQ(EOPNOTSUPP, alloc(fd, tc, soft, tclk, any, 0, PMC_CAP_EDGE,
 				    NULL));
 	/* reserved fields */
-	pa.pm__pad = 1;
+	pa.pm_stacksize = 8;	/* without PMC_F_USERSTACK */
 	EXPECT_EQ(EINVAL, xioctl(fd, HWPMC_IOC_PMCALLOCATE, &pa));
-	pa.pm__pad = 0;
+	pa.pm_stacksize = 0;
 	pa.pm_md.pm_pmu.pm_config = 1;	/* only raw events take a config */
 	EXPECT_EQ(EINVAL, xioctl(fd, HWPMC_IOC_PMCALLOCATE, &pa));
 	EXPECT_EQ(EFAULT, xioctl(fd, HWPMC_IOC_PMCALLOCATE, BAD_PTR));

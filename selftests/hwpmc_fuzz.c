@@ -435,7 +435,7 @@ static void op_allocate(void)
 	if (chance(5))
 		pa.pm_md.pm_pmu.pm__reserved = wild64();
 	if (chance(5))
-		pa.pm__pad = wild32();
+		pa.pm_stacksize = wild32();
 	if (call(dev(), HWPMC_IOC_PMCALLOCATE, hostile(&pa, sizeof(pa))) == 0 &&
 	    pa.pm_pmcid)
 		add_mine(pa.pm_pmcid);

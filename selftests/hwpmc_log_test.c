@@ -867,6 +867,226 @@ TEST_F(log, kernel_samples_have_kernel_then_user_frames)
 	free(lg.buf);
 }
 
+/*
+ * PMC_F_USERSTACK of size bytes (with PMC_F_CALLCHAIN) over a child busy
+ * in hot(): the log of the run into lg.
+ */
+static void ustack_run(struct __test_metadata *_metadata, int fd,
+		       const char *path, __u32 flags, __u32 size,
+		       struct log *lg, __u32 *id)
+{
+	struct pmc_op_pmcallocate pa = {
+		.pm_mode = PMC_MODE_TS, .pm_class = PMC_CLASS_SOFT,
+		.pm_ev = EV_SOFT(CPU_CLOCK), .pm_cpu = PMC_CPU_ANY,
+		.pm_flags = PMC_F_CALLCHAIN | flags, .pm_count = MS,
+		.pm_stacksize = size,
+	};
+	struct child c;
+	int f = logfile(path);
+
+	ASSERT_LE(0, f);
+	ASSERT_EQ(0, configure(fd, f));
+	close(f);
+	child_start(&c, busy_fn, (void *)300L);
+	ASSERT_EQ(0, pmcallocate(fd, &pa, id));
+	ASSERT_EQ(0, attach(fd, *id, c.pid));
+	ASSERT_EQ(0, simple(fd, HWPMC_IOC_PMCSTART, *id));
+	child_go(&c);
+	ASSERT_EQ(0, child_wait(&c, NULL));
+	ASSERT_EQ(0, xioctl(fd, HWPMC_IOC_CLOSELOG, NULL));
+	EXPECT_EQ(0, simple(fd, HWPMC_IOC_PMCRELEASE, *id));
+	log_load_file(lg, path);
+}
+
+/*
+ * PMC_F_USERSTACK: each sample in user mode is a USERSTACK, then its
+ * CALLCHAIN; the registers are the sample's (its PC; a stack pointer
+ * the stack is copied from), the stack no larger than asked, and the
+ * stack holds the return address into mid() that hot()'s frame saved.
+ */
+TEST_F(log, user_stack_records_before_their_samples)
+{
+	const __u32 size = 4096;
+	struct pmclog_userstack *us = NULL;
+	struct pmclog_callchain *cc;
+	struct pmclog_header *h;
+	struct log lg;
+	size_t off, i, words;
+	int samples = 0, stacks = 0, paired = 0, inmid = 0, user = 0;
+	int inhot = 0, samepc = 0;
+	__u64 v;
+	__u32 id;
+
+	ustack_run(_metadata, self->fd, self->path, PMC_F_USERSTACK, size,
+		   &lg, &id);
+	for_each_record(&lg, h, off) {
+		if (TYPE(h) == PMCLOG_TYPE_USERSTACK) {
+			us = (void *)h;
+			stacks++;
+			EXPECT_EQ(id, us->pl_pmcid);
+			EXPECT_EQ(size, us->pl_size);
+			EXPECT_GE(size, us->pl_dynsize);
+			EXPECT_EQ(0, us->pl_dynsize % 8);
+#ifdef __x86_64__
+			EXPECT_EQ(PMC_USTACK_ABI_X86_64, us->pl_abi);
+			EXPECT_EQ(17, us->pl_nregs);
+#elif defined(__aarch64__)
+			EXPECT_EQ(PMC_USTACK_ABI_ARM64, us->pl_abi);
+			EXPECT_EQ(33, us->pl_nregs);
+#endif
+			EXPECT_EQ(sizeof(*us) + us->pl_nregs * 8 +
+				  us->pl_dynsize, LEN(h));
+			continue;
+		}
+		if (TYPE(h) == PMCLOG_TYPE_CALLCHAIN) {
+			cc = (void *)h;
+			samples++;
+			user += !!(cc->pl_cpuflags & PMC_CC_F_USERSPACE);
+			if (us && us->pl_hdr.pl_time == cc->pl_hdr.pl_time &&
+			    us->pl_pmcid == cc->pl_pmcid)
+				paired++;
+			if (us && us->pl_nregs &&
+			    (cc->pl_cpuflags & PMC_CC_F_USERSPACE))
+				samepc += us->pl_regs[us->pl_nregs - 1] ==
+					  cc->pl_pc[0];
+			if (us && within(cc->pl_pc[0], hot, 256)) {
+				inhot++;
+				words = us->pl_dynsize / 8;
+				for (i = 0; i < words; i++) {
+					v = us->pl_regs[us->pl_nregs + i];
+					if (within(v, mid, 64))
+						break;
+				}
+				inmid += i < words;
+			}
+		}
+		us = NULL;	/* a USERSTACK goes with the record after it */
+	}
+	EXPECT_EQ(0, lg.bad);
+	EXPECT_LT(0, samples);
+	/* samples in user mode have one; in the kernel, those of syscalls */
+	EXPECT_LE(user, stacks) TH_LOG("%d USERSTACKs, %d user samples",
+				       stacks, user);
+	EXPECT_EQ(stacks, paired) TH_LOG("%d of %d before their samples",
+					 paired, stacks);
+	EXPECT_EQ(user, samepc) TH_LOG("%d of %d user samples with their PC",
+				       samepc, user);
+	EXPECT_LT(0, inhot);
+	EXPECT_GE(inmid, inhot * 8 / 10) TH_LOG("%d of %d with mid()'s return address",
+					       inmid, inhot);
+	TH_LOG("%d samples, %d USERSTACKs", samples, stacks);
+	free(lg.buf);
+}
+
+/* Without the flag no USERSTACK; the size is bounded by maxstackuser. */
+TEST_F(log, user_stack_only_on_request_and_bounded)
+{
+	struct pmc_op_pmcallocate pa = {
+		.pm_mode = PMC_MODE_TS, .pm_class = PMC_CLASS_SOFT,
+		.pm_ev = EV_SOFT(CPU_CLOCK), .pm_cpu = PMC_CPU_ANY,
+		.pm_flags = PMC_F_CALLCHAIN | PMC_F_USERSTACK, .pm_count = MS,
+	};
+	struct log lg;
+	unsigned long max = 0;
+	FILE *f;
+	__u32 id;
+
+	ustack_run(_metadata, self->fd, self->path, 0, 0, &lg, &id);
+	EXPECT_EQ(0, lg.bad);
+	EXPECT_LT(0, log_count(&lg, PMCLOG_TYPE_CALLCHAIN));
+	EXPECT_EQ(0, log_count(&lg, PMCLOG_TYPE_USERSTACK));
+	free(lg.buf);
+
+	f = fopen("/sys/module/hwpmc/parameters/maxstackuser", "r");
+	ASSERT_NE(NULL, f);
+	ASSERT_EQ(1, fscanf(f, "%lu", &max));
+	fclose(f);
+	ASSERT_LT(0, max);
+	pa.pm_stacksize = max + 8;
+	EXPECT_EQ(EINVAL, pmcallocate(self->fd, &pa, &id));
+	pa.pm_stacksize = 0;
+	EXPECT_EQ(EINVAL, pmcallocate(self->fd, &pa, &id));
+	pa.pm_stacksize = 12;
+	EXPECT_EQ(EINVAL, pmcallocate(self->fd, &pa, &id));
+	pa.pm_stacksize = 8;
+	pa.pm_flags = PMC_F_CALLCHAIN;		/* a size without the flag */
+	EXPECT_EQ(EINVAL, pmcallocate(self->fd, &pa, &id));
+	pa.pm_flags = PMC_F_USERSTACK;		/* counting: no */
+	pa.pm_mode = PMC_MODE_TC;
+	pa.pm_count = 0;
+	EXPECT_EQ(EINVAL, pmcallocate(self->fd, &pa, &id));
+	pa.pm_mode = PMC_MODE_TS;		/* the most: allowed */
+	pa.pm_count = MS;
+	pa.pm_stacksize = max;
+	ASSERT_EQ(0, pmcallocate(self->fd, &pa, &id));
+	EXPECT_EQ(0, simple(self->fd, HWPMC_IOC_PMCRELEASE, id));
+}
+
+/*
+ * A 32-bit (compat) process's samples carry no USERSTACK (refused, as
+ * hwpmc(4) says), whatever the flag: hwpmc_spin32, i386, on x86-64.
+ */
+TEST_F(log, user_stack_none_for_a_32_bit_process)
+{
+	struct pmc_op_pmcallocate pa = {
+		.pm_mode = PMC_MODE_TS, .pm_class = PMC_CLASS_SOFT,
+		.pm_ev = EV_SOFT(CPU_CLOCK), .pm_cpu = PMC_CPU_ANY,
+		.pm_flags = PMC_F_CALLCHAIN | PMC_F_USERSTACK, .pm_count = MS,
+		.pm_stacksize = 1024,
+	};
+	struct pmclog_callchain *cc;
+	struct pmclog_header *h;
+	struct log lg;
+	struct child c;
+	size_t off;
+	char prog[256];
+	int f, samples = 0, user = 0, stacks = 0;
+	__u32 id;
+	ssize_t n;
+
+	n = readlink("/proc/self/exe", prog, sizeof(prog) - 20);
+	ASSERT_LT(0, n);
+	prog[n] = '\0';
+	strcpy(strrchr(prog, '/') + 1, "hwpmc_spin32");
+	if (access(prog, X_OK))
+		SKIP(return, "no %s (x86-64 only)", prog);
+	f = logfile(self->path);
+	ASSERT_LE(0, f);
+	ASSERT_EQ(0, configure(self->fd, f));
+	close(f);
+	c.pid = fork();
+	if (!c.pid) {
+		usleep(200000);
+		execl(prog, prog, "0.3", (char *)NULL);
+		_exit(127);
+	}
+	ASSERT_EQ(0, pmcallocate(self->fd, &pa, &id));
+	ASSERT_EQ(0, attach(self->fd, id, c.pid));
+	ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTART, id));
+	ASSERT_EQ(0, child_wait(&c, NULL));
+	ASSERT_EQ(0, xioctl(self->fd, HWPMC_IOC_CLOSELOG, NULL));
+	EXPECT_EQ(0, simple(self->fd, HWPMC_IOC_PMCRELEASE, id));
+	log_load_file(&lg, self->path);
+	for_each_record(&lg, h, off) {
+		if (TYPE(h) == PMCLOG_TYPE_USERSTACK)
+			stacks++;
+		if (TYPE(h) != PMCLOG_TYPE_CALLCHAIN)
+			continue;
+		cc = (void *)h;
+		samples++;
+		/* a user PC below 4 GB: the i386 program running */
+		user += (cc->pl_cpuflags & PMC_CC_F_USERSPACE) &&
+			cc->pl_pc[0] < (1ULL << 32);
+	}
+	EXPECT_EQ(0, lg.bad);
+	EXPECT_LT(0, user) TH_LOG("%d samples, none in the 32-bit program",
+				  samples);
+	/* before the exec, the 64-bit fork had its stacks: none after */
+	EXPECT_GE(samples - user, stacks) TH_LOG("%d USERSTACKs, %d samples, %d in i386 code",
+						 stacks, samples, user);
+	free(lg.buf);
+}
+
 /* exec a program: PROCEXEC, then MAP_IN of the new image after it */
 TEST_F(log, exec_logs_procexec_then_the_new_mappings)
 {

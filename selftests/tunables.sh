@@ -136,6 +136,10 @@ bad nbuffers_pcpu=0 32 "hwpmc: tunable nlogbuffers=0 must be greater than zero."
 bad nbuffers_pcpu=2147483647 32 "exceed 32768 KB per CPU; using the defaults."
 bad mincount=-1 1000 "hwpmc: tunable mincount=-1 must be greater than zero."
 if reload mincount=2147483647 && param_is mincount 2147483647 && works; then ok "mincount=2147483647 accepted"; else fail "mincount=2147483647 accepted"; fi
+bad maxstackuser=-8 16384 "hwpmc: tunable maxstackuser=-8 out of range."
+bad maxstackuser=32776 16384 "hwpmc: tunable maxstackuser=32776 out of range."
+if reload maxstackuser=1001 && param_is maxstackuser 1000 && works; then ok "maxstackuser=1001 -> 1000"; else fail "maxstackuser=1001 -> 1000"; fi
+if reload maxstackuser=0 && param_is maxstackuser 0 && works; then ok "maxstackuser=0: no stack ring"; else fail "maxstackuser=0"; fi
 bad softevents=0 16 "hwpmc: tunable softevents=0 out of range."
 bad softevents=-1 16 "hwpmc: tunable softevents=-1 out of range."
 bad softevents=129 16 "hwpmc: tunable softevents=129 out of range."
@@ -144,6 +148,28 @@ if reload logbuffersize=1 nbuffers_pcpu=1 nsamples=1 callchaindepth=1 && works; 
 	ok "the smallest values load"
 else
 	fail "the smallest values load"
+fi
+
+# a sample and its stack larger than a 1 KB log buffer: the sample
+# without its stack; no USERSTACK of more than the buffer holds
+# (hwpmc-stat with libdw only: not the arm64 build)
+if reload logbuffersize=1 && works; then
+	_l=$(mktemp)
+	if hwpmc-stat -P cpu-clock --call-graph dwarf,4096 -O "$_l" ./hwpmc_nofp 0.3 > /dev/null 2>&1; then
+		_d=$(hwpmc-stat -R "$_l" --dump 2>&1)
+		# those whose copy was cut short (the stack's top) fit: they stay
+		if printf '%s\n' "$_d" | grep -q ' callchain ' &&
+		   printf '%s\n' "$_d" | awk '$2 == "userstack" && $11 + 168 > 1024 { exit 1 }'; then
+			ok "logbuffersize=1: samples logged without the stacks that do not fit ($(printf '%s\n' "$_d" | grep -c ' userstack ') short ones kept)"
+		else
+			fail "logbuffersize=1: $(printf '%s\n' "$_d" | grep -c ' callchain ') samples, $(printf '%s\n' "$_d" | grep -c ' userstack ') stacks"
+		fi
+	else
+		skip "logbuffersize=1 with --call-graph dwarf" "hwpmc-stat refused it (no libdw?)"
+	fi
+	rm -f "$_l"
+else
+	fail "logbuffersize=1 loads"
 fi
 
 # no number, or out of int's range: the kernel refuses the load

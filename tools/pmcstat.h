@@ -16,6 +16,8 @@
 #include <stdio.h>
 #include <sys/types.h>
 
+#include <pmc.h>		/* PMC_STACK_USER_MAX */
+
 /* -- symbols ---------------------------------------------------------------- */
 
 struct image;
@@ -96,6 +98,28 @@ void	sym_exec(pid_t pid, const char *path);
 void	sym_fork(pid_t parent, pid_t child);
 void	sym_reset_procs(void);		/* forget processes and mappings */
 void	sym_free(void);
+
+/*
+ * pmcstat_unwind.c: user call chains by DWARF CFI from a USERSTACK
+ * record (copied by ustack_set(): the record's pointers die with it).
+ * unwind_user() gives the sampled PC, then the return addresses, at most
+ * max, into pcs; 0 when nothing could be unwound.  unwind_available():
+ * 0 in a build without libdw.  unwind_free(): before the processes of
+ * pmcstat_sym.c are forgotten, and at the end.
+ */
+struct ustack {
+	int		valid;
+	uint32_t	pmcid, abi, nregs, dynsize;
+	uint64_t	regs[64];	/* PMC_USTACK_NREGS_MAX */
+	unsigned char	stack[PMC_STACK_USER_MAX];
+};
+
+struct pmclog_ev_userstack;
+int	unwind_available(void);
+void	ustack_set(struct ustack *us, const struct pmclog_ev_userstack *r);
+size_t	unwind_user(struct proc *p, pid_t tid, const struct ustack *us,
+		    uint64_t *pcs, size_t max);
+void	unwind_free(void);
 /*
  * kernel symbols: 1 loaded, 0 none (the reason in *why); read from
  * /proc/kallsyms once, when the first kernel address is resolved
@@ -210,6 +234,8 @@ struct log_summary {
 	uint64_t	bad_offset;		/* after the last good record */
 	int		bad_errno;		/* pmclog(3)'s errno */
 	uint64_t	stacked;		/* samples in the stacks written */
+	uint64_t	ustacks;		/* samples with a USERSTACK */
+	uint64_t	unwound;		/* of them, unwound by DWARF CFI */
 	int		annotate_failed;	/* --annotate: no such function */
 };
 

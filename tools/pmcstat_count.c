@@ -458,6 +458,7 @@ static struct ctr *want_ctr(struct stat_run *st, const struct want *w,
 
 	c->spec = w->spec;
 	c->pa = w->ps.ps_pa;
+	c->pa.pm_stacksize = w->stacksize;
 	c->modes = w->ps.ps_modes;
 	c->mode = w->mode;
 	c->flags = w->flags;

@@ -35,6 +35,7 @@ enum {
 	OPT_FOLDED,
 	OPT_DUMP,
 	OPT_GRAPH,
+	OPT_CALLGRAPH,
 };
 
 #define OPTSTRING	"+:ACc:D:dEeF:f:G:ghIi:k:Ll:M:m:Nn:O:o:P:p:qR:r:S:s:Tt:Uu:vWw:a:z:"
@@ -48,6 +49,7 @@ static const struct option longopts[] = {
 	{ "folded", required_argument, NULL, OPT_FOLDED },
 	{ "dump", no_argument, NULL, OPT_DUMP },
 	{ "graph", required_argument, NULL, OPT_GRAPH },
+	{ "call-graph", required_argument, NULL, OPT_CALLGRAPH },
 	{ "flamegraph", required_argument, NULL, OPT_FLAME },
 	{ "flamegraph-order", required_argument, NULL, OPT_FLAME_ORDER },
 	{ "icicle", no_argument, NULL, OPT_ICICLE },
@@ -86,7 +88,8 @@ void usage(const char *fmt, ...)
 		"usage: %s [-C] [-c cpus] [-d] [-l secs] [-o file] [-q] [-v] [-w secs] [--csv|--json]\n"
 		"           [--summary] {-p spec | -s spec | --metrics m} ... [-t process-spec ... | command [args]]\n"
 		"       %s [-E] [-N] [-U] [-W] [-c cpus] [-d] [-l secs] [-n rate] [-O logfile]\n"
-		"           [-T [-f opt]] [report options] {-P spec | -S spec} ...\n"
+		"           [--call-graph fp|dwarf[,size]] [-T [-f opt]] [report options]\n"
+		"           {-P spec | -S spec} ...\n"
 		"           [-t process-spec ... | command]\n"
 		"       %s -R logfile [report options]\n"
 		"  report options: [-AI] [-g [-e] [-D dir] [-M mapfile]] [-F file] [-G file]\n"
@@ -130,6 +133,9 @@ void usage(const char *fmt, ...)
 		"  -U         toggle: the following -P/-S take the user call chain under\n"
 		"             kernel samples too (PMC_F_USERCALLCHAIN)\n"
 		"  -E, -W     toggle: LOG_PROCEXIT, LOG_PROCCSW for the following -P\n"
+		"  --call-graph fp|dwarf[,size]   user call chains of every -P/-S by\n"
+		"             frame pointers (default), or unwound by DWARF CFI from\n"
+		"             size bytes of user stack per sample (default 8192)\n"
 		"  -O file    write the log to file, no report (host:port: over TCP)\n"
 		"  -T         live top display (ncurses), refreshed every second (-w);\n"
 		"             keys: c then a: accumulate, c then d: per interval (delta),\n"
@@ -231,6 +237,33 @@ static void opt_event(struct opts *o, const struct toggles *t, int opt)
 	w->rate = t->rate;
 	w->cpus = t->cpus;
 	o->nsampling += opt == 'P' || opt == 'S';
+}
+
+/* --call-graph fp|dwarf[,size], as perf spells it: o->stacksize */
+static void opt_callgraph(struct opts *o, const char *arg)
+{
+	unsigned long size = 8192;
+	char *end;
+
+	if (!strcmp(arg, "fp")) {
+		o->stacksize = 0;
+		return;
+	}
+	if (strncmp(arg, "dwarf", 5) || (arg[5] && arg[5] != ','))
+		usage("--call-graph %s: give fp or dwarf[,size]", arg);
+	if (!unwind_available())
+		usage("--call-graph dwarf is not available: built without libdw "
+		      "(elfutils); use --call-graph fp");
+	if (arg[5] == ',') {
+		errno = 0;
+		size = strtoul(arg + 6, &end, 0);
+		if (errno || end == arg + 6 || *end || arg[6] == '-' ||
+		    size < 8 || size > PMC_STACK_USER_MAX)
+			usage("--call-graph %s: the stack size is from 8 to %d bytes",
+			      arg, PMC_STACK_USER_MAX);
+		size = (size + 7) & ~7UL;	/* perf rounds up to 8 too */
+	}
+	o->stacksize = (uint32_t)size;
 }
 
 /* -l, -w: seconds, at least MINWAIT, at most max */
@@ -542,6 +575,9 @@ void opts_parse(struct opts *o, int argc, char **argv)
 		    opt_report_how(&o->rep, opt) || opt_symbols(opt))
 			continue;
 		switch (opt) {
+		case OPT_CALLGRAPH:
+			opt_callgraph(o, optarg);
+			continue;
 		case 'h':
 			usage(NULL);
 		case ':':
@@ -560,6 +596,13 @@ void opts_parse(struct opts *o, int argc, char **argv)
 	o->argc = argc - optind;
 	o->argv = argv + optind;
 	o->rep.out = o->outfile;
+	/* --call-graph dwarf: every sampling PMC with call chains (not -N) */
+	for (opt = 0; opt < o->nwant && o->stacksize; opt++)
+		if (PMC_IS_SAMPLING_MODE(o->want[opt].mode) &&
+		    (o->want[opt].flags & PMC_F_CALLCHAIN)) {
+			o->want[opt].flags |= PMC_F_USERSTACK;
+			o->want[opt].stacksize = o->stacksize;
+		}
 }
 
 /*

@@ -152,6 +152,7 @@ struct ctx {
 	struct log_summary *sum;
 	void		*parser;	/* pmclog(3), fed by feed() */
 	struct annot	*an;		/* --annotate, or NULL */
+	struct ustack	us;		/* the USERSTACK just read */
 };
 
 static uint64_t hash64(uint64_t x)
@@ -553,6 +554,35 @@ static void sample(struct ctx *c, struct evrep *e,
 		annot_sample(c->an, (int)(e - c->evs), p, cc->pl_pc[0]);
 }
 
+/*
+ * Sample cc with the USERSTACK before it (c->us): its kernel frames as
+ * they are, then the user frames unwound by DWARF CFI in place of the
+ * frame-pointer chain (kept when nothing could be unwound).
+ */
+static const struct pmclog_ev_callchain *
+unwound(struct ctx *c, const struct pmclog_ev_callchain *cc)
+{
+	static struct pmclog_ev_callchain u;
+	struct proc *p = sym_proc((pid_t)cc->pl_pid, 0);
+	uint32_t k = 0, n;
+
+	/* the kernel's frames first: a sample in the kernel, or none */
+	if (!PMC_CALLCHAIN_CPUFLAGS_TO_USERMODE(cc->pl_cpuflags))
+		while (k < cc->pl_npc && sym_is_kernel(cc->pl_pc[k]))
+			k++;
+	if (k && !(cc->pl_cpuflags & PMC_CC_F_KERNEL_USER))
+		return cc;	/* no user part asked for (-U) */
+	n = (uint32_t)unwind_user(p, (pid_t)cc->pl_tid, &c->us, u.pl_pc + k,
+				  PMC_CALLCHAIN_DEPTH_MAX - k);
+	if (!n)
+		return cc;
+	c->sum->unwound++;
+	memcpy(&u, cc, offsetof(struct pmclog_ev_callchain, pl_pc));
+	memcpy(u.pl_pc, cc->pl_pc, k * sizeof(u.pl_pc[0]));
+	u.pl_npc = k + n;
+	return &u;
+}
+
 static void set_comm(pid_t pid, const char *path)
 {
 	struct proc *p = sym_proc(pid, 1);
@@ -604,6 +634,10 @@ static void process(struct ctx *c, const struct pmclog_ev *ev)
 				   m->pl_pathname);
 		break;
 	}
+	case PMCLOG_TYPE_USERSTACK:
+		/* for the CALLCHAIN that comes next */
+		ustack_set(&c->us, &ev->pl_u.pl_us);
+		return;
 	case PMCLOG_TYPE_CALLCHAIN: {
 		const struct pmclog_ev_callchain *cc = &ev->pl_u.pl_cc;
 
@@ -612,6 +646,11 @@ static void process(struct ctx *c, const struct pmclog_ev *ev)
 		d->samples++;
 		if (d->ev < 0)	/* one report per event, its PMCs together */
 			d->ev = ev_get(c, d->name);
+		if (c->us.valid && c->us.pmcid == cc->pl_pmcid) {
+			c->sum->ustacks++;
+			if (c->aggregate && c->want_chain)
+				cc = unwound(c, cc);
+		}
 		if (c->aggregate)
 			sample(c, &c->evs[d->ev], cc);
 		break;
@@ -625,6 +664,7 @@ static void process(struct ctx *c, const struct pmclog_ev *ev)
 	default:
 		break;
 	}
+	c->us.valid = 0;	/* a USERSTACK is for the record after it */
 }
 
 static void dump_rec(struct ctx *c, const struct pmclog_ev *ev);
@@ -807,6 +847,21 @@ static void dump_rec(struct ctx *c, const struct pmclog_ev *ev)
 			(int)ev->pl_u.pl_pc.pl_pid, ev->pl_u.pl_pc.pl_flags,
 			ev->pl_u.pl_pc.pl_pcomm);
 		break;
+	case PMCLOG_TYPE_USERSTACK: {
+		const struct pmclog_ev_userstack *u = &ev->pl_u.pl_us;
+
+		fprintf(out, "userstack 0x%x abi %u regs %u size %u dynsize %u",
+			u->pl_pmcid, u->pl_abi, u->pl_nregs, u->pl_size,
+			u->pl_dynsize);
+		if (u->pl_nregs)
+			fprintf(out, " pc 0x%" PRIx64 " sp 0x%" PRIx64,
+				u->pl_regs[u->pl_nregs - 1],
+				u->pl_abi == PMC_USTACK_ABI_X86_64 &&
+				u->pl_nregs > 7 ? u->pl_regs[7] :
+				u->pl_nregs > 31 ? u->pl_regs[31] : 0);
+		fputc('\n', out);
+		break;
+	}
 	default:
 		fprintf(out, "unknown-type %u %d\n", (unsigned)ev->pl_type,
 			ev->pl_len);
@@ -1680,6 +1735,7 @@ int report_log(int fd, const struct report_outs *ro, const struct report_opts *o
 		if (at >= 0 && st.st_size > at)
 			pg.total = (uint64_t)(st.st_size - at);
 	}
+	unwind_free();
 	sym_reset_procs();
 	for (;;) {
 		n = read(fd, buf, REPORT_CHUNK);

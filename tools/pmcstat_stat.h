@@ -69,6 +69,7 @@ struct want {
 	enum pmc_mode	mode;
 	uint32_t	flags;
 	uint64_t	rate;		/* sampling: events per sample */
+	uint32_t	stacksize;	/* PMC_F_USERSTACK's pm_stacksize */
 	const char	*cpus;		/* system scope: -c's CPU list */
 	struct pmc_spec	ps;		/* spec, parsed (plan_parse()) */
 };
@@ -82,6 +83,7 @@ struct opts {
 	const char	*marg[MAXSPEC];		/* --metrics */
 	int		nmarg;
 	uint32_t	mflags;			/* --metrics' events: -d */
+	uint32_t	stacksize;		/* --call-graph dwarf,SIZE; 0: fp */
 	const char	*outfile, *logfile, *rfile, *describe;
 	double		interval, duration;	/* -w, -l; 0: none */
 	int		cumulative, top, listev, listm;

@@ -44,7 +44,9 @@ enum pmclog_type {
 	/* V6 */
 	PMCLOG_TYPE_THR_CREATE = 18,
 	PMCLOG_TYPE_THR_EXIT = 19,
-	PMCLOG_TYPE_PROC_CREATE = 20
+	PMCLOG_TYPE_PROC_CREATE = 20,
+	/* Linux: user registers and stack (PMC_F_USERSTACK) */
+	PMCLOG_TYPE_USERSTACK = 21
 };
 
 #include <linux/hwpmclog.h>

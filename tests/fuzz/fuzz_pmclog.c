@@ -12,6 +12,7 @@
  *   build/fuzz/fuzz_pmclog -max_total_time=60 CORPUS_DIR
  *   build/fuzz/fuzz_pmclog crash-FILE        (reproduce)
  */
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,6 +53,12 @@ static void mix_union(uint64_t *h, const struct pmclog_ev *ev)
 	if (ev->pl_type == PMCLOG_TYPE_PMCALLOCATE) {
 		mix(h, ev->pl_u.pl_a.pl_evname, strlen(ev->pl_u.pl_a.pl_evname));
 		i = sizeof(ev->pl_u.pl_a.pl_evname);	/* its first member */
+	}
+	if (ev->pl_type == PMCLOG_TYPE_USERSTACK) {
+		/* its pointers point where the record was: skipped */
+		mix(h, u, offsetof(struct pmclog_ev_userstack, pl_regs));
+		i = offsetof(struct pmclog_ev_userstack, pl_stack) +
+		    sizeof(ev->pl_u.pl_us.pl_stack);
 	}
 	for (; i + 8 <= sizeof(ev->pl_u); i += 8) {
 		memcpy(&w, u + i, 8);
@@ -119,6 +126,13 @@ static void check_event(const struct pmclog_ev *ev, struct digest *d)
 	case PMCLOG_TYPE_PROC_CREATE:
 		check_string(ev->pl_u.pl_pc.pl_pcomm,
 			     sizeof(ev->pl_u.pl_pc.pl_pcomm));
+		break;
+	case PMCLOG_TYPE_USERSTACK:
+		/* registers and stack inside the record */
+		CHECK((const char *)ev->pl_u.pl_us.pl_stack +
+		      ev->pl_u.pl_us.pl_dynsize <=
+		      (const char *)ev->pl_data + ev->pl_len);
+		CHECK(ev->pl_u.pl_us.pl_nregs <= PMC_USTACK_NREGS_MAX);
 		break;
 	default:
 		CHECK(ev->pl_type >= PMCLOG_TYPE_CLOSELOG &&

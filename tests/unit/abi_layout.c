@@ -91,7 +91,7 @@ struct layout_entry {
 	F(pmc_op_pmcallocate, pm_cpu) F(pmc_op_pmcallocate, pm_class)	\
 	F(pmc_op_pmcallocate, pm_ev) F(pmc_op_pmcallocate, pm_flags)	\
 	F(pmc_op_pmcallocate, pm_mode) F(pmc_op_pmcallocate, pm_pmcid)	\
-	F(pmc_op_pmcallocate, pm__pad) F(pmc_op_pmcallocate, pm_count)	\
+	F(pmc_op_pmcallocate, pm_stacksize) F(pmc_op_pmcallocate, pm_count)	\
 	F(pmc_op_pmcallocate, pm_md)					\
 	S(pmc_op_pmcattach) F(pmc_op_pmcattach, pm_pmc)			\
 	F(pmc_op_pmcattach, pm_pid)					\
@@ -176,6 +176,10 @@ struct layout_entry {
 	S(pmclog_proc_create) F(pmclog_proc_create, pl_hdr)		\
 	F(pmclog_proc_create, pl_pid) F(pmclog_proc_create, pl_flags)	\
 	F(pmclog_proc_create, pl_pcomm)					\
+	S(pmclog_userstack) F(pmclog_userstack, pl_hdr)			\
+	F(pmclog_userstack, pl_pmcid) F(pmclog_userstack, pl_abi)	\
+	F(pmclog_userstack, pl_nregs) F(pmclog_userstack, pl_size)	\
+	F(pmclog_userstack, pl_dynsize) FLEX(pmclog_userstack, pl_regs) \
 	IOC(HWPMC_IOC_CONFIGURELOG) IOC(HWPMC_IOC_FLUSHLOG)		\
 	IOC(HWPMC_IOC_GETCPUINFO) IOC(HWPMC_IOC_GETDRIVERSTATS)		\
 	IOC(HWPMC_IOC_GETMODULEVERSION) IOC(HWPMC_IOC_GETPMCINFO)	\

@@ -305,6 +305,7 @@ static int do_pmcallocate(struct pmc_op_pmcallocate *pa)
 		.have_event = d != NULL,
 		.ev_caps = d ? d->pm_ev_caps : 0,
 		.may_kernel = !unpriv,
+		.stack_max = (uint32_t)env_ul("FAKE_HWPMC_MAXSTACK", 16384),
 	};
 	uint32_t mode = pa->pm_mode;
 	unsigned int i;

@@ -133,6 +133,41 @@ static inline void lb_callchain(struct lb *b, uint32_t npc)
 	free(pc);
 }
 
+/*
+ * USERSTACK: nregs registers (i * 0x100, the last the PC), then dynsize
+ * bytes of stack (byte i is i & 0xff), size asked; hdrlen 0: the true
+ * length.
+ */
+static inline void lb_userstack_len(struct lb *b, uint32_t nregs,
+				    uint32_t size, uint32_t dynsize,
+				    uint32_t hdrlen)
+{
+	struct pmclog_userstack r;
+	size_t tail = nregs * sizeof(uint64_t) + dynsize;
+	unsigned char *t = calloc(tail ? tail : 1, 1);
+	uint64_t v;
+	uint32_t i;
+
+	if (!t)
+		abort();
+	memset(&r, 0, sizeof(r));
+	r.pl_pmcid = 0x2001;
+	r.pl_abi = PMC_USTACK_ABI_X86_64;
+	r.pl_nregs = (uint16_t)nregs;
+	r.pl_size = size;
+	r.pl_dynsize = dynsize;
+	for (i = 0; i < nregs; i++) {
+		v = 0x100 * (uint64_t)i;
+		memcpy(t + i * sizeof(v), &v, sizeof(v));
+	}
+	for (i = 0; i < dynsize; i++)
+		t[nregs * sizeof(v) + i] = (unsigned char)i;
+	lb_rec_len(b, PMCLOG_TYPE_USERSTACK, &r, sizeof(r), t, tail,
+		   hdrlen ? hdrlen :
+		   (uint32_t)((sizeof(r) + tail + 7) & ~(size_t)7));
+	free(t);
+}
+
 static inline void lb_closelog(struct lb *b)
 {
 	struct pmclog_closelog r;
@@ -230,6 +265,8 @@ static inline void lb_full(struct lb *b)
 
 		lb_rec(b, PMCLOG_TYPE_PMCDETACH, &r, sizeof(r), NULL, 0);
 	}
+	lb_userstack_len(b, 17, 4096, 1024, 0);
+	lb_callchain(b, 3);
 	lb_closelog(b);
 }
 

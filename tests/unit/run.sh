@@ -91,6 +91,7 @@ run_tap report sh "$SRC/tests/unit/test_report.sh" "$UT/hwpmc-stat" "$UT/mklog" 
 run_tap pmcstat sh "$SRC/tests/unit/test_pmcstat.sh" "$UT/hwpmc-stat" "$UT/mklog" "$UT/fake_hwpmc.so" "$UT/pty_run"
 run_tap stacks sh "$SRC/tests/unit/test_stacks.sh" "$UT/hwpmc-stat" "$UT/mklog" "$UT/pprof_read" \
 	"$UT/report_bench" "$UT/rb"
+run_tap unwind sh "$SRC/tests/unit/test_unwind.sh" "$UT/hwpmc-stat" "$UT/unwind_prog"
 run_tap symbols env CC="${CC:-cc}" CXX="${CXX:-c++}" sh "$SRC/tests/unit/test_symbols.sh" "$UT/hwpmc-stat" "$UT/mklog" "$SRC/tests/unit"
 run_tap annotate env CC="${CC:-cc}" CXX="${CXX:-c++}" sh "$SRC/tests/unit/test_annotate.sh" "$UT/hwpmc-stat" "$UT/mklog" "$SRC/tests/unit"
 run_tap report-bench sh "$SRC/tests/unit/test_report_bench.sh" "$UT/report_bench" "$UT/hwpmc-stat" "$UT/rb"

@@ -39,7 +39,7 @@ struct req {
 	uint32_t	caps, cpu, flags;
 	uint64_t	count;
 	uint64_t	config;		/* pm_md.pm_pmu.pm_config */
-	uint64_t	reserved;	/* pm_md.pm_pmu.pm__reserved; and pm__pad */
+	uint64_t	reserved;	/* pm_md.pm_pmu.pm__reserved; STACK: pm_stacksize */
 };
 
 /* The fake (FAKE_HWPMC_PMU=1): CPUs 0-3, CPU 2 offline; its event table. */
@@ -59,8 +59,18 @@ static const struct req reqs[] = {
 	  PMC_F_CALLCHAIN, 0, 0, 0 },
 	{ HWPMC_ALLOC_MODE, "bad mode 9", 0, (enum pmc_mode)9, SOFT(CPU_CLOCK), 0,
 	  ANY, 0, 0, 0, 0 },
-	{ HWPMC_ALLOC_MODE, "pm__pad is not zero", 0, PMC_MODE_TC,
-	  SOFT(CPU_CLOCK), 0, ANY, 0, 0, 0, 1 },
+	{ HWPMC_ALLOC_OK, "", 0, PMC_MODE_TS, SOFT(CPU_CLOCK), 0, ANY,
+	  PMC_F_USERSTACK, 0, 0, 16384 },
+	{ HWPMC_ALLOC_STACK, "pm_stacksize 8 without PMC_F_USERSTACK", 0,
+	  PMC_MODE_TC, SOFT(CPU_CLOCK), 0, ANY, 0, 0, 0, 8 },
+	{ HWPMC_ALLOC_STACK, "size 32776 is not a multiple of 8 from 8 to", 0,
+	  PMC_MODE_TS, SOFT(CPU_CLOCK), 0, ANY, PMC_F_USERSTACK, 0, 0, 32776 },
+	{ HWPMC_ALLOC_STACK, "size 0 is not", 0, PMC_MODE_TS, SOFT(CPU_CLOCK), 0,
+	  ANY, PMC_F_USERSTACK, 0, 0, 0 },
+	{ HWPMC_ALLOC_STACK, "size 12 is not", 0, PMC_MODE_SS, SOFT(CPU_CLOCK), 0,
+	  0, PMC_F_USERSTACK, 0, 0, 12 },
+	{ HWPMC_ALLOC_FLAGS_CHAIN, "need a sampling mode", 0, PMC_MODE_TC,
+	  SOFT(CPU_CLOCK), 0, ANY, PMC_F_USERSTACK, 0, 0, 8 },
 	{ HWPMC_ALLOC_CPU_PROCESS, "take CPU PMC_CPU_ANY, not 0", 0, PMC_MODE_TS,
 	  SOFT(CPU_CLOCK), 0, 0, 0, 0, 0, 0 },
 	{ HWPMC_ALLOC_CPU_SYSTEM, "need a CPU number", 0, PMC_MODE_SC,
@@ -120,8 +130,8 @@ static void fill(const struct req *r, struct pmc_op_pmcallocate *pa)
 	pa->pm_flags = r->flags;
 	pa->pm_count = r->count;
 	pa->pm_md.pm_pmu.pm_config = r->config;
-	if (r->check == HWPMC_ALLOC_MODE)
-		pa->pm__pad = (uint32_t)r->reserved;
+	if (r->check == HWPMC_ALLOC_STACK || (r->flags & PMC_F_USERSTACK))
+		pa->pm_stacksize = (uint32_t)r->reserved;
 	else
 		pa->pm_md.pm_pmu.pm__reserved = r->reserved;
 }

@@ -259,6 +259,7 @@ static const char *type_name(enum pmclog_type t)
 	case PMCLOG_TYPE_THR_CREATE:	return "thr-create";
 	case PMCLOG_TYPE_THR_EXIT:	return "thr-exit";
 	case PMCLOG_TYPE_PROC_CREATE:	return "proc-create";
+	case PMCLOG_TYPE_USERSTACK:	return "userstack";
 	}
 	return "unknown";
 }

@@ -319,6 +319,25 @@ static void test_decode(void)
 		case PMCLOG_TYPE_CLOSELOG:
 			ok(ev.pl_len == 16, "CLOSELOG");
 			break;
+		case PMCLOG_TYPE_USERSTACK: {
+			const struct pmclog_ev_userstack *us = &ev.pl_u.pl_us;
+			const unsigned char *st = us->pl_stack;
+			const char *raw = ev.pl_data;
+
+			ok(us->pl_pmcid == 0x2001 &&
+			   us->pl_abi == PMC_USTACK_ABI_X86_64 &&
+			   us->pl_nregs == 17 && us->pl_size == 4096 &&
+			   us->pl_dynsize == 1024,
+			   "USERSTACK: pmcid, abi, nregs, size, dynsize");
+			ok((const char *)us->pl_regs == raw + 32 &&
+			   us->pl_regs[0] == 0 && us->pl_regs[16] == 0x1000 &&
+			   (const char *)st == raw + 32 + 17 * 8 &&
+			   st[0] == 0 && st[255] == 255 && st[1023] == 255,
+			   "USERSTACK: the registers, then the stack, in the record");
+			ok(ev.pl_len == 32 + 17 * 8 + 1024,
+			   "USERSTACK: its length is its parts");
+			break;
+		}
 		default:
 			ok(0, "unexpected type %d", (int)ev.pl_type);
 		}
@@ -635,6 +654,47 @@ static void test_corrupted(void)
 			expect_bad(&b, &(struct bad){ what, 1, EBADMSG });
 			lb_free(&b);
 		}
+	}
+
+	/* USERSTACK: the length must be its parts; at most 64 registers */
+	{
+		static const struct {
+			uint32_t nregs, size, dynsize, hdrlen;
+			const char *what;
+		} us[] = {
+			{ 17, 4096, 1024, 32 + 17 * 8 + 1024 + 8,
+			  "USERSTACK longer than its parts" },
+			{ 17, 4096, 1024, 32 + 17 * 8 + 1016,
+			  "USERSTACK shorter than its parts" },
+			{ 17, 512, 1024, 0, "USERSTACK: more stack than asked" },
+			{ 65, 4096, 8, 0, "USERSTACK of 65 registers" },
+		};
+		for (k = 0; k < sizeof(us) / sizeof(us[0]); k++) {
+			lb_init(&b);
+			lb_initialize(&b, PMCLOG_VERSION);
+			lb_userstack_len(&b, us[k].nregs, us[k].size,
+					 us[k].dynsize, us[k].hdrlen);
+			lb_closelog(&b);	/* bytes for a longer length */
+			expect_bad(&b, &(struct bad){ us[k].what, 1, EBADMSG });
+			lb_free(&b);
+		}
+		/* a stack of 4 bytes: padding after it, but whole */
+		lb_init(&b);
+		lb_initialize(&b, PMCLOG_VERSION);
+		lb_userstack_len(&b, 17, 8, 4, 0);
+		lb_closelog(&b);
+		{
+			struct pmclog_ev ev;
+			void *p = pmclog_open(PMCLOG_FD_NONE);
+
+			ok(p && pmclog_feed(p, b.buf, (int)b.len) == 0 &&
+			   pmclog_read(p, &ev) == 0 && pmclog_read(p, &ev) == 0 &&
+			   ev.pl_type == PMCLOG_TYPE_USERSTACK &&
+			   ev.pl_u.pl_us.pl_dynsize == 4,
+			   "USERSTACK of 4 bytes of stack, padded");
+			pmclog_close(p);
+		}
+		lb_free(&b);
 	}
 
 	/* not a log: no INITIALIZE first */

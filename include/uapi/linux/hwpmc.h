@@ -27,7 +27,7 @@
  * major.minor is newer than the module's.
  */
 #define PMC_VERSION_MAJOR	0x01
-#define PMC_VERSION_MINOR	0x01
+#define PMC_VERSION_MINOR	0x02
 #define PMC_VERSION_PATCH	0x0000
 #define PMC_VERSION		(PMC_VERSION_MAJOR << 24 |		\
 				 PMC_VERSION_MINOR << 16 |		\
@@ -187,7 +187,18 @@
 #define PMC_F_CALLCHAIN		0x00000080
 #define PMC_F_USERCALLCHAIN	0x00000100
 #define PMC_F_EV_PMU		0x00000200	/* event in pm_md */
-#define PMC_F_LAST		0x00000200
+#define PMC_F_USERSTACK		0x00000400	/* Linux: USERSTACK records */
+#define PMC_F_LAST		0x00000400
+
+/*
+ * PMC_F_USERSTACK (ABI 0x01020000): each sample of the PMC in a 64-bit
+ * process's user mode also gives the process's user registers and the
+ * top pm_stacksize bytes of its user stack (a USERSTACK record, before
+ * the sample's CALLCHAIN), for unwinding by DWARF call frame
+ * information.  pm_stacksize: a multiple of 8, from 8 to the module's
+ * tunable maxstackuser (at most PMC_STACK_USER_MAX).
+ */
+#define PMC_STACK_USER_MAX	32768
 
 /*
  * Events.  Event codes are dynamic, as FreeBSD's soft events are: the
@@ -338,7 +349,7 @@ struct pmc_op_pmcallocate {
 	__u32	pm_flags;		/* in: PMC_F_* */
 	__hwpmc_enum_pmc_mode pm_mode;	/* in: PMC_MODE_* */
 	__u32	pm_pmcid;		/* out */
-	__u32	pm__pad;
+	__u32	pm_stacksize;		/* in: PMC_F_USERSTACK's bytes, else 0 */
 	__HWPMC_VALUE pm_count;		/* in: sampling rate or initial count */
 	union pmc_md_op_pmcallocate pm_md;
 };

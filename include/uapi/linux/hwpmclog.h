@@ -44,7 +44,8 @@
 #define PMCLOG_TYPE_THR_CREATE		18
 #define PMCLOG_TYPE_THR_EXIT		19
 #define PMCLOG_TYPE_PROC_CREATE		20
-#define PMCLOG_TYPE_MAX			PMCLOG_TYPE_PROC_CREATE
+#define PMCLOG_TYPE_USERSTACK		21	/* Linux: PMC_F_USERSTACK */
+#define PMCLOG_TYPE_MAX			PMCLOG_TYPE_USERSTACK
 
 /* Header word: magic, type, length in bytes (header included). */
 #define PMCLOG_HEADER(type, len)					\
@@ -222,6 +223,43 @@ struct pmclog_callchain {
 	__u32	pl_pmcid;
 	__u32	pl_cpuflags;
 	__u64	pl_pc[];
+};
+
+/*
+ * USERSTACK (Linux, ABI 0x01020000): the user registers and the top of
+ * the user stack of a sample of a PMC_F_USERSTACK PMC, for unwinding by
+ * DWARF call frame information (.eh_frame, .debug_frame).  It comes
+ * immediately before that sample's CALLCHAIN record (same pl_time and
+ * pmcid), written with it at once: no record comes between the two.
+ * A sample has none when the thread was not in a 64-bit process's user
+ * mode or in a syscall from one (a kernel thread; a 32-bit process), or
+ * when the CPU's stack buffer was full (too many samples not yet
+ * drained).
+ *
+ * pl_regs has pl_nregs user registers, indexed by their DWARF numbers
+ * in the ABI pl_abi names, the last one being the PC:
+ *   PMC_USTACK_ABI_X86_64: 17, rax rdx rcx rbx rsi rdi rbp rsp r8..r15,
+ *     then rip (DWARF 16, the return address column);
+ *   PMC_USTACK_ABI_ARM64: 33, x0..x30, sp (31), then pc.
+ * They are the thread's user-mode registers only (where it was
+ * interrupted in user mode, or where it entered the kernel); pl_regs is
+ * followed by pl_dynsize bytes of the user stack from the stack
+ * pointer up (the PMC's pm_stacksize, pl_size, or less where the
+ * stack's mapping ends or the memory could not be read without a page
+ * fault), then padding to 8 bytes.
+ */
+#define PMC_USTACK_ABI_X86_64	1
+#define PMC_USTACK_ABI_ARM64	2
+#define PMC_USTACK_NREGS_MAX	64
+
+struct pmclog_userstack {
+	struct pmclog_header pl_hdr;
+	__u32	pl_pmcid;
+	__u16	pl_abi;			/* PMC_USTACK_ABI_* */
+	__u16	pl_nregs;
+	__u32	pl_size;		/* bytes asked for (pm_stacksize) */
+	__u32	pl_dynsize;		/* bytes of stack in the record */
+	__u64	pl_regs[];		/* pl_nregs, then the stack's bytes */
 };
 
 struct pmclog_thr_create {

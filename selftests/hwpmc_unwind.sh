@@ -1,0 +1,123 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# hwpmc for Linux: hwpmc-stat --call-graph dwarf against the real module:
+# programs built without frame pointers (hwpmc_nofp: main -> outer ->
+# inner, C; hwpmc_nofp_sort: std::sort with a comparator function, C++)
+# sampled with cpu-clock.  With --call-graph dwarf (PMC_F_USERSTACK: user
+# registers and stack in USERSTACK records, unwound by libdw) the callers
+# of the hot function are found in most samples; with frame pointers
+# (the default) they are not.  Where hwpmc-stat has no libdw (the static
+# arm64 build) --call-graph dwarf must be refused with a clear message.
+. ./ksft_lib.sh
+
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+
+if ! hwpmc-stat -P cpu-clock --call-graph dwarf -O "$T/probe" true > "$T/probe.out" 2>&1; then
+	if grep -q 'not available: built without libdw' "$T/probe.out"; then
+		ok "--call-graph dwarf refused clearly without libdw: $(head -n 1 "$T/probe.out")"
+		check "--call-graph fp still works" hwpmc-stat -P cpu-clock --call-graph fp -O "$T/fp" true
+		ksft_done
+	fi
+	fail "--call-graph dwarf: $(head -n 1 "$T/probe.out")"
+	ksft_done
+fi
+ok "--call-graph dwarf accepted"
+
+# samples (of folded file F) whose leaf is LEAF, and of them those whose
+# stack contains PATH: "TOTAL WITH"
+leaf_paths() {	# F LEAF PATH
+	awk -v leaf="$2" -v path="$3" '
+		{ n = $NF; s = $0; sub(/ [0-9]+$/, "", s)
+		  k = split(s, f, ";")
+		  if (leaf != "" && f[k] != leaf) next
+		  t += n; if (index(";" s ";", ";" path ";")) w += n }
+		END { printf "%d %d\n", t, w }' "$1"
+}
+pct() {	# A B: 100 * B / A
+	awk -v a="$1" -v b="$2" 'BEGIN { printf "%d", a ? 100 * b / a : 0 }'
+}
+
+# -- C: main -> outer -> inner ------------------------------------------------
+hwpmc-stat -P cpu-clock --call-graph dwarf -O "$T/dw.log" ./hwpmc_nofp 1.5 > "$T/dw.out" 2>&1
+hwpmc-stat -R "$T/dw.log" --folded "$T/dw.folded" > /dev/null 2>&1
+set -- $(leaf_paths "$T/dw.folded" inner "main;outer;inner")
+p=$(pct "$1" "$2")
+if [ "${1:-0}" -gt 20 ] && [ "$p" -ge 80 ]; then
+	ok "dwarf: main;outer;inner in $p% of $1 samples in inner()"
+else
+	fail "dwarf: main;outer;inner in $p% of ${1:-0} samples in inner()"
+	awk '{ print $NF, $0 }' "$T/dw.folded" | sort -n -r | head -n 5 | sed 's/^/# /'
+fi
+hwpmc-stat -P cpu-clock -O "$T/fp.log" ./hwpmc_nofp 1.5 > "$T/fp.out" 2>&1
+hwpmc-stat -R "$T/fp.log" --folded "$T/fp.folded" > /dev/null 2>&1
+set -- $(leaf_paths "$T/fp.folded" inner "main;outer;inner")
+p=$(pct "$1" "$2")
+if [ "${1:-0}" -gt 20 ] && [ "$p" -le 20 ]; then
+	ok "fp (default): main;outer;inner in only $p% of $1 samples in inner()"
+else
+	fail "fp (default): main;outer;inner in $p% of ${1:-0} samples in inner()"
+fi
+
+# the records: one USERSTACK per user sample, of the size asked for
+hwpmc-stat -R "$T/dw.log" --dump > "$T/dw.dump"
+us=$(grep -c ' userstack ' "$T/dw.dump")
+cc=$(grep -c ' callchain ' "$T/dw.dump")
+check "--dump: USERSTACK records ($us for $cc samples)" test "$us" -gt $((cc * 9 / 10))
+check "--dump: 8192 bytes asked by default, no more copied" sh -c \
+	"grep ' userstack ' '$T/dw.dump' | awk '\$9 != 8192 || \$11 > 8192 { exit 1 }'"
+hwpmc-stat -R "$T/fp.log" --dump > "$T/fp.dump"
+check "--dump: no USERSTACK with frame pointers" sh -c "! grep -q ' userstack ' '$T/fp.dump'"
+hwpmc-stat -P cpu-clock --call-graph dwarf,1001 -O "$T/dw1k.log" ./hwpmc_nofp 0.3 > /dev/null 2>&1
+hwpmc-stat -R "$T/dw1k.log" --dump > "$T/dw1k.dump"
+check "--call-graph dwarf,1001: rounded up to 1008" sh -c \
+	"grep -q ' userstack ' '$T/dw1k.dump' &&
+	 grep ' userstack ' '$T/dw1k.dump' | awk '\$9 != 1008 || \$11 > 1008 { exit 1 }'"
+expect_exit "--call-graph dwarf,40000: too large" 64 "from 8 to 32768 bytes" \
+	hwpmc-stat -P cpu-clock --call-graph dwarf,40000 -O "$T/x" true
+expect_exit "--call-graph lbr: refused" 64 "give fp or dwarf" \
+	hwpmc-stat -P cpu-clock --call-graph lbr -O "$T/x" true
+
+# the cost: outer() calls in the same CPU time, 10000 samples/s
+hwpmc-stat -P cpu-clock -n 100000 -O "$T/c0.log" ./hwpmc_nofp 2 > "$T/c0.out" 2>&1
+hwpmc-stat -P cpu-clock -n 100000 --call-graph dwarf -O "$T/c1.log" ./hwpmc_nofp 2 > "$T/c1.out" 2>&1
+c0=$(sed -n 's/^outer calls //p' "$T/c0.out")
+c1=$(sed -n 's/^outer calls //p' "$T/c1.out")
+s0=$(hwpmc-stat -R "$T/c0.log" --dump | grep -c ' callchain ')
+s1=$(hwpmc-stat -R "$T/c1.log" --dump | grep -c ' callchain ')
+d1=$(hwpmc-stat -R "$T/c1.log" --dump | awk '$2 == "drop" { n += $3 } END { print n + 0 }')
+diag "cost at 10000 samples/s asked: outer() calls in 2 s of CPU: fp ${c0:-?}, dwarf ${c1:-?};" \
+	"samples $s0 and $s1 ($d1 records dropped); logs $(wc -c < "$T/c0.log") and $(wc -c < "$T/c1.log") bytes"
+
+# -- C++: std::sort with a comparator -------------------------------------------
+if [ ! -x ./hwpmc_nofp_sort ]; then
+	skip "C++ std::sort" "no hwpmc_nofp_sort (no C++ compiler for this target)"
+	ksft_done
+fi
+hwpmc-stat -P cpu-clock --call-graph dwarf -O "$T/sdw.log" ./hwpmc_nofp_sort 1.5 > /dev/null 2>&1
+hwpmc-stat -R "$T/sdw.log" --folded "$T/sdw.folded" > /dev/null 2>&1
+hwpmc-stat -P cpu-clock -O "$T/sfp.log" ./hwpmc_nofp_sort 1.5 > /dev/null 2>&1
+hwpmc-stat -R "$T/sfp.log" --folded "$T/sfp.folded" > /dev/null 2>&1
+# the comparator's samples (the program's start in ld.so, a fixed
+# number of samples, is left out: a loaded host gives fewer samples)
+cmp="by_key(unsigned int, unsigned int)"
+set -- $(leaf_paths "$T/sdw.folded" "$cmp" "main")
+pk=$(pct "$1" "$2") nk=$1
+set -- $(leaf_paths "$T/sdw.folded" "" "main")
+pd=$(pct "$1" "$2") nd=$1
+set -- $(leaf_paths "$T/sfp.folded" "" "main")
+pf=$(pct "$1" "$2")
+diag "C++: $pd% of all $nd samples reach main with dwarf, $pf% with fp"
+if [ "${nk:-0}" -gt 20 ] && [ "$pk" -ge 90 ]; then
+	ok "C++ dwarf: $pk% of $nk samples in $cmp reach main"
+else
+	fail "C++ dwarf: $pk% of ${nk:-0} samples in $cmp reach main"
+	awk '{ print $NF, $0 }' "$T/sdw.folded" | sort -n -r | head -n 5 | sed 's/^/# /'
+fi
+check "C++ fp: fewer samples reach main ($pf% < $pd% - 30)" test "$pf" -lt $((pd - 30))
+check "C++ dwarf: std::__introsort_loop<...> (std::sort inlined) under sort_once, under main" \
+	grep -q -E ';main;sort_once\([^;]*\);void std::__introsort_loop<' "$T/sdw.folded"
+check "C++ dwarf: by_key(unsigned int, unsigned int) called from std:: code" \
+	grep -q -E ';[^;]*std::__[^;]*;by_key\(unsigned int, unsigned int\) [0-9]+$' "$T/sdw.folded"
+ksft_done

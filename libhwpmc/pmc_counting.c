@@ -146,8 +146,10 @@ int pmc_lib_allocate_explain(const char *spec,
 			 spec, pa->pm_flags & HWPMC_ALLOC_F_PROCESS);
 		break;
 	case HWPMC_ALLOC_FLAGS_CHAIN:
-		snprintf(m, len, "%s: PMC_F_USERCALLCHAIN (user call chains under kernel samples) and PMC_F_USERSTACK (user stacks) need a sampling mode",
-			 spec);
+		snprintf(m, len, "%s: %s needs a sampling mode", spec,
+			 pa->pm_flags & PMC_F_USERCALLCHAIN ?
+			 "PMC_F_USERCALLCHAIN (user call chains under kernel samples)" :
+			 "PMC_F_USERSTACK (a copy of the user stack)");
 		break;
 	case HWPMC_ALLOC_EVENT:
 		snprintf(m, len, "%s: class %s has no event %#x on this machine",

@@ -69,7 +69,7 @@ static const struct req reqs[] = {
 	  ANY, PMC_F_USERSTACK, 0, 0, 0 },
 	{ HWPMC_ALLOC_STACK, "size 12 is not", 0, PMC_MODE_SS, SOFT(CPU_CLOCK), 0,
 	  0, PMC_F_USERSTACK, 0, 0, 12 },
-	{ HWPMC_ALLOC_FLAGS_CHAIN, "need a sampling mode", 0, PMC_MODE_TC,
+	{ HWPMC_ALLOC_FLAGS_CHAIN, "PMC_F_USERSTACK (a copy of the user stack) needs a sampling mode", 0, PMC_MODE_TC,
 	  SOFT(CPU_CLOCK), 0, ANY, PMC_F_USERSTACK, 0, 0, 8 },
 	{ HWPMC_ALLOC_CPU_PROCESS, "take CPU PMC_CPU_ANY, not 0", 0, PMC_MODE_TS,
 	  SOFT(CPU_CLOCK), 0, 0, 0, 0, 0, 0 },

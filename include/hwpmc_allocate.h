@@ -26,10 +26,10 @@
 /* Flags PMCALLOCATE accepts; FreeBSD's PMC_F_EV_PMU has no meaning here. */
 #define HWPMC_ALLOC_F_ALL	(PMC_F_DESCENDANTS | PMC_F_LOG_PROCCSW |	\
 				 PMC_F_LOG_PROCEXIT | PMC_F_CALLCHAIN |	\
-				 PMC_F_USERCALLCHAIN)
+				 PMC_F_USERCALLCHAIN | PMC_F_THREAD)
 /* ... of which these are for process modes only */
 #define HWPMC_ALLOC_F_PROCESS	(PMC_F_DESCENDANTS | PMC_F_LOG_PROCCSW |	\
-				 PMC_F_LOG_PROCEXIT)
+				 PMC_F_LOG_PROCEXIT | PMC_F_THREAD)
 /* ... and these for sampling modes only */
 #define HWPMC_ALLOC_F_CHAIN	(PMC_F_CALLCHAIN | PMC_F_USERCALLCHAIN)
 /* The largest sampling count: perf's sample_period has bit 63 clear. */
@@ -48,6 +48,7 @@ enum hwpmc_alloc_check {
 	HWPMC_ALLOC_FLAGS,
 	HWPMC_ALLOC_FLAGS_SYSTEM,
 	HWPMC_ALLOC_FLAGS_CHAIN,
+	HWPMC_ALLOC_FLAGS_THREAD,
 	HWPMC_ALLOC_EVENT,
 	HWPMC_ALLOC_CAPS,
 	HWPMC_ALLOC_INTERRUPT,
@@ -89,6 +90,8 @@ hwpmc_alloc_check_def(enum hwpmc_alloc_check c)
 			"a process-only flag in a system mode" },
 		[HWPMC_ALLOC_FLAGS_CHAIN] = { "FLAGS_CHAIN", EINVAL,
 			"a call-chain flag in a counting mode" },
+		[HWPMC_ALLOC_FLAGS_THREAD] = { "FLAGS_THREAD", EINVAL,
+			"PMC_F_THREAD in a mode other than TC, or with PMC_F_DESCENDANTS" },
 		[HWPMC_ALLOC_EVENT] = { "EVENT", EINVAL,
 			"no such class or event" },
 		[HWPMC_ALLOC_CAPS] = { "CAPS", EOPNOTSUPP,
@@ -161,6 +164,10 @@ hwpmc_alloc_check(const struct pmc_op_pmcallocate *pa,
 		return HWPMC_ALLOC_FLAGS_SYSTEM;
 	if (!sampling && (pa->pm_flags & HWPMC_ALLOC_F_CHAIN))
 		return HWPMC_ALLOC_FLAGS_CHAIN;
+	/* a thread scope: counting process PMCs, one thread, no children */
+	if ((pa->pm_flags & PMC_F_THREAD) &&
+	    (mode != PMC_MODE_TC || (pa->pm_flags & PMC_F_DESCENDANTS)))
+		return HWPMC_ALLOC_FLAGS_THREAD;
 	if (!f->have_event)
 		return HWPMC_ALLOC_EVENT;
 	if ((pa->pm_caps & f->ev_caps) != pa->pm_caps)

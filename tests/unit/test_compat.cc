@@ -229,7 +229,7 @@ int main()
 			json += event_to_json(&ev);
 		}
 		ok(json == "{\"type\": \"initialize\", \"tsc\": \"0\", "
-			   "\"version\": \"0x01010000\", \"arch\": \"0x00000400\", "
+			   "\"version\": \"0x01020000\", \"arch\": \"0x00000400\", "
 			   "\"cpuid\": \"\", \"tsc_freq\": \"1000000000\", "
 			   "\"sec\": \"0\", \"nsec\": \"0\", \"ncpu\": \"0\"}\n"
 			   "{\"type\": \"pmcallocatedyn\", \"tsc\": \"0\", "

@@ -27,7 +27,7 @@
  * major.minor is newer than the module's.
  */
 #define PMC_VERSION_MAJOR	0x01
-#define PMC_VERSION_MINOR	0x01
+#define PMC_VERSION_MINOR	0x02
 #define PMC_VERSION_PATCH	0x0000
 #define PMC_VERSION		(PMC_VERSION_MAJOR << 24 |		\
 				 PMC_VERSION_MINOR << 16 |		\
@@ -188,6 +188,14 @@
 #define PMC_F_USERCALLCHAIN	0x00000100
 #define PMC_F_EV_PMU		0x00000200	/* event in pm_md */
 #define PMC_F_LAST		0x00000200
+/*
+ * Linux extensions (ABI 0x01020000), above FreeBSD's flags:
+ * PMC_F_THREAD, a counting process PMC (PMC_MODE_TC) whose targets are
+ * threads: PMCATTACH and PMCDETACH take a thread id in pm_pid (0: the
+ * calling thread), and the PMC counts that thread only, not its
+ * siblings, new threads or children.  Not with PMC_F_DESCENDANTS.
+ */
+#define PMC_F_THREAD		0x01000000
 
 /*
  * Events.  Event codes are dynamic, as FreeBSD's soft events are: the
@@ -346,7 +354,9 @@ struct pmc_op_pmcallocate {
 /* PMCATTACH, PMCDETACH */
 struct pmc_op_pmcattach {
 	__u32	pm_pmc;			/* PMC id */
-	__s32	pm_pid;			/* 0 = the caller's process */
+	__s32	pm_pid;			/* 0 = the caller's process; a
+					 * thread id for a PMC_F_THREAD PMC
+					 * (0 = the calling thread) */
 };
 
 /* PMCSETCOUNT */

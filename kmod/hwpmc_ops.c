@@ -269,17 +269,15 @@ int hwpmc_pmc_allocate(struct file *file, struct pmc_op_pmcallocate *pa)
 	 * The first usable row: free for this scope, not used by the owner,
 	 * and none where the caller is a target already, so that its attach
 	 * to itself finds the row free (FreeBSD's
-	 * pmc_can_allocate_rowindex()).  PMC_F_THREAD PMCs of one owner
-	 * share rows, for they may count different threads (each thread of
-	 * a process its own set of counters, as illumos' LWPs); the caller
-	 * here is the calling thread.
+	 * pmc_can_allocate_rowindex()); for a PMC_F_THREAD PMC, where the
+	 * calling thread is.  (An owner's PMCs never share a row: the row
+	 * is part of the PMC's id.)
 	 */
 	for (ri = cl->first_row; ri < cl->first_row + cl->num; ri++) {
 		bool mine = false, thr = pa->pm_flags & PMC_F_THREAD;
 
 		list_for_each_entry(other, &po->pmcs, link)
 			mine |= other->ri == ri &&
-				!(thr && hwpmc_pmc_thread(other)) &&
 				(PMC_IS_VIRTUAL_MODE(other->mode) ||
 				 PMC_IS_VIRTUAL_MODE(mode) || other->cpu == cpu);
 		if (mine || hwpmc_row_target_of(task_tgid(current),

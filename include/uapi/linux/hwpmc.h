@@ -354,9 +354,7 @@ struct pmc_op_pmcallocate {
 /* PMCATTACH, PMCDETACH */
 struct pmc_op_pmcattach {
 	__u32	pm_pmc;			/* PMC id */
-	__s32	pm_pid;			/* 0 = the caller's process; a
-					 * thread id for a PMC_F_THREAD PMC
-					 * (0 = the calling thread) */
+	__s32	pm_pid;			/* 0 = the caller; PMC_F_THREAD: a tid */
 };
 
 /* PMCSETCOUNT */

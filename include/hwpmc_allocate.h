@@ -26,10 +26,11 @@
 /* Flags PMCALLOCATE accepts; FreeBSD's PMC_F_EV_PMU has no meaning here. */
 #define HWPMC_ALLOC_F_ALL	(PMC_F_DESCENDANTS | PMC_F_LOG_PROCCSW |	\
 				 PMC_F_LOG_PROCEXIT | PMC_F_CALLCHAIN |	\
-				 PMC_F_USERCALLCHAIN | PMC_F_USERSTACK)
+				 PMC_F_USERCALLCHAIN | PMC_F_USERSTACK |	\
+				 PMC_F_THREAD)
 /* ... of which these are for process modes only */
 #define HWPMC_ALLOC_F_PROCESS	(PMC_F_DESCENDANTS | PMC_F_LOG_PROCCSW |	\
-				 PMC_F_LOG_PROCEXIT)
+				 PMC_F_LOG_PROCEXIT | PMC_F_THREAD)
 /* ... and these for sampling modes only (PMC_F_CALLCHAIN: see below) */
 #define HWPMC_ALLOC_F_CHAIN	(PMC_F_USERCALLCHAIN | PMC_F_USERSTACK)
 /* The largest sampling count: perf's sample_period has bit 63 clear. */
@@ -49,6 +50,7 @@ enum hwpmc_alloc_check {
 	HWPMC_ALLOC_FLAGS_SYSTEM,
 	HWPMC_ALLOC_FLAGS_CHAIN,
 	HWPMC_ALLOC_STACK,
+	HWPMC_ALLOC_FLAGS_THREAD,
 	HWPMC_ALLOC_EVENT,
 	HWPMC_ALLOC_CAPS,
 	HWPMC_ALLOC_INTERRUPT,
@@ -92,6 +94,8 @@ hwpmc_alloc_check_def(enum hwpmc_alloc_check c)
 			"PMC_F_USERCALLCHAIN or PMC_F_USERSTACK in a counting mode" },
 		[HWPMC_ALLOC_STACK] = { "STACK", EINVAL,
 			"pm_stacksize without PMC_F_USERSTACK, or not a multiple of 8 from 8 to the module's maxstackuser" },
+		[HWPMC_ALLOC_FLAGS_THREAD] = { "FLAGS_THREAD", EINVAL,
+			"PMC_F_THREAD in a mode other than TC, or with PMC_F_DESCENDANTS" },
 		[HWPMC_ALLOC_EVENT] = { "EVENT", EINVAL,
 			"no such class or event" },
 		[HWPMC_ALLOC_CAPS] = { "CAPS", EOPNOTSUPP,
@@ -174,6 +178,10 @@ hwpmc_alloc_check(const struct pmc_op_pmcallocate *pa,
 	    (!pa->pm_stacksize || pa->pm_stacksize % 8 ||
 	     pa->pm_stacksize > f->stack_max) : pa->pm_stacksize)
 		return HWPMC_ALLOC_STACK;
+	/* a thread scope: counting process PMCs, one thread, no children */
+	if ((pa->pm_flags & PMC_F_THREAD) &&
+	    (mode != PMC_MODE_TC || (pa->pm_flags & PMC_F_DESCENDANTS)))
+		return HWPMC_ALLOC_FLAGS_THREAD;
 	if (!f->have_event)
 		return HWPMC_ALLOC_EVENT;
 	if ((pa->pm_caps & f->ev_caps) != pa->pm_caps)

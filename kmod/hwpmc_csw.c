@@ -1405,9 +1405,12 @@ void hwpmc_vpmc_free(struct hwpmc_pmc *pm)
  * threads always (a sampling PMC's: perf copies its counter into them);
  * new processes of counting PMCs with DESCENDANTS (until their task work
  * makes them targets, hwpmc_pmc_born(); a sampling PMC's come then).
+ * Never those of a PMC_F_THREAD PMC, whose target is one thread.
  */
 static bool hwpmc_slot_inherits(const struct hwpmc_slot *s, bool thread)
 {
+	if (hwpmc_pmc_thread(s->pm))
+		return false;	/* counts its one thread */
 	return thread || (hwpmc_pmc_virtual(s->pm) &&
 			  (s->pm->flags & PMC_F_DESCENDANTS));
 }
@@ -1523,7 +1526,7 @@ void hwpmc_thr_exit(struct task_struct *p)
 	struct hwpmc_slot *s;
 	struct hwpmc_thr *thr;
 	unsigned long flags;
-	bool smp = false;
+	bool smp = false, thread = false;
 
 	/*
 	 * PF_EXITING is set: either an attach sees it (under hwpmc_vlock) or
@@ -1549,6 +1552,8 @@ void hwpmc_thr_exit(struct task_struct *p)
 					smp |= !hwpmc_pmc_virtual(s->pm);
 				}
 			}
+			/* a target of its own: it goes now (PMC_F_THREAD) */
+			thread |= !s->gone && hwpmc_pmc_thread(s->pm);
 			/* acc is final: readers may take it without thr */
 			smp_store_release(&s->thr, NULL);
 			atomic_inc(&s->pm->vdead);
@@ -1562,6 +1567,8 @@ void hwpmc_thr_exit(struct task_struct *p)
 		hwpmc_rec_procexit(&es, p->tgid);
 	if (smp)
 		hwpmc_watch_note(p, false);
+	if (thread)
+		hwpmc_watch_note_thread(p);
 	hwpmc_thr_put(thr);
 }
 

@@ -124,12 +124,14 @@ struct hwpmc_owner {
 /*
  * An attached process.  Sampling PMCs: its perf counters, one per thread
  * at attach time.  Counting PMCs: none (nev 0); its threads have slots
- * (hwpmc_csw.c).
+ * (hwpmc_csw.c).  A PMC_F_THREAD PMC's target is one thread of the
+ * process (thread), the only one with a slot.
  */
 struct hwpmc_target {
 	struct list_head	link;		/* pm->targets */
 	struct hlist_node	hnode;		/* pm->thash, by tgid */
 	struct pid		*tgid;
+	struct pid		*thread;	/* PMC_F_THREAD: the thread */
 	u32			gen;		/* the attach that added it */
 	bool			descendant;	/* not the attach's root */
 	bool			exited;		/* kept for its descendants */
@@ -210,6 +212,12 @@ static inline struct hwpmc_log *hwpmc_pmc_log(const struct hwpmc_pmc *pm)
 static inline bool hwpmc_pmc_virtual(const struct hwpmc_pmc *pm)
 {
 	return pm->mode == PMC_MODE_TC;
+}
+
+/* Are pm's targets threads, not processes (PMC_F_THREAD)? */
+static inline bool hwpmc_pmc_thread(const struct hwpmc_pmc *pm)
+{
+	return pm->flags & PMC_F_THREAD;
 }
 
 /*

@@ -271,16 +271,20 @@ int hwpmc_pmc_allocate(struct file *file, struct pmc_op_pmcallocate *pa)
 	 * The first usable row: free for this scope, not used by the owner,
 	 * and none where the caller is a target already, so that its attach
 	 * to itself finds the row free (FreeBSD's
-	 * pmc_can_allocate_rowindex()).
+	 * pmc_can_allocate_rowindex()); for a PMC_F_THREAD PMC, where the
+	 * calling thread is.  (An owner's PMCs never share a row: the row
+	 * is part of the PMC's id.)
 	 */
 	for (ri = cl->first_row; ri < cl->first_row + cl->num; ri++) {
-		bool mine = false;
+		bool mine = false, thr = pa->pm_flags & PMC_F_THREAD;
 
 		list_for_each_entry(other, &po->pmcs, link)
 			mine |= other->ri == ri &&
 				(PMC_IS_VIRTUAL_MODE(other->mode) ||
 				 PMC_IS_VIRTUAL_MODE(mode) || other->cpu == cpu);
-		if (mine || hwpmc_row_target_of(task_tgid(current), ri))
+		if (mine || hwpmc_row_target_of(task_tgid(current),
+						thr ? task_pid(current) : NULL,
+						ri))
 			continue;
 		if (PMC_IS_VIRTUAL_MODE(mode) ? hwpmc_row_can_thread(ri) :
 		    hwpmc_row_can_system(cpu, ri))
@@ -343,6 +347,31 @@ int hwpmc_pmc_attach(u32 id, pid_t pid)
 	return error;
 }
 
+/*
+ * PMCDETACH of a PMC_F_THREAD PMC: thread nr (0: the calling thread),
+ * ESRCH if it is none of pm's targets.  Its count stays in pm.
+ */
+static int hwpmc_pmc_detach_thread(struct hwpmc_pmc *pm, pid_t nr)
+{
+	struct hwpmc_target *pt;
+	struct pid *thread, *tgid;
+
+	lockdep_assert_held_write(&hwpmc_sx);
+	thread = nr ? find_get_pid(nr) : get_pid(task_pid(current));
+	if (!thread)
+		return -ESRCH;
+	pt = hwpmc_target_find_thread(pm, thread);
+	put_pid(thread);
+	if (!pt)
+		return -ESRCH;
+	tgid = get_pid(pt->tgid);
+	hwpmc_target_free(pm, pt);
+	hwpmc_pmc_detached(pm, tgid);
+	hwpmc_targets_gone(pm);
+	put_pid(tgid);
+	return 0;
+}
+
 int hwpmc_pmc_detach(u32 id, pid_t nr)
 {
 	struct hwpmc_target *pt;
@@ -356,6 +385,10 @@ int hwpmc_pmc_detach(u32 id, pid_t nr)
 	error = hwpmc_pmc_find_process(id, &pm);
 	if (error)
 		goto out;
+	if (hwpmc_pmc_thread(pm)) {
+		error = hwpmc_pmc_detach_thread(pm, nr);
+		goto out;
+	}
 	tgid = nr ? find_get_pid(nr) : get_pid(task_tgid(current));
 	if (!tgid) {
 		error = -ESRCH;

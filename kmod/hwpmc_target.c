@@ -264,9 +264,15 @@ static bool hwpmc_owner_may_keep(struct hwpmc_pmc *pm, struct task_struct *p)
 	return !error;
 }
 
-/* A PMC on row ri (any row: U32_MAX) of any owner with target tgid. */
-struct hwpmc_pmc *hwpmc_row_target_of(struct pid *tgid, u32 ri)
+/*
+ * A PMC on row ri (any row: U32_MAX) of any owner with target tgid, or
+ * with thread (not NULL), one whose target is that process or thread:
+ * PMC_F_THREAD PMCs of one row may count different threads of a process.
+ */
+struct hwpmc_pmc *hwpmc_row_target_of(struct pid *tgid, struct pid *thread,
+				      u32 ri)
 {
+	struct hwpmc_target *pt;
 	struct hwpmc_owner *po;
 	struct hwpmc_pmc *pm;
 	unsigned int b;
@@ -277,7 +283,9 @@ struct hwpmc_pmc *hwpmc_row_target_of(struct pid *tgid, u32 ri)
 				if ((ri != U32_MAX && pm->ri != ri) ||
 				    !PMC_IS_VIRTUAL_MODE(pm->mode))
 					continue;
-				if (hwpmc_target_find(pm, tgid))
+				pt = hwpmc_target_find(pm, tgid);
+				if (pt && (!thread || !pt->thread ||
+					   pt->thread == thread))
 					return pm;
 			}
 	return NULL;
@@ -352,6 +360,19 @@ struct hwpmc_target *hwpmc_target_find(struct hwpmc_pmc *pm,
 	lockdep_assert_held(&hwpmc_sx);
 	hlist_for_each_entry(pt, hwpmc_target_bucket(pm, tgid), hnode)
 		if (pt->tgid == tgid)
+			return pt;
+	return NULL;
+}
+
+/* The target of PMC_F_THREAD PMC pm that is thread, if any. */
+struct hwpmc_target *hwpmc_target_find_thread(struct hwpmc_pmc *pm,
+					      struct pid *thread)
+{
+	struct hwpmc_target *pt;
+
+	lockdep_assert_held(&hwpmc_sx);
+	list_for_each_entry(pt, &pm->targets, link)
+		if (pt->thread == thread)
 			return pt;
 	return NULL;
 }
@@ -436,7 +457,8 @@ struct hwpmc_tev {
  * threads.  A thread cloned by one that has neither yet inherits none,
  * so the threads are listed again until each has one; one cloned by a
  * thread that has one inherits it, and gets no second (the fork probe's
- * merge for slots, hwpmc_task_carries() for counters).
+ * merge for slots, hwpmc_task_carries() for counters).  A PMC_F_THREAD
+ * PMC: p is the thread (referenced), which alone gets a slot.
  */
 static int hwpmc_target_add(struct hwpmc_pmc *pm, struct task_struct *p,
 			    unsigned int how, u32 gen)
@@ -457,7 +479,9 @@ static int hwpmc_target_add(struct hwpmc_pmc *pm, struct task_struct *p,
 	if (hwpmc_target_find(pm, tgid))
 		return -EEXIST;
 	/* a new process is no other PMC's target of pm's row */
-	if (!(how & HWPMC_TA_BORN) && hwpmc_row_target_of(tgid, pm->ri))
+	if (!(how & HWPMC_TA_BORN) &&
+	    hwpmc_row_target_of(tgid, hwpmc_pmc_thread(pm) ? task_pid(p) :
+				NULL, pm->ri))
 		return -EBUSY;
 	max = READ_ONCE(hwpmc_max_targets);
 	if (max && pm->ntargets >= max)
@@ -467,6 +491,12 @@ static int hwpmc_target_add(struct hwpmc_pmc *pm, struct task_struct *p,
 	if (error)
 		return error;
 	xa_init(&seen);
+	if (hwpmc_pmc_thread(pm)) {
+		/* thread p alone: its clones do not inherit (hwpmc_csw.c) */
+		error = hwpmc_vpmc_add_thread(pm, p, &px);
+		nthr = !error;
+		goto made;
+	}
 	do {
 		error = hwpmc_thread_list(p, &t, &n);
 		if (error)
@@ -523,6 +553,7 @@ static int hwpmc_target_add(struct hwpmc_pmc *pm, struct task_struct *p,
 			put_task_struct(t[i]);
 		kfree(t);
 	} while (fresh && !error);
+made:
 	if (!error && !nev && !nthr)
 		error = -ESRCH;		/* the whole process exited */
 	if (!error) {
@@ -541,6 +572,8 @@ static int hwpmc_target_add(struct hwpmc_pmc *pm, struct task_struct *p,
 		goto out;
 	}
 	pt->tgid = get_pid(tgid);
+	if (hwpmc_pmc_thread(pm))
+		pt->thread = get_pid(task_pid(p));
 	pt->gen = gen;
 	pt->descendant = how & (HWPMC_TA_DESCENDANT | HWPMC_TA_BORN);
 	for (i = 0; i < ntv; i++) {
@@ -588,6 +621,7 @@ static void hwpmc_target_unlink(struct hwpmc_pmc *pm, struct hwpmc_target *pt,
 		WRITE_ONCE(pm->dseq, pm->dseq + 1);
 	hwpmc_watch_put(pt->tgid);
 	put_pid(pt->tgid);	/* the probe compares the pointer only */
+	put_pid(pt->thread);
 	kfree_rcu(pt, rcu);
 }
 
@@ -913,8 +947,32 @@ static struct task_struct *hwpmc_process_get(pid_t nr)
 }
 
 /*
+ * The thread of id nr (0: the caller), referenced, or an error: ESRCH
+ * for none, or one that is exiting.
+ */
+static struct task_struct *hwpmc_thread_get(pid_t nr)
+{
+	struct task_struct *t = NULL;
+	struct pid *pid;
+
+	pid = nr ? find_get_pid(nr) : get_pid(task_pid(current));
+	if (pid) {
+		t = get_pid_task(pid, PIDTYPE_PID);
+		put_pid(pid);
+	}
+	if (!t)
+		return ERR_PTR(-ESRCH);
+	if (t->flags & PF_EXITING) {
+		put_task_struct(t);
+		return ERR_PTR(-ESRCH);
+	}
+	return t;
+}
+
+/*
  * Attach pm to process nr and, with DESCENDANTS, its descendants; all or
- * nothing, as FreeBSD's pmc_attach_process().
+ * nothing, as FreeBSD's pmc_attach_process().  A PMC_F_THREAD PMC: to
+ * thread nr alone, with the permission to attach to its process.
  */
 int hwpmc_do_attach(struct hwpmc_pmc *pm, pid_t nr)
 {
@@ -922,7 +980,7 @@ int hwpmc_do_attach(struct hwpmc_pmc *pm, pid_t nr)
 	struct task_struct *p;
 	int error;
 
-	p = hwpmc_process_get(nr);
+	p = hwpmc_pmc_thread(pm) ? hwpmc_thread_get(nr) : hwpmc_process_get(nr);
 	if (IS_ERR(p))
 		return PTR_ERR(p);
 	pm->attach_gen++;
@@ -1255,14 +1313,61 @@ static void hwpmc_targets_sweep(struct hwpmc_pmc *pm)
 }
 
 /*
+ * A target thread of a PMC_F_THREAD PMC in process tgid passed its exit
+ * hook (hwpmc_thr_exit()): for that PMC it is a process that exited.
+ * The target leaves the PMC, its count kept (its PROCEXIT was logged by
+ * the hook), and the owner hears of the last target leaving (SIGIO).
+ * The process itself goes on.
+ */
+static void hwpmc_pmc_thread_gone(struct pid *tgid)
+{
+	struct hwpmc_owner *po;
+	struct hwpmc_pmc *pm;
+	struct hwpmc_target *pt;
+	unsigned int b;
+
+	lockdep_assert_held_write(&hwpmc_sx);
+	for (b = 0; b < (1U << hwpmc_hashbits); b++)
+		hlist_for_each_entry(po, &hwpmc_ownerhash[b], link)
+			list_for_each_entry(pm, &po->pmcs, link) {
+				if (!hwpmc_pmc_thread(pm))
+					continue;
+				hwpmc_vpmc_reap(pm);
+				pt = hwpmc_target_find(pm, tgid);
+				if (!pt || hwpmc_vpmc_live(pm, tgid))
+					continue;
+				__hwpmc_target_free(pm, pt, true);
+				hwpmc_targets_gone(pm);
+			}
+}
+
+/*
+ * A PMC_F_THREAD target thread that exec'ed is the process's only
+ * thread now, with the process's id (execve(2)): its target names p.
+ */
+static void hwpmc_thread_exec(struct hwpmc_pmc *pm, struct hwpmc_target *pt,
+			      struct task_struct *p)
+{
+	lockdep_assert_held_write(&hwpmc_sx);
+	if (!pt->thread || pt->thread == task_pid(p) ||
+	    !hwpmc_vpmc_live(pm, pt->tgid))
+		return;		/* another thread was: its exit takes it */
+	put_pid(pt->thread);
+	pt->thread = get_pid(task_pid(p));
+}
+
+/*
  * Process tgid exec'ed or exited (hwpmc_lifecycle.c): as an owner, it
  * loses its PMCs; having exited, it leaves the PMCs it was a target of,
  * their counts keeping what it counted (a sampling PMC's descendants
  * keep being sampled: hwpmc_target_kept()); having exec'ed, those whose
- * owners may no longer attach to it (hwpmc_owner_may_keep()).
+ * owners may no longer attach to it (hwpmc_owner_may_keep()).  what:
+ * enum hwpmc_gone (hwpmc_watch.h); HWPMC_GONE_THREAD, a PMC_F_THREAD
+ * target thread of it ended.
  */
-void hwpmc_pmc_process_gone(struct pid *tgid, bool exec, u64 exec_id)
+void hwpmc_pmc_process_gone(struct pid *tgid, int what, u64 exec_id)
 {
+	bool exec = what == HWPMC_GONE_EXEC;
 	struct task_struct *p;
 	struct hwpmc_owner *po;
 	struct hwpmc_pmc *pm;
@@ -1271,6 +1376,11 @@ void hwpmc_pmc_process_gone(struct pid *tgid, bool exec, u64 exec_id)
 	unsigned int b;
 
 	down_write(&hwpmc_sx);
+	if (what == HWPMC_GONE_THREAD) {
+		hwpmc_pmc_thread_gone(tgid);
+		up_write(&hwpmc_sx);
+		return;
+	}
 	po = hwpmc_owner_find(tgid);
 	/* an owner made by the new image after this exec stays */
 	if (po && (!exec || po->exec_id < exec_id))
@@ -1283,9 +1393,12 @@ void hwpmc_pmc_process_gone(struct pid *tgid, bool exec, u64 exec_id)
 				if (!exec)
 					hwpmc_targets_sweep(pm);
 				pt = hwpmc_target_find(pm, tgid);
-				if (!pt || pt->exited ||
-				    (exec && hwpmc_owner_may_keep(pm, p)))
+				if (!pt || pt->exited)
 					continue;
+				if (exec && hwpmc_owner_may_keep(pm, p)) {
+					hwpmc_thread_exec(pm, pt, p);
+					continue;
+				}
 				if (exec)
 					hwpmc_pmc_detached(pm, tgid);
 				if (!exec && hwpmc_target_kept(pm, pt)) {

@@ -39,6 +39,7 @@ atomic_t hwpmc_active = ATOMIC_INIT(0);
 #define HWPMC_W_DEAD	0x2	/* off the hash: refs went to 0 */
 #define HWPMC_W_EXIT	0x4
 #define HWPMC_W_EXEC	0x8
+#define HWPMC_W_TEXIT	0x10	/* a PMC_F_THREAD target thread ended */
 
 struct hwpmc_watch {
 	struct hlist_node	link;		/* hwpmc_watchhash, RCU */
@@ -50,7 +51,8 @@ struct hwpmc_watch {
 	struct rcu_head		rcu;
 };
 
-static void (*hwpmc_watch_fn)(struct pid *tgid, bool exec, u64 exec_id);
+static void (*hwpmc_watch_fn)(struct pid *tgid, int what,
+			      u64 exec_id);
 static void hwpmc_watch_drain(struct work_struct *work);
 static DECLARE_WORK(hwpmc_watch_work, hwpmc_watch_drain);
 
@@ -117,7 +119,7 @@ void hwpmc_watch_put(struct pid *tgid)
  * A probe: p's process exec'ed (exec) or ended (also: its last thread
  * with a sampling PMC's slot passed its exit hook).  Any context but NMI.
  */
-void hwpmc_watch_note(struct task_struct *p, bool exec)
+static void hwpmc_watch_set(struct task_struct *p, int bit)
 {
 	struct hwpmc_watch *w;
 	bool queue = false;
@@ -127,11 +129,9 @@ void hwpmc_watch_note(struct task_struct *p, bool exec)
 	w = hwpmc_watch_find(task_tgid(p));
 	if (w) {
 		/* exec ids only grow: the work needs the last one */
-		if (exec)
+		if (bit == HWPMC_W_EXEC)
 			WRITE_ONCE(w->exec_id, READ_ONCE(p->self_exec_id));
-		old = atomic_fetch_or(HWPMC_W_QUEUED |
-				      (exec ? HWPMC_W_EXEC : HWPMC_W_EXIT),
-				      &w->state);
+		old = atomic_fetch_or(HWPMC_W_QUEUED | bit, &w->state);
 		queue = !(old & (HWPMC_W_QUEUED | HWPMC_W_DEAD));
 		if (queue)
 			llist_add(&w->node, &hwpmc_watch_queue);
@@ -141,9 +141,23 @@ void hwpmc_watch_note(struct task_struct *p, bool exec)
 		schedule_work(&hwpmc_watch_work);
 }
 
+void hwpmc_watch_note(struct task_struct *p, bool exec)
+{
+	hwpmc_watch_set(p, exec ? HWPMC_W_EXEC : HWPMC_W_EXIT);
+}
+
+/*
+ * The current thread p, a target thread of a PMC_F_THREAD PMC, passed
+ * its exit hook: that target ended, whether its process goes on or not.
+ */
+void hwpmc_watch_note_thread(struct task_struct *p)
+{
+	hwpmc_watch_set(p, HWPMC_W_TEXIT);
+}
+
 /*
  * The lifecycle work: fn(tgid, exec, exec_id) for each event noted, an
- * exec before an exit of the same process (fn: hwpmc_pmc_process_gone(),
+ * ended target thread, then an exec, before an exit of the same process (fn: hwpmc_pmc_process_gone(),
  * given at init: the callback of the layer above).  fn takes hwpmc_sx
  * itself, which the entries' drops need: an entry is only looked at
  * before its QUEUED bit is cleared, the pid kept by a reference of its
@@ -151,7 +165,8 @@ void hwpmc_watch_note(struct task_struct *p, bool exec)
  */
 static void hwpmc_watch_drain(struct work_struct *work)
 {
-	void (*fn)(struct pid *tgid, bool exec, u64 exec_id) = hwpmc_watch_fn;
+	void (*fn)(struct pid *tgid, int what, u64 exec_id) =
+		hwpmc_watch_fn;
 	struct llist_node *list;
 	struct hwpmc_watch *w, *tmp;
 	struct pid *tgid;
@@ -163,24 +178,30 @@ static void hwpmc_watch_drain(struct work_struct *work)
 		tgid = get_pid(w->tgid);
 		exec_id = READ_ONCE(w->exec_id);
 		old = atomic_fetch_and(~(HWPMC_W_QUEUED | HWPMC_W_EXIT |
-					 HWPMC_W_EXEC), &w->state);
+					 HWPMC_W_EXEC | HWPMC_W_TEXIT),
+				       &w->state);
 		if (old & HWPMC_W_DEAD) {
 			hwpmc_watch_free(w);	/* nothing watches it now */
 			old = 0;
 		}
+		if (old & HWPMC_W_TEXIT) {
+			hwpmc_stat_inc(lifecycle_events);
+			fn(tgid, HWPMC_GONE_THREAD, 0);
+		}
 		if (old & HWPMC_W_EXEC) {
 			hwpmc_stat_inc(lifecycle_events);
-			fn(tgid, true, exec_id);
+			fn(tgid, HWPMC_GONE_EXEC, exec_id);
 		}
 		if (old & HWPMC_W_EXIT) {
 			hwpmc_stat_inc(lifecycle_events);
-			fn(tgid, false, 0);
+			fn(tgid, HWPMC_GONE_EXIT, 0);
 		}
 		put_pid(tgid);
 	}
 }
 
-int hwpmc_watch_init(void (*fn)(struct pid *tgid, bool exec, u64 exec_id))
+int hwpmc_watch_init(void (*fn)(struct pid *tgid, int what,
+				u64 exec_id))
 {
 	unsigned int b;
 

@@ -20,12 +20,21 @@ struct task_struct;
  */
 extern atomic_t hwpmc_active;
 
+/* What the work tells the layer above of a watched process (what). */
+enum hwpmc_gone {
+	HWPMC_GONE_EXIT,	/* it ended */
+	HWPMC_GONE_EXEC,	/* it exec'ed (exec_id) */
+	HWPMC_GONE_THREAD,	/* a target thread of a PMC_F_THREAD PMC ended */
+};
+
 /* fn: the layer above's handler of an event, called by the work */
-int hwpmc_watch_init(void (*fn)(struct pid *tgid, bool exec, u64 exec_id));
+int hwpmc_watch_init(void (*fn)(struct pid *tgid, int what,
+				u64 exec_id));
 void hwpmc_watch_flush(void);
 void hwpmc_watch_fini(void);
 int hwpmc_watch_get(struct pid *tgid);
 void hwpmc_watch_put(struct pid *tgid);
 void hwpmc_watch_note(struct task_struct *p, bool exec);
+void hwpmc_watch_note_thread(struct task_struct *p);
 
 #endif /* _HWPMC_WATCH_H */

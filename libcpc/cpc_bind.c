@@ -5,17 +5,21 @@
  *
  * Binding a set allocates one PMC per counting request from its parsed
  * specifier (pmc_allocate_parsed()): a process-scope counting PMC
- * (PMC_MODE_TC) attached to the process for cpc_bind_curlwp() (pid 0,
- * the caller) and cpc_bind_pctx(), a system-scope one (PMC_MODE_SC) on
+ * (PMC_MODE_TC) with the module's thread scope (PMC_F_THREAD) attached
+ * to the calling thread for cpc_bind_curlwp() (tid 0), one attached to
+ * the process for cpc_bind_pctx(), a system-scope one (PMC_MODE_SC) on
  * the CPU for cpc_bind_cpu(); then starts them.  A request that counts
  * no mode (neither CPC_COUNT_USER nor CPC_COUNT_SYSTEM) has no PMC and
  * keeps its preset.
  *
- * LIMITATION: cpc_bind_curlwp() binds to the calling PROCESS, not to the
- * calling thread (LWP) alone: hwpmc's process-scope PMCs count every
- * thread of their target, and a thread-scope target needs a change of the
- * module that is not made yet (issue 16).  CPC_BIND_LWP_INHERIT is thus
- * always in effect.  libcpc(3) says so.
+ * cpc_bind_curlwp() counts the calling LWP alone, as on illumos: not its
+ * sibling threads, not the threads it creates later.  Each thread may
+ * bind a set of its own; the PMCs of a process take different rows, so
+ * the sets of its threads share the counters cpc_npic() gives.
+ * CPC_BIND_LWP_INHERIT, which on illumos gives each new LWP a copy of
+ * the set counting on its own, is refused (ENOTSUP): a thread-scope
+ * target has no descendants, and a process-scope PMC would add the
+ * siblings' counts.
  *
  * Presets are the library's: a request's value is its preset plus what
  * its PMC counted since the preset was applied (at bind, or at
@@ -25,10 +29,13 @@
  * illumos does on a processor that cannot detect overflow.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "cpc_impl.h"
 
@@ -54,10 +61,20 @@ void cpc_set_release(cpc_set_t *set)
 		r->allocated = 0;
 		r->has_next = 0;
 	}
-	if (set->cpc->lwp_set == set)
-		set->cpc->lwp_set = NULL;
 	set->bound = CPC_UNBOUND;
+	set->tid = 0;
 	errno = saved;
+}
+
+cpc_set_t *cpc_lwp_set(cpc_t *cpc)
+{
+	pid_t tid = (pid_t)syscall(SYS_gettid);
+	cpc_set_t *s;
+
+	for (s = cpc ? cpc->sets : NULL; s; s = s->next)
+		if (s->bound == CPC_BOUND_LWP && s->tid == tid)
+			return s;
+	return NULL;
 }
 
 /* errno of a failed pmc(3) call as the bind functions report it */
@@ -96,7 +113,7 @@ static int cpc_bind(cpc_t *cpc, cpc_set_t *set, enum cpc_bind_kind kind,
 		errno = EINVAL;
 		return -1;
 	}
-	if (kind == CPC_BOUND_LWP && cpc->lwp_set) {
+	if (kind == CPC_BOUND_LWP && cpc_lwp_set(cpc)) {
 		cpc_err(cpc, fn, CPC_RESOURCE_UNAVAIL,
 			"Another set is bound to the calling LWP: unbind it first\n");
 		errno = EINVAL;
@@ -129,7 +146,8 @@ static int cpc_bind(cpc_t *cpc, cpc_set_t *set, enum cpc_bind_kind kind,
 			continue;
 		if (pmc_allocate_parsed(r->spec, &r->ps.ps_pa,
 					kind == CPC_BOUND_CPU ? PMC_MODE_SC : PMC_MODE_TC,
-					0, kind == CPC_BOUND_CPU ? cpu : PMC_CPU_ANY,
+					kind == CPC_BOUND_LWP ? PMC_F_THREAD : 0,
+					kind == CPC_BOUND_CPU ? cpu : PMC_CPU_ANY,
 					&r->id, 0) < 0) {
 			err = errno;
 			cpc_err(cpc, fn, err == EINVAL ? CPC_RESOURCE_UNAVAIL :
@@ -143,8 +161,11 @@ static int cpc_bind(cpc_t *cpc, cpc_set_t *set, enum cpc_bind_kind kind,
 		if (kind != CPC_BOUND_CPU && pmc_attach(r->id, pid) < 0) {
 			err = errno;
 			cpc_err(cpc, fn, CPC_RESOURCE_UNAVAIL,
-				"Cannot attach request %d (%s) to process %d: %s\n",
-				i, r->event, (int)pid, strerror(err));
+				"Cannot attach request %d (%s) to %s %d: %s\n",
+				i, r->event,
+				kind == CPC_BOUND_LWP ? "thread" : "process",
+				kind == CPC_BOUND_LWP ? (int)syscall(SYS_gettid) :
+				(int)pid, strerror(err));
 			goto fail;
 		}
 	}
@@ -160,15 +181,15 @@ static int cpc_bind(cpc_t *cpc, cpc_set_t *set, enum cpc_bind_kind kind,
 	}
 	set->bound = kind;
 	set->pid = pid;
+	set->tid = kind == CPC_BOUND_LWP ? (pid_t)syscall(SYS_gettid) : 0;
 	set->cpu = cpu;
+	/* the bound thread's CPU time, whichever thread samples */
 	if (kind == CPC_BOUND_CPU ||
-	    (kind == CPC_BOUND_PCTX && clock_getcpuclockid(pid, &set->tick_clock) != 0))
+	    (kind == CPC_BOUND_PCTX && clock_getcpuclockid(pid, &set->tick_clock) != 0) ||
+	    (kind == CPC_BOUND_LWP &&
+	     pthread_getcpuclockid(pthread_self(), &set->tick_clock) != 0))
 		set->tick_clock = CLOCK_MONOTONIC;
-	else if (kind == CPC_BOUND_LWP)
-		set->tick_clock = CLOCK_PROCESS_CPUTIME_ID;
 	set->tick_start = cpc_clock_ns(set->tick_clock);
-	if (kind == CPC_BOUND_LWP)
-		cpc->lwp_set = set;
 	return 0;
 
 fail:
@@ -181,9 +202,14 @@ fail:
 int cpc_bind_curlwp(cpc_t *cpc, cpc_set_t *set, uint_t flags)
 {
 	CPC_LOCKED;
-	/* the process is counted: CPC_BIND_LWP_INHERIT holds anyway */
 	if (flags & ~(uint_t)CPC_BIND_LWP_INHERIT) {
 		errno = EINVAL;
+		return -1;
+	}
+	if (flags & CPC_BIND_LWP_INHERIT) {
+		cpc_err(cpc, "cpc_bind_curlwp", CPC_RESOURCE_UNAVAIL,
+			"CPC_BIND_LWP_INHERIT is not supported: new threads do not inherit a thread's set\n");
+		errno = ENOTSUP;
 		return -1;
 	}
 	return cpc_bind(cpc, set, CPC_BOUND_LWP, 0, PMC_CPU_ANY,
@@ -253,7 +279,7 @@ int cpc_set_sample(cpc_t *cpc, cpc_set_t *set, cpc_buf_t *buf)
 int cpc_request_preset(cpc_t *cpc, int index, uint64_t preset)
 {
 	CPC_LOCKED;
-	cpc_set_t *set = cpc ? cpc->lwp_set : NULL;
+	cpc_set_t *set = cpc_lwp_set(cpc);
 
 	if (!set || index < 0 || index >= set->nreqs) {
 		errno = EINVAL;
@@ -292,7 +318,7 @@ int cpc_set_restart(cpc_t *cpc, cpc_set_t *set)
 /* Start (stop) the PMCs of the set bound to the calling LWP. */
 static int cpc_switch(cpc_t *cpc, int on)
 {
-	cpc_set_t *set = cpc ? cpc->lwp_set : NULL;
+	cpc_set_t *set = cpc_lwp_set(cpc);
 	int i;
 
 	if (!set) {

@@ -52,7 +52,7 @@ struct cpc_req {
 
 enum cpc_bind_kind {
 	CPC_UNBOUND,
-	CPC_BOUND_LWP,			/* cpc_bind_curlwp(): this process */
+	CPC_BOUND_LWP,			/* cpc_bind_curlwp(): one thread */
 	CPC_BOUND_PCTX,			/* cpc_bind_pctx(): another process */
 	CPC_BOUND_CPU,			/* cpc_bind_cpu(): one CPU */
 };
@@ -64,6 +64,7 @@ struct __cpc_set {
 	int		 nreqs;
 	enum cpc_bind_kind bound;
 	pid_t		 pid;		/* PCTX: the process */
+	pid_t		 tid;		/* LWP: the thread */
 	int		 cpu;		/* CPU: the processor */
 	clockid_t	 tick_clock;	/* what cpc_buf_tick() measures */
 	int64_t		 tick_start;	/* ... its value at bind, ns */
@@ -83,7 +84,6 @@ struct __cpc {
 	cpc_errhndlr_t	*errfn;		/* NULL: the default, to stderr */
 	cpc_set_t	*sets;
 	cpc_buf_t	*bufs;
-	cpc_set_t	*lwp_set;	/* bound with cpc_bind_curlwp() */
 	uint_t		 npic;
 	uint_t		 caps;
 	char		 cciname[CPC_MAX_IMPL_NAME];
@@ -140,6 +140,9 @@ int cpc_buf_valid(cpc_t *cpc, cpc_buf_t *buf);
 
 /* The rows of class cl per CPU on this machine (0: no such class). */
 uint_t cpc_class_rows(uint32_t cl);
+
+/* The set the calling thread bound with cpc_bind_curlwp(), or NULL. */
+cpc_set_t *cpc_lwp_set(cpc_t *cpc);
 
 /* Release the PMCs of a bound set, which becomes unbound. */
 void cpc_set_release(cpc_set_t *set);

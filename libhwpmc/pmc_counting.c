@@ -151,6 +151,10 @@ int pmc_lib_allocate_explain(const char *spec,
 			 "PMC_F_USERCALLCHAIN (user call chains under kernel samples)" :
 			 "PMC_F_USERSTACK (a copy of the user stack)");
 		break;
+	case HWPMC_ALLOC_FLAGS_THREAD:
+		snprintf(m, len, "%s: a thread-scope PMC (PMC_F_THREAD) counts in mode TC only, and not a thread's descendants (PMC_F_DESCENDANTS)",
+			 spec);
+		break;
 	case HWPMC_ALLOC_EVENT:
 		snprintf(m, len, "%s: class %s has no event %#x on this machine",
 			 spec, cl, (unsigned int)pa->pm_ev);

@@ -2637,4 +2637,332 @@ TEST_F(count, counter_set_taken_off_the_pmu_is_no_silent_zero)
 			close(fds[i]);
 }
 
+/* -- thread scope (PMC_F_THREAD, a Linux extension) ----------------------- */
+
+/*
+ * A sibling thread that touches its n fresh pages when told (go), says
+ * when it is done (done) and exits when told again, or at once (quit).
+ */
+struct sib {
+	pthread_t th;
+	pid_t tid;
+	long n;
+	int go[2], done[2];
+};
+
+static void *sib_main(void *arg)
+{
+	struct sib *sb = arg;
+	char c;
+
+	__atomic_store_n(&sb->tid, (pid_t)syscall(SYS_gettid),
+			 __ATOMIC_RELEASE);
+	while (read(sb->go[0], &c, 1) == 1 && c == 't') {
+		touch_pages((void *)sb->n);
+		if (write(sb->done[1], "d", 1) != 1)
+			break;
+	}
+	return NULL;
+}
+
+static int sib_start(struct sib *sb, long n)
+{
+	memset(sb, 0, sizeof(*sb));
+	sb->n = n;
+	if (pipe(sb->go) || pipe(sb->done) ||
+	    pthread_create(&sb->th, NULL, sib_main, sb))
+		return -1;
+	while (!__atomic_load_n(&sb->tid, __ATOMIC_ACQUIRE))
+		usleep(1000);
+	return 0;
+}
+
+/* the sibling touches its pages; returns when it has */
+static int sib_touch(struct sib *sb)
+{
+	char c;
+
+	if (write(sb->go[1], "t", 1) != 1 || read(sb->done[0], &c, 1) != 1)
+		return -1;
+	return 0;
+}
+
+static void sib_end(struct sib *sb)
+{
+	if (write(sb->go[1], "q", 1) != 1)
+		return;
+	pthread_join(sb->th, NULL);
+	close(sb->go[0]);
+	close(sb->go[1]);
+	close(sb->done[0]);
+	close(sb->done[1]);
+}
+
+static int alloc_thread(int fd, __u32 ev, __u32 *id)
+{
+	return alloc_tc(fd, ev, PMC_F_THREAD, id);
+}
+
+/*
+ * A thread-scope PMC of the calling thread counts its faults, not those
+ * of a sibling faulting meanwhile; one of the sibling counts the
+ * sibling's, not the caller's.  Page faults of fresh pages are exact:
+ * the slack is for the few faults of the thread's own stack and libc.
+ */
+TEST_F(count, thread_scope_counts_one_thread)
+{
+	long pg = sysconf(_SC_PAGESIZE), i;
+	__u32 me, other, proc;
+	struct sib sb;
+	__u64 v;
+	char *m, c;
+
+	ASSERT_EQ(0, sib_start(&sb, 3000));
+	ASSERT_EQ(0, alloc_thread(self->fd, EV_SOFT(PAGE_FAULTS), &me));
+	ASSERT_EQ(0, alloc_thread(self->fd, EV_SOFT(PAGE_FAULTS), &other));
+	ASSERT_EQ(0, alloc_tc(self->fd, EV_SOFT(PAGE_FAULTS), 0, &proc));
+	ASSERT_EQ(0, attach(self->fd, me, 0));		/* the calling thread */
+	ASSERT_EQ(0, attach(self->fd, other, sb.tid));
+	ASSERT_EQ(0, attach(self->fd, proc, 0));	/* the process */
+	ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTART, me));
+	ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTART, other));
+	ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTART, proc));
+	m = fresh_pages(1000, pg);
+	ASSERT_NE(NULL, m);
+	ASSERT_EQ(0, write(sb.go[1], "t", 1) == 1 ? 0 : -1);
+	for (i = 0; i < 1000; i++)	/* while the sibling faults */
+		m[i * pg] = 1;
+	ASSERT_EQ(0, read(sb.done[0], &c, 1) == 1 ? 0 : -1);
+	ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTOP, me));
+	ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTOP, other));
+	ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTOP, proc));
+	munmap(m, 1000 * pg);
+	v = value(self->fd, me);
+	TH_LOG("caller %llu, sibling %llu, process %llu",
+	       (unsigned long long)v,
+	       (unsigned long long)value(self->fd, other),
+	       (unsigned long long)value(self->fd, proc));
+	EXPECT_LE(1000, v);
+	EXPECT_GT(1100, v);
+	v = value(self->fd, other);
+	EXPECT_LE(3000, v);
+	EXPECT_GT(3100, v);
+	/* the process's count has both */
+	EXPECT_LE(4000, value(self->fd, proc));
+	/* detach the sibling by its id; it is no target any more */
+	EXPECT_EQ(0, detach(self->fd, other, sb.tid));
+	EXPECT_EQ(ESRCH, detach(self->fd, other, sb.tid));
+	EXPECT_EQ(0, detach(self->fd, me, 0));
+	sib_end(&sb);
+	simple(self->fd, HWPMC_IOC_PMCRELEASE, me);
+	simple(self->fd, HWPMC_IOC_PMCRELEASE, other);
+	simple(self->fd, HWPMC_IOC_PMCRELEASE, proc);
+}
+
+/*
+ * PMCSTART of an unattached thread-scope PMC attaches it to the calling
+ * thread; its new threads and children are not counted (no
+ * DESCENDANTS for threads); task-clock of a spinning sibling is not in
+ * it either.
+ */
+TEST_F(count, thread_scope_start_forks_and_task_clock)
+{
+	__u32 pf, clk;
+	struct sib sb;
+	int wfd, st;
+	pid_t pid;
+	__u64 v;
+
+	ASSERT_EQ(0, alloc_thread(self->fd, EV_SOFT(PAGE_FAULTS), &pf));
+	ASSERT_EQ(0, alloc_thread(self->fd, EV_SOFT(TASK_CLOCK), &clk));
+	ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTART, pf));
+	ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTART, clk));
+	/* a new thread, which faults 3000 pages and exits */
+	ASSERT_EQ(0, sib_start(&sb, 3000));
+	ASSERT_EQ(0, sib_touch(&sb));
+	sib_end(&sb);
+	/* a child that faults 3000 pages */
+	pid = child_waiting(&wfd, touch_pages, (void *)3000L);
+	ASSERT_LT(0, pid);
+	st = go_and_wait(wfd, pid);
+	ASSERT_EQ(0, st);
+	ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTOP, pf));
+	ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTOP, clk));
+	v = value(self->fd, pf);
+	TH_LOG("page faults %llu, task-clock %llu ns", (unsigned long long)v,
+	       (unsigned long long)value(self->fd, clk));
+	EXPECT_GT(1000, v);
+	/* the caller mostly slept; the sibling and child ran */
+	EXPECT_EQ(0, detach(self->fd, pf, 0));
+	EXPECT_EQ(ESRCH, detach(self->fd, pf, 0));
+	/* task-clock: a sibling spins 0.3 s, the caller sleeps */
+	ASSERT_EQ(0, rw(self->fd, clk, PMC_F_NEWVALUE, &(__u64){ 0 }));
+	ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTART, clk));
+	pid = fork();
+	if (pid == 0) {
+		spin(0.3);
+		_exit(0);
+	}
+	ASSERT_LT(0, pid);
+	waitpid(pid, &st, 0);
+	ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTOP, clk));
+	v = value(self->fd, clk);
+	TH_LOG("task-clock while a child spun: %llu ns", (unsigned long long)v);
+	EXPECT_GT(100000000ULL, v);
+	simple(self->fd, HWPMC_IOC_PMCRELEASE, pf);
+	simple(self->fd, HWPMC_IOC_PMCRELEASE, clk);
+}
+
+static void *spin_thread(void *arg)
+{
+	spin(*(double *)arg);
+	return NULL;
+}
+
+/* task-clock of the calling thread while a sibling spins: not the sibling's */
+TEST_F(count, thread_scope_task_clock_of_a_sleeper)
+{
+	double secs = 0.5;
+	pthread_t th;
+	__u32 id;
+	__u64 v;
+
+	ASSERT_EQ(0, alloc_thread(self->fd, EV_SOFT(TASK_CLOCK), &id));
+	ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTART, id));
+	ASSERT_EQ(0, pthread_create(&th, NULL, spin_thread, &secs));
+	pthread_join(th, NULL);
+	ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTOP, id));
+	v = value(self->fd, id);
+	TH_LOG("the caller's task-clock %llu ns", (unsigned long long)v);
+	EXPECT_GT(100000000ULL, v);
+	simple(self->fd, HWPMC_IOC_PMCRELEASE, id);
+}
+
+/*
+ * The target thread's exit is its target's exit: the count stays, the
+ * target leaves (its id detaches no more, the PMC may count another
+ * thread of the process); PMCSTART of a PMC whose targets left is ESRCH.
+ */
+TEST_F(count, thread_scope_exit_of_the_thread)
+{
+	struct sib sb, sb2;
+	__u32 id;
+	pid_t tid;
+	int i, e = 0;
+	__u64 v;
+
+	ASSERT_EQ(0, sib_start(&sb, 2000));
+	tid = sb.tid;
+	ASSERT_EQ(0, alloc_thread(self->fd, EV_SOFT(PAGE_FAULTS), &id));
+	ASSERT_EQ(0, attach(self->fd, id, tid));
+	/* attached to one thread of the process: not to a second */
+	ASSERT_EQ(EEXIST, attach(self->fd, id, 0));
+	ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTART, id));
+	ASSERT_EQ(0, sib_touch(&sb));
+	sib_end(&sb);		/* the thread exits */
+	ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTOP, id));
+	/*
+	 * The lifecycle work (up to 2 s) takes the target: the PMC may then
+	 * be attached to another thread of the process, and the exited
+	 * one's id detaches nothing.
+	 */
+	for (i = 0; i < 200; i++) {
+		e = attach(self->fd, id, 0);
+		if (e != EEXIST)
+			break;
+		usleep(10000);
+	}
+	EXPECT_EQ(0, e);
+	EXPECT_EQ(ESRCH, detach(self->fd, id, tid));
+	EXPECT_EQ(0, detach(self->fd, id, 0));
+	v = value(self->fd, id);
+	TH_LOG("the exited thread counted %llu", (unsigned long long)v);
+	EXPECT_LE(2000, v);
+	EXPECT_GT(2100, v);
+	/* its target gone: a start does not attach anew */
+	EXPECT_EQ(ESRCH, simple(self->fd, HWPMC_IOC_PMCSTART, id));
+	/* another thread of the same process may be attached now */
+	ASSERT_EQ(0, sib_start(&sb2, 500));
+	EXPECT_EQ(0, attach(self->fd, id, sb2.tid));
+	ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTART, id));
+	ASSERT_EQ(0, sib_touch(&sb2));
+	ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTOP, id));
+	v = value(self->fd, id);
+	EXPECT_LE(2500, v);
+	EXPECT_GT(2700, v);
+	sib_end(&sb2);
+	simple(self->fd, HWPMC_IOC_PMCRELEASE, id);
+}
+
+static int nobody_attach_tid(int fd, void *arg)
+{
+	__u32 id;
+
+	if (alloc_tc(fd, EV_SOFT(TASK_CLOCK), PMC_F_THREAD, &id))
+		return 90;
+	return attach(fd, id, (pid_t)(long)arg);
+}
+
+/* its own thread: yes */
+static int nobody_attach_own_thread(int fd, void *arg)
+{
+	struct sib sb;
+	int e;
+
+	(void)arg;
+	if (sib_start(&sb, 1))
+		return 91;
+	e = nobody_attach_tid(fd, (void *)(long)sb.tid);
+	sib_end(&sb);
+	return e;
+}
+
+/*
+ * The errors: modes and flags, a thread that does not exist, a thread
+ * of a process the caller may not attach to, a PMC of the same row on
+ * the same thread.
+ */
+TEST_F(count, thread_scope_errors)
+{
+	__u32 id, id2;
+	struct sib sb;
+
+	/* TC only, no DESCENDANTS */
+	EXPECT_EQ(EINVAL, alloc_tc(self->fd, EV_SOFT(TASK_CLOCK),
+				   PMC_F_THREAD | PMC_F_DESCENDANTS, NULL));
+	EXPECT_EQ(EINVAL, alloc(self->fd, PMC_MODE_TS, PMC_CLASS_SOFT,
+				EV_SOFT(TASK_CLOCK), PMC_CPU_ANY,
+				PMC_F_THREAD, 0, NULL));
+	EXPECT_EQ(EINVAL, alloc(self->fd, PMC_MODE_SC, PMC_CLASS_SOFT,
+				EV_SOFT(TASK_CLOCK), 0, PMC_F_THREAD, 0,
+				NULL));
+	ASSERT_EQ(0, alloc_thread(self->fd, EV_SOFT(TASK_CLOCK), &id));
+	/* no such thread */
+	EXPECT_EQ(ESRCH, attach(self->fd, id, 0x3ffffff0));
+	EXPECT_EQ(ESRCH, detach(self->fd, id, 0x3ffffff0));
+	EXPECT_EQ(EINVAL, attach(self->fd, id, -1));
+	/* a kernel thread (kthreadd) */
+	EXPECT_EQ(EINVAL, attach(self->fd, id, 2));
+	/* not attached: detach of the caller */
+	EXPECT_EQ(ESRCH, detach(self->fd, id, 0));
+	/* a thread of init, of the caller, for nobody: no; its own: yes */
+	EXPECT_EQ(EPERM, as_nobody(nobody_attach_tid, self->fd, (void *)1L));
+	EXPECT_EQ(EPERM, as_nobody(nobody_attach_tid, self->fd,
+				   (void *)(long)syscall(SYS_gettid)));
+	EXPECT_EQ(0, as_nobody(nobody_attach_own_thread, self->fd, NULL));
+	/* two thread-scope PMCs of the caller, on two threads */
+	ASSERT_EQ(0, sib_start(&sb, 10));
+	ASSERT_EQ(0, alloc_thread(self->fd, EV_SOFT(TASK_CLOCK), &id2));
+	EXPECT_NE(id, id2);
+	ASSERT_EQ(0, attach(self->fd, id, 0));
+	EXPECT_EQ(0, attach(self->fd, id2, sb.tid));
+	/* one thread of a process per PMC */
+	EXPECT_EQ(EEXIST, attach(self->fd, id2, 0));
+	EXPECT_EQ(0, detach(self->fd, id2, sb.tid));
+	EXPECT_EQ(0, detach(self->fd, id, 0));
+	sib_end(&sb);
+	simple(self->fd, HWPMC_IOC_PMCRELEASE, id);
+	simple(self->fd, HWPMC_IOC_PMCRELEASE, id2);
+}
+
 TEST_HARNESS_MAIN

@@ -7,9 +7,12 @@
  * of a CPU), and instructions (PAPI_tot_ins) of a known loop where there
  * is a PMU (skipped without one); then the errors libcpc reports against
  * the module: bad events, too many requests for the counters, a set bound
- * twice, overflow notification (not yet: ENOTSUP).
+ * twice, overflow notification (not yet: ENOTSUP).  cpc_bind_curlwp()
+ * counts the calling thread alone (the module's PMC_F_THREAD): a busy
+ * sibling thread's work is not in its counts.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdint.h>
@@ -199,6 +202,159 @@ TEST_F(cpc, instructions_of_a_known_loop)
 	/* compare, add, branch at least; far fewer than 20 an iteration */
 	EXPECT_LE(2 * NLOOP, n);
 	EXPECT_GE(20 * NLOOP, n);
+}
+
+/*
+ * A busy sibling thread: it spins (or touches fresh pages over and
+ * over) until told to stop.
+ */
+struct busy {
+	pthread_t th;
+	int touch;
+	volatile int stop;
+	unsigned long rounds;
+};
+
+static void *busy_main(void *arg)
+{
+	struct busy *b = arg;
+	long pg = sysconf(_SC_PAGESIZE), i;
+	char *m;
+
+	while (!b->stop) {
+		if (b->touch) {
+			m = mmap(NULL, 256 * pg, PROT_READ | PROT_WRITE,
+				 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+			if (m == MAP_FAILED)
+				break;
+			madvise(m, 256 * pg, MADV_NOHUGEPAGE);
+			for (i = 0; i < 256; i++)
+				m[i * pg] = 1;
+			munmap(m, 256 * pg);
+		} else {
+			spin(0.001);
+		}
+		b->rounds++;
+	}
+	return NULL;
+}
+
+static int busy_start(struct busy *b, int touch)
+{
+	memset(b, 0, sizeof(*b));
+	b->touch = touch;
+	if (pthread_create(&b->th, NULL, busy_main, b))
+		return -1;
+	while (!b->rounds)
+		sched_yield();		/* it is busy */
+	return 0;
+}
+
+static unsigned long busy_end(struct busy *b)
+{
+	b->stop = 1;
+	pthread_join(b->th, NULL);
+	return b->rounds;
+}
+
+static void do_sleep(void *arg)
+{
+	usleep(*(int *)arg);
+}
+
+/* touch the pages, then let the sibling fault for 0.2 s */
+static void do_touch_and_wait(void *arg)
+{
+	do_touch(arg);
+	usleep(200000);
+}
+
+/*
+ * cpc_bind_curlwp() counts the calling LWP: the page faults of its fresh
+ * pages, not those of a sibling faulting all the while; the task-clock
+ * of a sleep, not the sibling's spin.
+ */
+TEST_F(cpc, curlwp_counts_the_lwp_not_a_busy_sibling)
+{
+	long pg = sysconf(_SC_PAGESIZE);
+	char *m = mmap(NULL, NPAGES * pg, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	int us = 300000;
+	struct busy b;
+	uint64_t n = 0;
+	unsigned long rounds;
+
+	ASSERT_NE(MAP_FAILED, m);
+	madvise(m, NPAGES * pg, MADV_NOHUGEPAGE);
+	ASSERT_EQ(0, busy_start(&b, 1));
+	rounds = b.rounds;
+	ASSERT_EQ(0, count_over(self->cpc, "page-faults",
+				CPC_COUNT_USER | CPC_COUNT_SYSTEM,
+				do_touch_and_wait, m, &n))
+		TH_LOG("%s", last_msg);
+	rounds = b.rounds - rounds;
+	busy_end(&b);
+	TH_LOG("%llu page faults for %d fresh pages; meanwhile the sibling touched %lu x 256",
+	       (unsigned long long)n, NPAGES, rounds);
+	EXPECT_LE(2, rounds);	/* enough to be seen, if it were counted */
+	EXPECT_LE(NPAGES, n);
+	EXPECT_GE(NPAGES + 64, n);
+	munmap(m, NPAGES * pg);
+
+	ASSERT_EQ(0, busy_start(&b, 0));
+	ASSERT_EQ(0, count_over(self->cpc, "task-clock",
+				CPC_COUNT_USER | CPC_COUNT_SYSTEM, do_sleep, &us, &n))
+		TH_LOG("%s", last_msg);
+	busy_end(&b);
+	TH_LOG("task-clock %.3f s over a 0.3 s sleep while a sibling spun", n / 1e9);
+	EXPECT_GT(0.05 * 1e9, (double)n);
+}
+
+/*
+ * PAPI_tot_ins of a known loop through cpc_bind_curlwp() is the same
+ * with a second busy thread in the process as without: the sibling's
+ * instructions do not appear.  Both threads run on CPU 0, taking turns:
+ * QEMU's emulated instruction counter (-icount) is the machine's
+ * instruction count, not its vCPU's, so a CPU's counter also counts
+ * what the other vCPU executes meanwhile (seen: a sibling spinning on
+ * CPU 1 added 7.85M to the 20M of the loop on CPU 0).  On one CPU, what
+ * the other vCPU does is the idle kernel's little; the sibling's
+ * instructions, which a process-scope PMC would count, are in its own
+ * time slices.
+ */
+TEST_F(cpc, instructions_of_a_known_loop_with_a_busy_sibling)
+{
+	cpc_set_t *set = cpc_set_create(self->cpc);
+	uint64_t alone = 0, with = 0, diff;
+	cpu_set_t old, one;
+	struct busy b;
+
+	if (cpc_set_add_request(self->cpc, set, "PAPI_tot_ins", 0,
+				CPC_COUNT_USER, 0, NULL) < 0) {
+		cpc_set_destroy(self->cpc, set);
+		SKIP(return, "no PAPI_tot_ins (no PMU): %s", last_msg);
+	}
+	cpc_set_destroy(self->cpc, set);
+	ASSERT_EQ(0, sched_getaffinity(0, sizeof(old), &old));
+	CPU_ZERO(&one);
+	CPU_SET(0, &one);
+	ASSERT_EQ(0, sched_setaffinity(0, sizeof(one), &one));
+	ASSERT_EQ(0, count_over(self->cpc, "PAPI_tot_ins", CPC_COUNT_USER,
+				do_loop, NULL, &alone))
+		TH_LOG("%s", last_msg);
+	ASSERT_EQ(0, busy_start(&b, 0));	/* on CPU 0 too */
+	ASSERT_EQ(0, count_over(self->cpc, "PAPI_tot_ins", CPC_COUNT_USER,
+				do_loop, NULL, &with))
+		TH_LOG("%s", last_msg);
+	busy_end(&b);
+	sched_setaffinity(0, sizeof(old), &old);
+	diff = alone > with ? alone - with : with - alone;
+	TH_LOG("%llu instructions alone, %llu with a busy sibling, %lu iterations",
+	       (unsigned long long)alone, (unsigned long long)with, NLOOP);
+	EXPECT_LE(2 * NLOOP, alone);
+	EXPECT_GT(20 * NLOOP, alone);
+	/* the sibling ran about as long as the loop: millions */
+	EXPECT_GT(NLOOP / 1000, diff);
 }
 
 TEST_F(cpc, a_process_through_pctx)

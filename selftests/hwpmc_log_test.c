@@ -2528,4 +2528,97 @@ TEST_F_TIMEOUT(log, stress_counts_conserved_across_short_lived_processes,
 	free(lg.buf);
 }
 
+/* -- thread scope ---------------------------------------------------------- */
+
+struct tsib {
+	int go[2];
+	long pages;
+	pid_t tid;
+};
+
+static void *tsib_fn(void *arg)
+{
+	struct tsib *t = arg;
+	long pg = sysconf(_SC_PAGESIZE), i;
+	char c, *m;
+
+	__atomic_store_n(&t->tid, (pid_t)syscall(SYS_gettid), __ATOMIC_RELEASE);
+	if (read(t->go[0], &c, 1) != 1)
+		return NULL;
+	m = fresh_pages(t->pages, pg);
+	if (!m)
+		return NULL;
+	for (i = 0; i < t->pages; i++)
+		m[i * pg] = 1;
+	munmap(m, t->pages * pg);
+	return NULL;
+}
+
+/*
+ * A thread-scope PMC (PMC_F_THREAD) with LOG_PROCEXIT on a sibling
+ * thread: the sibling's exit is its target's exit, logged as a process
+ * exit (PROCEXIT, pl_pid the process) with what the thread counted, at
+ * once, while the process goes on; the caller's own faults, before and
+ * after, are in no record.
+ */
+TEST_F(log, thread_scope_procexit_at_the_thread_exit)
+{
+	struct pmclog_procexit *px;
+	struct pmclog_header *h;
+	struct tsib t = { .pages = 1000 };
+	long pg = sysconf(_SC_PAGESIZE), i;
+	pthread_t th;
+	char *m;
+	struct log lg;
+	size_t off;
+	int np = 0, f = logfile(self->path);
+	__u64 v = 0, val = 0;
+	__u32 id;
+
+	ASSERT_LE(0, f);
+	ASSERT_EQ(0, configure(self->fd, f));
+	close(f);
+	ASSERT_EQ(0, pipe(t.go));
+	ASSERT_EQ(0, pthread_create(&th, NULL, tsib_fn, &t));
+	while (!__atomic_load_n(&t.tid, __ATOMIC_ACQUIRE))
+		usleep(1000);
+	ASSERT_EQ(0, alloc(self->fd, PMC_MODE_TC, EV_SOFT(PAGE_FAULTS),
+			   PMC_CPU_ANY, PMC_F_THREAD | PMC_F_LOG_PROCEXIT, 0,
+			   &id));
+	ASSERT_EQ(0, attach(self->fd, id, t.tid));
+	ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTART, id));
+	m = fresh_pages(500, pg);
+	ASSERT_NE(NULL, m);
+	for (i = 0; i < 500; i++)	/* the caller's faults */
+		m[i * pg] = 1;
+	ASSERT_EQ(1, write(t.go[1], "g", 1));
+	pthread_join(th, NULL);
+	usleep(200000);		/* the lifecycle work */
+	ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTOP, id));
+	ASSERT_EQ(0, rw(self->fd, id, PMC_F_OLDVALUE, &v));
+	ASSERT_EQ(0, xioctl(self->fd, HWPMC_IOC_FLUSHLOG, NULL));
+	ASSERT_EQ(0, xioctl(self->fd, HWPMC_IOC_CLOSELOG, NULL));
+	EXPECT_EQ(0, simple(self->fd, HWPMC_IOC_PMCRELEASE, id));
+	log_load_file(&lg, self->path);
+	for_each_record(&lg, h, off) {
+		if (TYPE(h) != PMCLOG_TYPE_PROCEXIT)
+			continue;
+		px = (void *)h;
+		EXPECT_EQ(id, px->pl_pmcid);
+		EXPECT_EQ((__u32)getpid(), px->pl_pid);
+		val = px->pl_value;
+		np++;
+	}
+	TH_LOG("%d PROCEXIT, %llu page faults; the PMC %llu", np,
+	       (unsigned long long)val, (unsigned long long)v);
+	EXPECT_EQ(1, np);
+	EXPECT_LE(1000, val);
+	EXPECT_GT(1100, val);
+	EXPECT_EQ(val, v);
+	EXPECT_EQ(0, lg.bad);
+	free(lg.buf);
+	close(t.go[0]);
+	close(t.go[1]);
+}
+
 TEST_HARNESS_MAIN

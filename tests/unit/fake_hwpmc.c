@@ -336,13 +336,37 @@ static int do_pmcallocate(struct pmc_op_pmcallocate *pa)
 	return 0;
 }
 
+int fake_hwpmc_attached_tid;
+
+/*
+ * A PMC_F_THREAD PMC's target: thread tid (0: the calling thread) of the
+ * caller's process, or ESRCH (none) or EPERM (another process's).
+ */
+static int fake_thread(pid_t *tid)
+{
+	if (!*tid)
+		*tid = (pid_t)syscall(SYS_gettid);
+	if (syscall(SYS_tgkill, getpid(), *tid, 0) == 0)
+		return 0;
+	return kill(*tid, 0) < 0 && errno == ESRCH ? -ESRCH : -EPERM;
+}
+
 /* pid 0: the caller; FAKE_PID_EPERM: another user's; else must exist. */
 static int fake_attach(struct fake_pmc *pm, pid_t pid)
 {
 	unsigned int i;
+	int error;
 
-	if (!pid)
+	if (pm->flags & PMC_F_THREAD) {
+		error = fake_thread(&pid);
+		if (error)
+			return error;
+		if (pm->ntarget)
+			return -EEXIST;	/* one thread of the process */
+		fake_hwpmc_attached_tid = pid;
+	} else if (!pid) {
 		pid = getpid();
+	}
 	if (kill(pid, 0) < 0 && errno == ESRCH)
 		return -ESRCH;
 	if (pid == FAKE_PID_EPERM)
@@ -371,11 +395,15 @@ static int do_pmcattach(const struct pmc_op_pmcattach *a, int attach)
 		return error;
 	if (attach)
 		return pm->running ? -EBUSY : fake_attach(pm, a->pm_pid);
+	if (pm->flags & PMC_F_THREAD)
+		pid = a->pm_pid ? a->pm_pid : (pid_t)syscall(SYS_gettid);
 	for (i = 0; i < pm->ntarget; i++)
 		if (pm->targets[i] == pid) {
 			pm->targets[i] = pm->targets[--pm->ntarget];
 			return 0;
 		}
+	if (pm->flags & PMC_F_THREAD)
+		return -ESRCH;		/* none of its targets */
 	return kill(pid, 0) < 0 && errno == ESRCH ? -ESRCH : -EINVAL;
 }
 

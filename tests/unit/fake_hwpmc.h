@@ -22,6 +22,10 @@
  * and those with PMC_F_LOG_* need a log at PMCSTART; a running PMC counts
  * FAKE_TICK (or FAKE_HWPMC_TICK) more at every read.  Attaching to pid
  * FAKE_PID_EPERM (init) is EPERM, to a pid that does not exist ESRCH.
+ * A PMC_F_THREAD PMC's targets are threads (pid 0: the calling thread):
+ * one of the caller's threads, else ESRCH for one that does not exist
+ * and EPERM for another process's; fake_hwpmc_attached_tid is the thread
+ * the last such attach took (0: none yet).
  * Fixed: FAKE_NCPU CPUs, CPU FAKE_OFFLINE_CPU offline, FAKE_NSOFT SOFT
  * rows; row 1 of CPU 0 is owned by pid 42 (TS mode, cpu-clock, reload
  * 10000); SOFT has an extra event FAKE_EV_CODE named "fake-event".
@@ -44,5 +48,6 @@
 #define FAKE_PID_EPERM		1
 
 extern int fake_hwpmc_alloc_check;	/* enum hwpmc_alloc_check */
+extern int fake_hwpmc_attached_tid;	/* PMC_F_THREAD: the last attach's */
 
 #endif

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -335,7 +336,15 @@ static void test_bind(void)
 	   "binding an empty set: EINVAL (%s)", last_msg);
 	ok(cpc_bind_curlwp(cpc, set, 0x10) == -1 && errno == EINVAL, "unknown bind flag: EINVAL");
 
-	ok(cpc_bind_curlwp(cpc, set, CPC_BIND_LWP_INHERIT) == 0, "cpc_bind_curlwp");
+	reset_err();
+	errno = 0;
+	ok(cpc_bind_curlwp(cpc, set, CPC_BIND_LWP_INHERIT) == -1 && errno == ENOTSUP &&
+	   strstr(last_msg, "CPC_BIND_LWP_INHERIT"),
+	   "CPC_BIND_LWP_INHERIT: ENOTSUP: %s", last_msg);
+	fake_hwpmc_attached_tid = 0;
+	ok(cpc_bind_curlwp(cpc, set, 0) == 0, "cpc_bind_curlwp");
+	ok(fake_hwpmc_attached_tid == (int)syscall(SYS_gettid),
+	   "thread-scope PMCs attached to the calling thread (%d)", fake_hwpmc_attached_tid);
 	reset_err();
 	errno = 0;
 	ok(cpc_bind_curlwp(cpc, set, 0) == -1 && errno == EINVAL && last_msg[0],
@@ -594,6 +603,74 @@ static void test_raw(void)
 	cpc_close(cpc);
 }
 
+/*
+ * Two LWPs of one handle bind sets of their own with cpc_bind_curlwp(),
+ * at the same time: each set's PMCs go to its thread, and
+ * cpc_disable() in one thread stops that thread's set only.
+ */
+struct lwp {
+	cpc_t		*cpc;
+	cpc_set_t	*set;
+	pthread_barrier_t *bar;
+	int		 tid, attached, bound, other_bound;
+};
+
+static pthread_mutex_t lwp_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void *lwp_main(void *arg)
+{
+	struct lwp *l = arg;
+
+	l->tid = (int)syscall(SYS_gettid);
+	pthread_barrier_wait(l->bar);
+	pthread_mutex_lock(&lwp_lock);	/* for fake_hwpmc_attached_tid */
+	fake_hwpmc_attached_tid = 0;
+	l->bound = cpc_bind_curlwp(l->cpc, l->set, 0) == 0;
+	l->attached = fake_hwpmc_attached_tid;
+	pthread_mutex_unlock(&lwp_lock);
+	pthread_barrier_wait(l->bar);	/* both bound */
+	pthread_barrier_wait(l->bar);	/* the main thread looked */
+	cpc_unbind(l->cpc, l->set);
+	return NULL;
+}
+
+static void test_bind_lwps(void)
+{
+	cpc_t *cpc = open_fake(NULL);
+	pthread_barrier_t bar;
+	struct lwp l[2];
+	pthread_t t[2];
+	int i, n = 0;
+
+	if (!cpc)
+		return;
+	pthread_barrier_init(&bar, NULL, 3);
+	for (i = 0; i < 2; i++) {
+		l[i] = (struct lwp){ .cpc = cpc, .bar = &bar };
+		l[i].set = cpc_set_create(cpc);
+		cpc_set_add_request(cpc, l[i].set, "cpu-clock", 0, CPC_COUNT_USER, 0, NULL);
+		n += pthread_create(&t[i], NULL, lwp_main, &l[i]) == 0;
+	}
+	if (n != 2) {
+		ok(0, "threads for test_bind_lwps");
+		return;
+	}
+	pthread_barrier_wait(&bar);
+	pthread_barrier_wait(&bar);
+	ok(l[0].bound && l[1].bound && l[0].attached == l[0].tid &&
+	   l[1].attached == l[1].tid && l[0].tid != l[1].tid,
+	   "two LWPs bind a set each, each counted on its own thread (%d: %d, %d: %d)",
+	   l[0].tid, l[0].attached, l[1].tid, l[1].attached);
+	errno = 0;
+	ok(cpc_enable(cpc) == -1 && errno == EINVAL && cpc_request_preset(cpc, 0, 1) == -1,
+	   "the main thread, which bound nothing, has no set to enable or preset");
+	pthread_barrier_wait(&bar);
+	for (i = 0; i < 2; i++)
+		pthread_join(t[i], NULL);
+	pthread_barrier_destroy(&bar);
+	cpc_close(cpc);
+}
+
 /* Threads sharing a handle (the library's lock): each binds and samples its own set. */
 #define NTHREAD	4
 #define NROUND	200
@@ -669,6 +746,7 @@ int main(void)
 	test_requests();
 	test_bind();
 	test_bind_other();
+	test_bind_lwps();
 	test_pmu();
 	test_raw();
 	test_default_handler();

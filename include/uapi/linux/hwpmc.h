@@ -187,18 +187,25 @@
 #define PMC_F_CALLCHAIN		0x00000080
 #define PMC_F_USERCALLCHAIN	0x00000100
 #define PMC_F_EV_PMU		0x00000200	/* event in pm_md */
-#define PMC_F_USERSTACK		0x00000400	/* Linux: USERSTACK records */
-#define PMC_F_LAST		0x00000400
-
+#define PMC_F_LAST		0x00000200
 /*
- * PMC_F_USERSTACK (ABI 0x01020000): each sample of the PMC in a 64-bit
- * process's user mode also gives the process's user registers and the
- * top pm_stacksize bytes of its user stack (a USERSTACK record, before
- * the sample's CALLCHAIN), for unwinding by DWARF call frame
- * information.  pm_stacksize: a multiple of 8, from 8 to the module's
- * tunable maxstackuser (at most PMC_STACK_USER_MAX).
+ * Linux extensions (ABI 0x01020000), above FreeBSD's flags:
+ *
+ * PMC_F_USERSTACK: each sample of the PMC in a 64-bit process's user
+ * mode also gives the process's user registers and the top pm_stacksize
+ * bytes of its user stack (a USERSTACK record, before the sample's
+ * CALLCHAIN), for unwinding by DWARF call frame information.
+ * pm_stacksize: a multiple of 8, from 8 to the module's tunable
+ * maxstackuser (at most PMC_STACK_USER_MAX).
+ *
+ * PMC_F_THREAD, a counting process PMC (PMC_MODE_TC) whose targets are
+ * threads: PMCATTACH and PMCDETACH take a thread id in pm_pid (0: the
+ * calling thread), and the PMC counts that thread only, not its
+ * siblings, new threads or children.  Not with PMC_F_DESCENDANTS.
  */
+#define PMC_F_USERSTACK		0x00000400	/* Linux: USERSTACK records */
 #define PMC_STACK_USER_MAX	32768
+#define PMC_F_THREAD		0x01000000
 
 /*
  * Events.  Event codes are dynamic, as FreeBSD's soft events are: the
@@ -357,7 +364,7 @@ struct pmc_op_pmcallocate {
 /* PMCATTACH, PMCDETACH */
 struct pmc_op_pmcattach {
 	__u32	pm_pmc;			/* PMC id */
-	__s32	pm_pid;			/* 0 = the caller's process */
+	__s32	pm_pid;			/* 0 = the caller; PMC_F_THREAD: a tid */
 };
 
 /* PMCSETCOUNT */

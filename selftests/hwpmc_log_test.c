@@ -579,12 +579,14 @@ TEST_F(log, a_mapping_after_the_attach_is_logged)
 		mi = (void *)h;
 		/* the new one: 8 KB at file offset 4096 */
 		if (mi->pl_pid == c.pid && mi->pl_pgoff == 4096 &&
-		    mi->pl_end - mi->pl_start == 8192 &&
+		    mi->pl_end - mi->pl_mapstart == 8192 &&
 		    (mi->pl_prot & PROT_EXEC) &&
 		    !strcmp(mi->pl_pathname, exe)) {
 			found++;
-			start = mi->pl_start;
+			start = mi->pl_mapstart;
 			end = mi->pl_end;
+			/* a piece mapped alone is its own base */
+			EXPECT_EQ(mi->pl_mapstart, mi->pl_start);
 		}
 	}
 	EXPECT_EQ(0, lg.bad);
@@ -648,6 +650,7 @@ TEST_F(log, anonymous_code_and_the_vdso_are_logged)
 			a++;
 			EXPECT_STREQ("//anon", mi->pl_pathname);
 			EXPECT_EQ(0, mi->pl_pgoff);
+			EXPECT_EQ(where[0], mi->pl_mapstart);
 		}
 		if (mi->pl_start == where[1] && mi->pl_end == where[1] + 4096) {
 			b++;
@@ -765,7 +768,7 @@ TEST_F(log, process_sampling_with_call_chains)
 		case PMCLOG_TYPE_MAP_IN:
 			mi = (void *)h;
 			if (mi->pl_pid == c.pid &&
-			    (uintptr_t)hot >= mi->pl_start &&
+			    (uintptr_t)hot >= mi->pl_mapstart &&
 			    (uintptr_t)hot < mi->pl_end &&
 			    (mi->pl_prot & PROT_EXEC))
 				mapped++;
@@ -1006,6 +1009,56 @@ static __u64 map_base(pid_t pid, const char *path)
 			best = lo;
 	fclose(f);
 	return best;
+}
+
+static void spin_20(void *arg)
+{
+	spin_ms(20);
+}
+
+/*
+ * MAP_IN's pl_start is FreeBSD's: the object's base, the start of its
+ * file's first mapping (where its offset 0 is), from which FreeBSD's
+ * readers place it with its program headers; not the start of the
+ * executable mapping, which a separate-code layout (GNU ld's -z
+ * separate-code, lld's default) puts a page or more above.  The child
+ * is a fork of this process: its files are where they are here.
+ */
+TEST_F(log, map_in_gives_the_object_base)
+{
+	struct pmclog_map_in *mi;
+	struct pmclog_header *h;
+	struct child c;
+	struct log lg;
+	size_t off;
+	int files = 0, above = 0;
+	__u64 base;
+
+	ASSERT_EQ(0, sampled_child_log(self->fd, self->path, spin_20, NULL,
+				       &c, &lg));
+	for_each_record(&lg, h, off) {
+		if (TYPE(h) != PMCLOG_TYPE_MAP_IN)
+			continue;
+		mi = (void *)h;
+		if (mi->pl_pid != c.pid || mi->pl_pathname[0] != '/')
+			continue;
+		base = map_base(getpid(), mi->pl_pathname);
+		if (!base)
+			continue;	/* mapped here from elsewhere */
+		files++;
+		above += mi->pl_mapstart > mi->pl_start;
+		EXPECT_EQ(base, mi->pl_start)
+			TH_LOG("%s: base %#llx, MAP_IN's %#llx", mi->pl_pathname,
+			       (unsigned long long)base,
+			       (unsigned long long)mi->pl_start);
+		EXPECT_LE(mi->pl_start, mi->pl_mapstart);
+		EXPECT_LT(mi->pl_mapstart, mi->pl_end);
+	}
+	EXPECT_EQ(0, lg.bad);
+	EXPECT_LE(2, files) TH_LOG("this program and its libraries");
+	TH_LOG("%d of %d objects have their code above their base", above,
+	       files);
+	free(lg.buf);
 }
 
 /*
@@ -2038,7 +2091,7 @@ TEST_F(log, system_sampling_sees_a_busy_process)
 		case PMCLOG_TYPE_MAP_IN:
 			mi = (void *)h;
 			maps += mi->pl_pid == c.pid &&
-				(uintptr_t)hot >= mi->pl_start &&
+				(uintptr_t)hot >= mi->pl_mapstart &&
 				(uintptr_t)hot < mi->pl_end;
 			break;
 		case PMCLOG_TYPE_SYSEXIT:

@@ -218,33 +218,26 @@ static int hwpmc_kp_mmap(struct kprobe *kp, struct pt_regs *regs)
 }
 
 /*
- * munmap() and mremap() of mm's [start, start + len) (the munmap entry
- * of this kernel: do_vmi_munmap() from 6.2, do_mas_munmap() in 6.1):
- * MAP_OUT of the range when an executable mapping is in it.
- * mmap_lock is held for writing by the caller.
+ * [start, end) of the current process's mm is about to be unmapped:
+ * MAP_OUT of the range when an executable mapping is in it.  mmap_lock
+ * is held for writing by the caller.
  */
-static int hwpmc_kp_munmap(struct kprobe *kp, struct pt_regs *regs)
+static void hwpmc_unmapping(struct mm_struct *mm, unsigned long start,
+			    unsigned long end)
 {
-	struct mm_struct *mm;
 	struct vm_area_struct *vma;
 	struct hwpmc_logset ls = { 0 };
-	unsigned long start, end;
 	u64 now;
 	int i;
 
-	if (hwpmc_hooks_idle())
-		return 0;
-	mm = (struct mm_struct *)regs_get_kernel_argument(regs, 1);
-	start = regs_get_kernel_argument(regs, 2);
-	end = start + PAGE_ALIGN(regs_get_kernel_argument(regs, 3));
 	if (!mm || mm != current->mm || end <= start || current->in_execve)
-		return 0;
+		return;
 	for (vma = find_vma(mm, start); vma && vma->vm_start < end;
 	     vma = find_vma(mm, vma->vm_end))
 		if (hwpmc_vma_wanted(vma))
 			break;
 	if (!vma || vma->vm_start >= end)
-		return 0;
+		return;
 	rcu_read_lock();
 	hwpmc_md_task_counters(current, hwpmc_add_sampling, &ls);
 	hwpmc_add_system(&ls);
@@ -252,7 +245,67 @@ static int hwpmc_kp_munmap(struct kprobe *kp, struct pt_regs *regs)
 	for (i = 0; i < ls.n; i++)
 		hwpmc_rec_map_out(ls.lg[i], current->tgid, start, end, now);
 	rcu_read_unlock();
+}
+
+/*
+ * munmap() and mremap() of mm's [start, start + len) (the munmap entry
+ * of this kernel: do_vmi_munmap() from 6.2, do_mas_munmap() in 6.1).
+ */
+static int hwpmc_kp_munmap(struct kprobe *kp, struct pt_regs *regs)
+{
+	unsigned long start;
+
+	if (hwpmc_hooks_idle())
+		return 0;
+	start = regs_get_kernel_argument(regs, 2);
+	hwpmc_unmapping((struct mm_struct *)regs_get_kernel_argument(regs, 1),
+			start,
+			start + PAGE_ALIGN(regs_get_kernel_argument(regs, 3)));
 	return 0;
+}
+
+/*
+ * mmap_region(file, addr, len, ...) of the current process: from 6.12 it
+ * unmaps what [addr, addr + len) replaces (MAP_FIXED) itself, with
+ * vms_gather_munmap_vmas(), without the munmap entry; the MAP_OUT of the
+ * old mappings comes before the new one's MAP_IN, as FreeBSD's readers
+ * need.
+ */
+static int hwpmc_kp_mmap_region(struct kprobe *kp, struct pt_regs *regs)
+{
+	unsigned long addr;
+
+	if (hwpmc_hooks_idle())
+		return 0;
+	addr = regs_get_kernel_argument(regs, 1);
+	hwpmc_unmapping(current->mm, addr,
+			addr + PAGE_ALIGN(regs_get_kernel_argument(regs, 2)));
+	return 0;
+}
+
+static struct kprobe hwpmc_kp_mmreg = {
+	.symbol_name = "mmap_region",
+	.pre_handler = hwpmc_kp_mmap_region,
+};
+static bool hwpmc_kp_mmreg_on;
+
+/*
+ * Does mmap_region() unmap what it replaces itself?  Where the kernel
+ * has vms_gather_munmap_vmas() (6.12, Liam Howlett's "Avoid MAP_FIXED
+ * gap exposure" series), a change inside mm/ that no header shows:
+ * asked of kallsyms through a kprobe never armed.
+ */
+static bool hwpmc_mmap_region_unmaps(void)
+{
+	struct kprobe kp = {
+		.symbol_name = "vms_gather_munmap_vmas",
+		.flags = KPROBE_FLAG_DISABLED,
+	};
+	int error = register_kprobe(&kp);
+
+	if (!error)
+		unregister_kprobe(&kp);
+	return error != -ENOENT;
 }
 
 static const char * const hwpmc_munmap_syms[] = {
@@ -272,10 +325,17 @@ static void hwpmc_munmap_probe_init(void)
 		hwpmc_kp_unmap.pre_handler = hwpmc_kp_munmap;
 		if (!register_kprobe(&hwpmc_kp_unmap)) {
 			hwpmc_kp_unmap_on = true;
-			return;
+			break;
 		}
 	}
-	pr_info("no munmap entry to probe: logs get no MAP_OUT records\n");
+	if (!hwpmc_kp_unmap_on)
+		pr_info("no munmap entry to probe: logs get no MAP_OUT records\n");
+	if (!hwpmc_mmap_region_unmaps())
+		return;
+	if (!register_kprobe(&hwpmc_kp_mmreg))
+		hwpmc_kp_mmreg_on = true;
+	else
+		pr_info("no mmap_region() to probe: no MAP_OUT of a MAP_FIXED replacement\n");
 }
 
 static void hwpmc_add_any(struct perf_event *ev, struct hwpmc_pmc *pm,
@@ -548,6 +608,8 @@ static void hwpmc_kprobes_fini(void)
 
 	if (hwpmc_kp_unmap_on)
 		unregister_kprobe(&hwpmc_kp_unmap);
+	if (hwpmc_kp_mmreg_on)
+		unregister_kprobe(&hwpmc_kp_mmreg);
 	for (i = 0; i < ARRAY_SIZE(hwpmc_kprobes); i++)
 		unregister_kprobe(&hwpmc_kprobes[i]);
 	free_percpu(hwpmc_pathbuf);

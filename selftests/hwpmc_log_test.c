@@ -595,6 +595,76 @@ TEST_F(log, a_mapping_after_the_attach_is_logged)
 	free(lg.buf);
 }
 
+/* maps /proc/self/exe executable, then maps it again over that, fixed */
+static void map_fixed_fn(void *arg)
+{
+	int f = open("/proc/self/exe", O_RDONLY);
+	void *m, *n;
+
+	if (f < 0)
+		_exit(90);
+	m = mmap(NULL, 8192, PROT_READ | PROT_EXEC, MAP_PRIVATE, f, 4096);
+	if (m == MAP_FAILED)
+		_exit(91);
+	spin_ms(10);
+	n = mmap(m, 8192, PROT_READ | PROT_EXEC, MAP_PRIVATE | MAP_FIXED, f, 0);
+	if (n != m)
+		_exit(92);
+	spin_ms(10);
+}
+
+/*
+ * An mmap(MAP_FIXED) over an executable mapping replaces it: MAP_OUT of
+ * the old range between the old mapping's MAP_IN and the new one's, as
+ * a munmap() would log it (6.12 unmaps the old one in mmap_region(), not
+ * through its munmap entry).
+ */
+TEST_F(log, a_map_fixed_replacement_logs_map_out_then_map_in)
+{
+	struct pmclog_map_out *mo;
+	struct pmclog_map_in *mi;
+	struct pmclog_header *h;
+	struct child c;
+	struct log lg;
+	__u64 start = 0;
+	size_t off;
+	char exe[256];
+	ssize_t n;
+	int step = 0;	/* 1: old MAP_IN seen, 2: MAP_OUT, 3: new MAP_IN */
+
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	ASSERT_LT(0, n);
+	exe[n] = 0;
+	/* a child's failed mmap() is its exit status, a failure here */
+	ASSERT_EQ(0, sampled_child_log(self->fd, self->path, map_fixed_fn,
+				       NULL, &c, &lg));
+	for_each_record(&lg, h, off) {
+		if (TYPE(h) == PMCLOG_TYPE_MAP_OUT && step == 1) {
+			mo = (void *)h;
+			if (mo->pl_pid == (__u32)c.pid && mo->pl_start == start &&
+			    mo->pl_end == start + 8192)
+				step = 2;
+		}
+		if (TYPE(h) != PMCLOG_TYPE_MAP_IN)
+			continue;
+		mi = (void *)h;
+		if (mi->pl_pid != c.pid || strcmp(mi->pl_pathname, exe) ||
+		    mi->pl_end - mi->pl_mapstart != 8192)
+			continue;
+		if (step == 0 && mi->pl_pgoff == 4096) {
+			start = mi->pl_mapstart;
+			step = 1;
+		} else if (mi->pl_mapstart == start && mi->pl_pgoff == 0) {
+			EXPECT_EQ(2, step) TH_LOG("the new MAP_IN after MAP_OUT");
+			step = 3;
+		}
+	}
+	EXPECT_EQ(0, lg.bad);
+	EXPECT_EQ(3, step) TH_LOG("MAP_IN, MAP_OUT, MAP_IN: stopped at %d",
+				  step);
+	free(lg.buf);
+}
+
 /* JIT-like code: anonymous memory made executable two ways */
 static void jit_fn(void *arg)
 {

@@ -600,7 +600,8 @@ static void process(struct ctx *c, const struct pmclog_ev *ev)
 		set_comm(ev->pl_u.pl_t.pl_pid, ev->pl_u.pl_t.pl_pathname);
 		break;
 	case PMCLOG_TYPE_PROCEXEC:
-		sym_exec(ev->pl_u.pl_x.pl_pid, ev->pl_u.pl_x.pl_pathname);
+		sym_exec(ev->pl_u.pl_x.pl_pid, ev->pl_u.pl_x.pl_pathname,
+			 ev->pl_u.pl_x.pl_baseaddr, ev->pl_u.pl_x.pl_dynaddr);
 		break;
 	case PMCLOG_TYPE_PROCFORK:
 		sym_fork(ev->pl_u.pl_f.pl_oldpid, ev->pl_u.pl_f.pl_newpid);

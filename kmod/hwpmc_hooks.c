@@ -54,8 +54,10 @@
 #include <linux/hashtable.h>
 #include <linux/file.h>
 #include <linux/fs.h>
+#include <linux/kallsyms.h>
 #include <linux/kprobes.h>
 #include <linux/mm.h>
+#include <linux/module.h>
 #include <linux/mman.h>
 #include <linux/percpu.h>
 #include <linux/rculist.h>
@@ -65,6 +67,7 @@
 #include <linux/sched/signal.h>
 #include <linux/sched/task.h>
 #include <linux/slab.h>
+#include <linux/sizes.h>
 #include <linux/string.h>
 #include <linux/task_work.h>
 #include <linux/timekeeping.h>
@@ -876,6 +879,130 @@ static void hwpmc_probe_fork(void *data, struct task_struct *parent,
 	rcu_read_unlock();
 }
 
+/* -- the kernel and its modules: MAP_IN, MAP_OUT of pid -1 ------------------- */
+
+/*
+ * Where the kernel's code is, found with exported interfaces only (no
+ * kallsyms_lookup_name()): _stext, the start of its text, resolved by
+ * a kprobe never armed; _text, the start of the image (its first
+ * PT_LOAD, the base FreeBSD's readers want), 2 MB aligned below it on
+ * x86-64 and arm64, taken when a symbol starts there (sprint_symbol());
+ * else _stext.  The end of the text (_etext) is no function: unknown.
+ * 0 when neither is found (no kprobes).
+ */
+static unsigned long hwpmc_kbase, hwpmc_kstext;
+
+/*
+ * The kernel's list of modules (unexported "modules"): the list_head
+ * before this module's own while it initializes, as load_module() adds
+ * a module at the head; taken when sprint_symbol() names it so, else
+ * NULL (another module was added meanwhile): then only the modules
+ * loaded later are told.
+ */
+static struct list_head *hwpmc_modules;
+
+static void hwpmc_kmaps_find(void)
+{
+	char buf[KSYM_SYMBOL_LEN];
+	struct list_head *h = THIS_MODULE->list.prev;
+	unsigned long base;
+#ifdef CONFIG_KPROBES
+	struct kprobe kp = {
+		.symbol_name = "_stext",
+		.flags = KPROBE_FLAG_DISABLED,
+	};
+
+	if (!register_kprobe(&kp)) {
+		hwpmc_kstext = (unsigned long)kp.addr;
+		unregister_kprobe(&kp);
+	}
+#endif
+	if (hwpmc_kstext) {
+		base = hwpmc_kstext & ~((unsigned long)SZ_2M - 1);
+		sprint_symbol(buf, base);
+		hwpmc_kbase = strstr(buf, "+0x0/") ? base : hwpmc_kstext;
+	}
+	sprint_symbol(buf, (unsigned long)h);
+	if (!strncmp(buf, "modules+0x0/", 12))
+		hwpmc_modules = h;
+	else
+		pr_info("the list of modules not found: no MAP_IN of the modules loaded before hwpmc\n");
+}
+
+static void hwpmc_rec_module(struct hwpmc_log *lg, const struct module *mod,
+			     bool in, u64 now)
+{
+	char name[MODULE_NAME_LEN + 2];
+	unsigned long start, end;
+
+	hwpmc_module_text(mod, &start, &end);
+	if (!start)
+		return;
+	if (in) {
+		snprintf(name, sizeof(name), "[%s]", mod->name);
+		hwpmc_rec_kmap_in(lg, start, start, end, name, now);
+	} else {
+		hwpmc_rec_map_out(lg, -1, start, end, now);
+	}
+}
+
+/*
+ * MAP_IN of the kernel ("[kernel]": its base, its text from _stext, the
+ * end unknown) and of the modules loaded, to lg: FreeBSD's
+ * pmc_log_kernel_mappings(), for an owner allowed to see kernel
+ * addresses (hwpmc_owner.c decides).  Process context.
+ */
+void hwpmc_hooks_kernel_maps(struct hwpmc_log *lg)
+{
+	struct module *mod;
+	u64 now = ktime_get_ns();
+
+	if (hwpmc_kstext)
+		hwpmc_rec_kmap_in(lg, hwpmc_kbase, hwpmc_kstext, hwpmc_kstext,
+				  "[kernel]", now);
+	if (!hwpmc_modules)
+		return;
+	rcu_read_lock();
+	list_for_each_entry_rcu(mod, hwpmc_modules, list) {
+		if (READ_ONCE(mod->state) == MODULE_STATE_UNFORMED)
+			continue;
+		hwpmc_rec_module(lg, mod, true, now);
+	}
+	rcu_read_unlock();
+}
+
+/*
+ * A module comes (before its init runs) or goes: MAP_IN or MAP_OUT of
+ * its code to the system samplers whose owners may see kernel addresses.
+ */
+static int hwpmc_module_event(struct notifier_block *nb, unsigned long what,
+			      void *data)
+{
+	struct hwpmc_logset ls = { 0 };
+	struct hwpmc_pmc *pm;
+	u64 now;
+	int i;
+
+	if ((what != MODULE_STATE_COMING && what != MODULE_STATE_GOING) ||
+	    hwpmc_hooks_idle())
+		return NOTIFY_DONE;
+	rcu_read_lock();
+	list_for_each_entry_rcu(pm, &hwpmc_ss_pmcs, sslink)
+		if (READ_ONCE(pm->owner->kaddrs))
+			hwpmc_logset_add(&ls, pm);
+	now = ktime_get_ns();
+	for (i = 0; i < ls.n; i++)
+		hwpmc_rec_module(ls.lg[i], data, what == MODULE_STATE_COMING,
+				 now);
+	rcu_read_unlock();
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block hwpmc_module_nb = {
+	.notifier_call = hwpmc_module_event,
+};
+static bool hwpmc_module_nb_on;
+
 /* p's process ends (hwpmc_lifecycle.c): SYSEXIT to system samplers. */
 void hwpmc_hooks_exit(struct task_struct *p)
 {
@@ -902,12 +1029,20 @@ int hwpmc_hooks_init(void (*born)(struct callback_head *cb))
 	if (error) {
 		hwpmc_tp_unregister(HWPMC_TP_FORK, hwpmc_probe_fork);
 		hwpmc_tp_sync();
+		return error;
 	}
-	return error;
+	hwpmc_kmaps_find();
+	if (!register_module_notifier(&hwpmc_module_nb))
+		hwpmc_module_nb_on = true;
+	else
+		pr_info("no module notifier: no MAP_IN of modules loaded later\n");
+	return 0;
 }
 
 void hwpmc_hooks_fini(void)
 {
+	if (hwpmc_module_nb_on)
+		unregister_module_notifier(&hwpmc_module_nb);
 	hwpmc_kprobes_fini();
 	hwpmc_tp_unregister(HWPMC_TP_FORK, hwpmc_probe_fork);
 	hwpmc_tp_sync();

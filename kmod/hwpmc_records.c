@@ -139,6 +139,26 @@ void hwpmc_rec_map_in(struct hwpmc_log *lg, pid_t pid,
 }
 
 /*
+ * MAP_IN of kernel code, pid -1 as FreeBSD's: [start, end) of name
+ * ("[kernel]", "[module]"), whose base is base.
+ */
+void hwpmc_rec_kmap_in(struct hwpmc_log *lg, unsigned long base,
+		       unsigned long start, unsigned long end,
+		       const char *name, u64 time)
+{
+	struct pmclog_map_in r = {
+		.pl_pid = -1,
+		.pl_prot = PROT_READ | PROT_EXEC,
+		.pl_start = base,
+		.pl_mapstart = start,
+		.pl_end = end,
+	};
+
+	hwpmc_log_append_path(lg, PMCLOG_TYPE_MAP_IN, time, &r, sizeof(r),
+			      name);
+}
+
+/*
  * Executable mappings: of files, and anonymous ones, where code made at
  * run time lives (a JIT compiler's, described in /tmp/perf-PID.map), and
  * the vDSO.

@@ -2190,6 +2190,85 @@ static void *named_thread_fn(void *arg)
  * PROC_CREATE and THR_CREATE for those alive at the start, then for new
  * ones at their fork or clone, and THR_EXIT when a thread exits.
  */
+/*
+ * The address of a function of module mod, from /proc/kallsyms, or 0:
+ * none, or the addresses hidden from us.
+ */
+static __u64 kallsyms_of(const char *mod)
+{
+	unsigned long long a, found = 0;
+	char line[512], type, m[80];
+	FILE *f = fopen("/proc/kallsyms", "r");
+
+	if (!f)
+		return 0;
+	while (!found && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%llx %c %*s [%79[^]]]", &a, &type, m) == 3 &&
+		    (type == 't' || type == 'T') && !strcmp(m, mod))
+			found = a;
+	fclose(f);
+	return found;
+}
+
+/*
+ * A system sampler of an owner who may see kernel addresses (root, this
+ * test) gets FreeBSD's MAP_IN of pid -1 for the kernel ("[kernel]": its
+ * base, its text's start) and for each module ("[name]", its code), so
+ * that a reader can place kernel samples: hwpmc's own code holds its
+ * functions.  (Who may not: hwpmc_security_test.)
+ */
+TEST_F(log, system_sampler_gets_the_kernel_and_its_modules)
+{
+	__u64 fn = kallsyms_of("hwpmc");
+	struct pmclog_map_in *mi;
+	struct pmclog_header *h;
+	struct log lg;
+	size_t off;
+	int f = logfile(self->path), kernel = 0, hwpmc = 0, other = 0;
+	__u32 id;
+
+	if (!fn)
+		SKIP(return, "/proc/kallsyms hides the addresses from us");
+	ASSERT_LE(0, f);
+	ASSERT_EQ(0, configure(self->fd, f));
+	close(f);
+	ASSERT_EQ(0, alloc(self->fd, PMC_MODE_SS, EV_SOFT(CPU_CLOCK), 0, 0,
+			   1000 * MS, &id));
+	ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTART, id));
+	ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTOP, id));
+	ASSERT_EQ(0, xioctl(self->fd, HWPMC_IOC_CLOSELOG, NULL));
+	log_load_file(&lg, self->path);
+	for_each_record(&lg, h, off) {
+		if (TYPE(h) != PMCLOG_TYPE_MAP_IN)
+			continue;
+		mi = (void *)h;
+		if (mi->pl_pid != -1)
+			continue;
+		EXPECT_EQ(PROT_READ | PROT_EXEC, mi->pl_prot);
+		EXPECT_LE(mi->pl_start, mi->pl_mapstart);
+		if (!strcmp(mi->pl_pathname, "[kernel]")) {
+			kernel++;
+			EXPECT_LT(0x8000000000000000ULL, mi->pl_start);
+			TH_LOG("[kernel] at %#llx, text from %#llx",
+			       (unsigned long long)mi->pl_start,
+			       (unsigned long long)mi->pl_mapstart);
+		} else if (!strcmp(mi->pl_pathname, "[hwpmc]")) {
+			hwpmc++;
+			EXPECT_LE(mi->pl_mapstart, fn);
+			EXPECT_LT(fn, mi->pl_end);
+		} else {
+			other++;
+			EXPECT_EQ('[', mi->pl_pathname[0]);
+		}
+	}
+	EXPECT_EQ(0, lg.bad);
+	EXPECT_EQ(1, kernel) TH_LOG("MAP_IN of [kernel]");
+	EXPECT_EQ(1, hwpmc) TH_LOG("MAP_IN of [hwpmc] around %#llx",
+				   (unsigned long long)fn);
+	TH_LOG("%d other modules", other);
+	free(lg.buf);
+}
+
 TEST_F(log, system_sampler_gets_process_and_thread_names)
 {
 	struct pmclog_proc_create *pc;

@@ -1011,7 +1011,8 @@ TEST_F(log, exec_logs_procexec_then_the_new_mappings)
 
 /*
  * What the file of an ELF program says: its type, the page of its first
- * PT_LOAD segment and its PT_INTERP (empty when none); 64-bit only.
+ * PT_LOAD segment and its PT_INTERP (empty when none); ELF64 and ELF32
+ * of this machine's byte order.
  */
 struct elf_facts {
 	int type;
@@ -1023,20 +1024,40 @@ static int elf_facts(const char *path, struct elf_facts *ef)
 {
 	Elf64_Ehdr eh;
 	Elf64_Phdr ph;
+	Elf32_Ehdr eh32;
+	Elf32_Phdr ph32;
 	int fd = open(path, O_RDONLY), i, seen = 0;
 
 	memset(ef, 0, sizeof(*ef));
 	if (fd < 0)
 		return -1;
-	if (pread(fd, &eh, sizeof(eh), 0) != sizeof(eh) ||
-	    memcmp(eh.e_ident, ELFMAG, SELFMAG) ||
-	    eh.e_ident[EI_CLASS] != ELFCLASS64)
+	if (pread(fd, &eh, sizeof(eh), 0) < (ssize_t)sizeof(eh32) ||
+	    memcmp(eh.e_ident, ELFMAG, SELFMAG))
 		goto bad;
+	if (eh.e_ident[EI_CLASS] == ELFCLASS32) {
+		/* the 32-bit headers, widened */
+		memcpy(&eh32, &eh, sizeof(eh32));
+		eh.e_type = eh32.e_type;
+		eh.e_phnum = eh32.e_phnum;
+		eh.e_phoff = eh32.e_phoff;
+		eh.e_phentsize = eh32.e_phentsize;
+	} else if (eh.e_ident[EI_CLASS] != ELFCLASS64) {
+		goto bad;
+	}
 	ef->type = eh.e_type;
 	for (i = 0; i < eh.e_phnum; i++) {
-		if (pread(fd, &ph, sizeof(ph), eh.e_phoff + i * eh.e_phentsize)
-		    != sizeof(ph))
+		if (eh.e_ident[EI_CLASS] == ELFCLASS32) {
+			if (pread(fd, &ph32, sizeof(ph32),
+				  eh.e_phoff + i * eh.e_phentsize) != sizeof(ph32))
+				goto bad;
+			ph.p_type = ph32.p_type;
+			ph.p_vaddr = ph32.p_vaddr;
+			ph.p_offset = ph32.p_offset;
+			ph.p_filesz = ph32.p_filesz;
+		} else if (pread(fd, &ph, sizeof(ph),
+				 eh.e_phoff + i * eh.e_phentsize) != sizeof(ph)) {
 			goto bad;
+		}
 		if (ph.p_type == PT_LOAD && !seen++)
 			ef->first = ph.p_vaddr & ~(__u64)(getpagesize() - 1);
 		if (ph.p_type == PT_INTERP &&
@@ -1153,7 +1174,7 @@ static void exec_addrs_check(struct __test_metadata *_metadata, int fd,
 	pid_t pid;
 	__u32 id;
 
-	ASSERT_EQ(0, elf_facts(prog, &ef)) TH_LOG("%s: not a 64-bit ELF", prog);
+	ASSERT_EQ(0, elf_facts(prog, &ef)) TH_LOG("%s: not an ELF file", prog);
 	ASSERT_LE(0, f);
 	ASSERT_EQ(0, configure(fd, f));
 	close(f);
@@ -1262,6 +1283,25 @@ TEST_F(log, exec_of_a_static_pie_logs_its_relocation_twice)
 		SKIP(return, "no static-pie hwpmc_touch_spie");
 	exec_addrs_check(_metadata, self->fd, self->path, prog, &dyn);
 	EXPECT_NE(0, dyn);
+}
+
+/*
+ * an i386 static PIE: the addresses from a compat task's auxiliary
+ * vector (32-bit words), relocated below 4 GB
+ */
+TEST_F(log, exec_of_a_32bit_static_pie_logs_its_relocation)
+{
+	struct elf_facts ef;
+	char prog[256];
+	__u64 dyn = 0;
+
+	sibling(prog, sizeof(prog), "hwpmc_touch_spie32");
+	if (!prog[0] || elf_facts(prog, &ef) || ef.type != ET_DYN ||
+	    ef.interp[0])
+		SKIP(return, "no i386 static-pie hwpmc_touch_spie32");
+	exec_addrs_check(_metadata, self->fd, self->path, prog, &dyn);
+	EXPECT_NE(0, dyn);
+	EXPECT_GT(1ULL << 32, dyn);
 }
 
 /* a static non-PIE program (the guest's busybox): 0 and 0 */

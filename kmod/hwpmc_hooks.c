@@ -884,20 +884,22 @@ static void hwpmc_probe_fork(void *data, struct task_struct *parent,
 /*
  * Where the kernel's code is, found with exported interfaces only (no
  * kallsyms_lookup_name()): _stext, the start of its text, resolved by
- * a kprobe never armed; _text, the start of the image (its first
- * PT_LOAD, the base FreeBSD's readers want), 2 MB aligned below it on
- * x86-64 and arm64, taken when a symbol starts there (sprint_symbol());
- * else _stext.  The end of the text (_etext) is no function: unknown.
- * 0 when neither is found (no kprobes).
+ * a kprobe never armed (register_kprobe() resolves the name before it
+ * checks the address, which arm64 refuses to probe there); _text, the
+ * start of the image (its first PT_LOAD, the base FreeBSD's readers
+ * want), 2 MB aligned below it on x86-64 and arm64, taken when a symbol
+ * starts there (sprint_symbol(); not without CONFIG_KALLSYMS_ALL, as
+ * Debian's arm64 kernels), else _stext.  The end of the text (_etext)
+ * is no function: unknown.  0 when neither is found (no kprobes).
  */
 static unsigned long hwpmc_kbase, hwpmc_kstext;
 
 /*
  * The kernel's list of modules (unexported "modules"): the list_head
  * before this module's own while it initializes, as load_module() adds
- * a module at the head; taken when sprint_symbol() names it so, else
- * NULL (another module was added meanwhile): then only the modules
- * loaded later are told.
+ * a module at the head; taken when it is in no module (sprint_symbol()
+ * names no module there), else NULL (another module was added
+ * meanwhile): then only the modules loaded later are told.
  */
 static struct list_head *hwpmc_modules;
 
@@ -912,10 +914,9 @@ static void hwpmc_kmaps_find(void)
 		.flags = KPROBE_FLAG_DISABLED,
 	};
 
-	if (!register_kprobe(&kp)) {
-		hwpmc_kstext = (unsigned long)kp.addr;
+	if (!register_kprobe(&kp))
 		unregister_kprobe(&kp);
-	}
+	hwpmc_kstext = (unsigned long)kp.addr;
 #endif
 	if (hwpmc_kstext) {
 		base = hwpmc_kstext & ~((unsigned long)SZ_2M - 1);
@@ -923,7 +924,7 @@ static void hwpmc_kmaps_find(void)
 		hwpmc_kbase = strstr(buf, "+0x0/") ? base : hwpmc_kstext;
 	}
 	sprint_symbol(buf, (unsigned long)h);
-	if (!strncmp(buf, "modules+0x0/", 12))
+	if (!strchr(buf, '['))
 		hwpmc_modules = h;
 	else
 		pr_info("the list of modules not found: no MAP_IN of the modules loaded before hwpmc\n");

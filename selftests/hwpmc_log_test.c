@@ -1146,7 +1146,9 @@ TEST_F(log, map_in_gives_the_object_base)
 		EXPECT_LT(mi->pl_mapstart, mi->pl_end);
 	}
 	EXPECT_EQ(0, lg.bad);
-	EXPECT_LE(2, files) TH_LOG("this program and its libraries");
+	/* a static program (the arm64 guest's) has no libraries */
+	EXPECT_LE(getauxval(AT_BASE) ? 2 : 1, files)
+		TH_LOG("this program and its libraries");
 	TH_LOG("%d of %d objects have their code above their base", above,
 	       files);
 	free(lg.buf);

@@ -11,6 +11,7 @@
 
 #include <linux/fs.h>
 #include <linux/mm_types.h>
+#include <linux/module.h>
 #include <linux/rcupdate.h>
 
 /*
@@ -35,6 +36,22 @@
 #define HWPMC_NR_TASK_CTX	1
 #define hwpmc_task_ctx(t, i)	((void)(i), READ_ONCE((t)->perf_event_ctxp))
 #endif
+
+/*
+ * A module's code, [*start, *end): its mem[MOD_TEXT] since 6.4 (commit
+ * ac3b43283923), the text at the start of its core_layout before.
+ */
+static inline void hwpmc_module_text(const struct module *mod,
+				     unsigned long *start, unsigned long *end)
+{
+#ifdef HWPMC_HAVE_MODULE_MEMORY
+	*start = (unsigned long)mod->mem[MOD_TEXT].base;
+	*end = *start + mod->mem[MOD_TEXT].size;
+#else
+	*start = (unsigned long)mod->core_layout.base;
+	*end = *start + mod->core_layout.text_size;
+#endif
+}
 
 /*
  * The executable file of mm, referenced, or NULL.  get_file_rcu() takes

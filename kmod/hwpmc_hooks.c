@@ -54,8 +54,10 @@
 #include <linux/hashtable.h>
 #include <linux/file.h>
 #include <linux/fs.h>
+#include <linux/kallsyms.h>
 #include <linux/kprobes.h>
 #include <linux/mm.h>
+#include <linux/module.h>
 #include <linux/mman.h>
 #include <linux/percpu.h>
 #include <linux/rculist.h>
@@ -65,6 +67,7 @@
 #include <linux/sched/signal.h>
 #include <linux/sched/task.h>
 #include <linux/slab.h>
+#include <linux/sizes.h>
 #include <linux/string.h>
 #include <linux/task_work.h>
 #include <linux/timekeeping.h>
@@ -218,33 +221,26 @@ static int hwpmc_kp_mmap(struct kprobe *kp, struct pt_regs *regs)
 }
 
 /*
- * munmap() and mremap() of mm's [start, start + len) (the munmap entry
- * of this kernel: do_vmi_munmap() from 6.2, do_mas_munmap() in 6.1):
- * MAP_OUT of the range when an executable mapping is in it.
- * mmap_lock is held for writing by the caller.
+ * [start, end) of the current process's mm is about to be unmapped:
+ * MAP_OUT of the range when an executable mapping is in it.  mmap_lock
+ * is held for writing by the caller.
  */
-static int hwpmc_kp_munmap(struct kprobe *kp, struct pt_regs *regs)
+static void hwpmc_unmapping(struct mm_struct *mm, unsigned long start,
+			    unsigned long end)
 {
-	struct mm_struct *mm;
 	struct vm_area_struct *vma;
 	struct hwpmc_logset ls = { 0 };
-	unsigned long start, end;
 	u64 now;
 	int i;
 
-	if (hwpmc_hooks_idle())
-		return 0;
-	mm = (struct mm_struct *)regs_get_kernel_argument(regs, 1);
-	start = regs_get_kernel_argument(regs, 2);
-	end = start + PAGE_ALIGN(regs_get_kernel_argument(regs, 3));
 	if (!mm || mm != current->mm || end <= start || current->in_execve)
-		return 0;
+		return;
 	for (vma = find_vma(mm, start); vma && vma->vm_start < end;
 	     vma = find_vma(mm, vma->vm_end))
 		if (hwpmc_vma_wanted(vma))
 			break;
 	if (!vma || vma->vm_start >= end)
-		return 0;
+		return;
 	rcu_read_lock();
 	hwpmc_md_task_counters(current, hwpmc_add_sampling, &ls);
 	hwpmc_add_system(&ls);
@@ -252,7 +248,67 @@ static int hwpmc_kp_munmap(struct kprobe *kp, struct pt_regs *regs)
 	for (i = 0; i < ls.n; i++)
 		hwpmc_rec_map_out(ls.lg[i], current->tgid, start, end, now);
 	rcu_read_unlock();
+}
+
+/*
+ * munmap() and mremap() of mm's [start, start + len) (the munmap entry
+ * of this kernel: do_vmi_munmap() from 6.2, do_mas_munmap() in 6.1).
+ */
+static int hwpmc_kp_munmap(struct kprobe *kp, struct pt_regs *regs)
+{
+	unsigned long start;
+
+	if (hwpmc_hooks_idle())
+		return 0;
+	start = regs_get_kernel_argument(regs, 2);
+	hwpmc_unmapping((struct mm_struct *)regs_get_kernel_argument(regs, 1),
+			start,
+			start + PAGE_ALIGN(regs_get_kernel_argument(regs, 3)));
 	return 0;
+}
+
+/*
+ * mmap_region(file, addr, len, ...) of the current process: from 6.12 it
+ * unmaps what [addr, addr + len) replaces (MAP_FIXED) itself, with
+ * vms_gather_munmap_vmas(), without the munmap entry; the MAP_OUT of the
+ * old mappings comes before the new one's MAP_IN, as FreeBSD's readers
+ * need.
+ */
+static int hwpmc_kp_mmap_region(struct kprobe *kp, struct pt_regs *regs)
+{
+	unsigned long addr;
+
+	if (hwpmc_hooks_idle())
+		return 0;
+	addr = regs_get_kernel_argument(regs, 1);
+	hwpmc_unmapping(current->mm, addr,
+			addr + PAGE_ALIGN(regs_get_kernel_argument(regs, 2)));
+	return 0;
+}
+
+static struct kprobe hwpmc_kp_mmreg = {
+	.symbol_name = "mmap_region",
+	.pre_handler = hwpmc_kp_mmap_region,
+};
+static bool hwpmc_kp_mmreg_on;
+
+/*
+ * Does mmap_region() unmap what it replaces itself?  Where the kernel
+ * has vms_gather_munmap_vmas() (6.12, Liam Howlett's "Avoid MAP_FIXED
+ * gap exposure" series), a change inside mm/ that no header shows:
+ * asked of kallsyms through a kprobe never armed.
+ */
+static bool hwpmc_mmap_region_unmaps(void)
+{
+	struct kprobe kp = {
+		.symbol_name = "vms_gather_munmap_vmas",
+		.flags = KPROBE_FLAG_DISABLED,
+	};
+	int error = register_kprobe(&kp);
+
+	if (!error)
+		unregister_kprobe(&kp);
+	return error != -ENOENT;
 }
 
 static const char * const hwpmc_munmap_syms[] = {
@@ -272,10 +328,17 @@ static void hwpmc_munmap_probe_init(void)
 		hwpmc_kp_unmap.pre_handler = hwpmc_kp_munmap;
 		if (!register_kprobe(&hwpmc_kp_unmap)) {
 			hwpmc_kp_unmap_on = true;
-			return;
+			break;
 		}
 	}
-	pr_info("no munmap entry to probe: logs get no MAP_OUT records\n");
+	if (!hwpmc_kp_unmap_on)
+		pr_info("no munmap entry to probe: logs get no MAP_OUT records\n");
+	if (!hwpmc_mmap_region_unmaps())
+		return;
+	if (!register_kprobe(&hwpmc_kp_mmreg))
+		hwpmc_kp_mmreg_on = true;
+	else
+		pr_info("no mmap_region() to probe: no MAP_OUT of a MAP_FIXED replacement\n");
 }
 
 static void hwpmc_add_any(struct perf_event *ev, struct hwpmc_pmc *pm,
@@ -548,6 +611,8 @@ static void hwpmc_kprobes_fini(void)
 
 	if (hwpmc_kp_unmap_on)
 		unregister_kprobe(&hwpmc_kp_unmap);
+	if (hwpmc_kp_mmreg_on)
+		unregister_kprobe(&hwpmc_kp_mmreg);
 	for (i = 0; i < ARRAY_SIZE(hwpmc_kprobes); i++)
 		unregister_kprobe(&hwpmc_kprobes[i]);
 	free_percpu(hwpmc_pathbuf);
@@ -814,6 +879,131 @@ static void hwpmc_probe_fork(void *data, struct task_struct *parent,
 	rcu_read_unlock();
 }
 
+/* -- the kernel and its modules: MAP_IN, MAP_OUT of pid -1 ------------------- */
+
+/*
+ * Where the kernel's code is, found with exported interfaces only (no
+ * kallsyms_lookup_name()): _stext, the start of its text, resolved by
+ * a kprobe never armed (register_kprobe() resolves the name before it
+ * checks the address, which arm64 refuses to probe there); _text, the
+ * start of the image (its first PT_LOAD, the base FreeBSD's readers
+ * want), 2 MB aligned below it on x86-64 and arm64, taken when a symbol
+ * starts there (sprint_symbol(); not without CONFIG_KALLSYMS_ALL, as
+ * Debian's arm64 kernels), else _stext.  The end of the text (_etext)
+ * is no function: unknown.  0 when neither is found (no kprobes).
+ */
+static unsigned long hwpmc_kbase, hwpmc_kstext;
+
+/*
+ * The kernel's list of modules (unexported "modules"): the list_head
+ * before this module's own while it initializes, as load_module() adds
+ * a module at the head; taken when it is in no module (sprint_symbol()
+ * names no module there), else NULL (another module was added
+ * meanwhile): then only the modules loaded later are told.
+ */
+static struct list_head *hwpmc_modules;
+
+static void hwpmc_kmaps_find(void)
+{
+	char buf[KSYM_SYMBOL_LEN];
+	struct list_head *h = THIS_MODULE->list.prev;
+	unsigned long base;
+#ifdef CONFIG_KPROBES
+	struct kprobe kp = {
+		.symbol_name = "_stext",
+		.flags = KPROBE_FLAG_DISABLED,
+	};
+
+	if (!register_kprobe(&kp))
+		unregister_kprobe(&kp);
+	hwpmc_kstext = (unsigned long)kp.addr;
+#endif
+	if (hwpmc_kstext) {
+		base = hwpmc_kstext & ~((unsigned long)SZ_2M - 1);
+		sprint_symbol(buf, base);
+		hwpmc_kbase = strstr(buf, "+0x0/") ? base : hwpmc_kstext;
+	}
+	sprint_symbol(buf, (unsigned long)h);
+	if (!strchr(buf, '['))
+		hwpmc_modules = h;
+	else
+		pr_info("the list of modules not found: no MAP_IN of the modules loaded before hwpmc\n");
+}
+
+static void hwpmc_rec_module(struct hwpmc_log *lg, const struct module *mod,
+			     bool in, u64 now)
+{
+	char name[MODULE_NAME_LEN + 2];
+	unsigned long start, end;
+
+	hwpmc_module_text(mod, &start, &end);
+	if (!start)
+		return;
+	if (in) {
+		snprintf(name, sizeof(name), "[%s]", mod->name);
+		hwpmc_rec_kmap_in(lg, start, start, end, name, now);
+	} else {
+		hwpmc_rec_map_out(lg, -1, start, end, now);
+	}
+}
+
+/*
+ * MAP_IN of the kernel ("[kernel]": its base, its text from _stext, the
+ * end unknown) and of the modules loaded, to lg: FreeBSD's
+ * pmc_log_kernel_mappings(), for an owner allowed to see kernel
+ * addresses (hwpmc_owner.c decides).  Process context.
+ */
+void hwpmc_hooks_kernel_maps(struct hwpmc_log *lg)
+{
+	struct module *mod;
+	u64 now = ktime_get_ns();
+
+	if (hwpmc_kstext)
+		hwpmc_rec_kmap_in(lg, hwpmc_kbase, hwpmc_kstext, hwpmc_kstext,
+				  "[kernel]", now);
+	if (!hwpmc_modules)
+		return;
+	rcu_read_lock();
+	list_for_each_entry_rcu(mod, hwpmc_modules, list) {
+		if (READ_ONCE(mod->state) == MODULE_STATE_UNFORMED)
+			continue;
+		hwpmc_rec_module(lg, mod, true, now);
+	}
+	rcu_read_unlock();
+}
+
+/*
+ * A module comes (before its init runs) or goes: MAP_IN or MAP_OUT of
+ * its code to the system samplers whose owners may see kernel addresses.
+ */
+static int hwpmc_module_event(struct notifier_block *nb, unsigned long what,
+			      void *data)
+{
+	struct hwpmc_logset ls = { 0 };
+	struct hwpmc_pmc *pm;
+	u64 now;
+	int i;
+
+	if ((what != MODULE_STATE_COMING && what != MODULE_STATE_GOING) ||
+	    hwpmc_hooks_idle())
+		return NOTIFY_DONE;
+	rcu_read_lock();
+	list_for_each_entry_rcu(pm, &hwpmc_ss_pmcs, sslink)
+		if (READ_ONCE(pm->owner->kaddrs))
+			hwpmc_logset_add(&ls, pm);
+	now = ktime_get_ns();
+	for (i = 0; i < ls.n; i++)
+		hwpmc_rec_module(ls.lg[i], data, what == MODULE_STATE_COMING,
+				 now);
+	rcu_read_unlock();
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block hwpmc_module_nb = {
+	.notifier_call = hwpmc_module_event,
+};
+static bool hwpmc_module_nb_on;
+
 /* p's process ends (hwpmc_lifecycle.c): SYSEXIT to system samplers. */
 void hwpmc_hooks_exit(struct task_struct *p)
 {
@@ -840,12 +1030,20 @@ int hwpmc_hooks_init(void (*born)(struct callback_head *cb))
 	if (error) {
 		hwpmc_tp_unregister(HWPMC_TP_FORK, hwpmc_probe_fork);
 		hwpmc_tp_sync();
+		return error;
 	}
-	return error;
+	hwpmc_kmaps_find();
+	if (!register_module_notifier(&hwpmc_module_nb))
+		hwpmc_module_nb_on = true;
+	else
+		pr_info("no module notifier: no MAP_IN of modules loaded later\n");
+	return 0;
 }
 
 void hwpmc_hooks_fini(void)
 {
+	if (hwpmc_module_nb_on)
+		unregister_module_notifier(&hwpmc_module_nb);
 	hwpmc_kprobes_fini();
 	hwpmc_tp_unregister(HWPMC_TP_FORK, hwpmc_probe_fork);
 	hwpmc_tp_sync();

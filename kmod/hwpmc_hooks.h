@@ -50,6 +50,7 @@ void hwpmc_hooks_born_done(struct hwpmc_born *b);
 void hwpmc_hooks_fini(void);
 void hwpmc_hooks_exit(struct task_struct *p);
 void hwpmc_hooks_exec(const struct linux_binprm *bprm);
+void hwpmc_hooks_kernel_maps(struct hwpmc_log *lg);
 bool hwpmc_task_carries(struct task_struct *t, const struct hwpmc_pmc *pm);
 
 #endif /* _HWPMC_HOOKS_H */

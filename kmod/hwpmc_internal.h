@@ -118,6 +118,7 @@ struct hwpmc_owner {
 	struct file		*logdev;	/* the log configured through */
 	u64			exec_id;	/* self_exec_id at creation */
 	int			nss;		/* its running SS PMCs */
+	bool			kaddrs;		/* may see kernel addresses */
 	struct rcu_head		rcu;
 };
 

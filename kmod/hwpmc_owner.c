@@ -10,17 +10,20 @@
 #define pr_fmt(fmt) "hwpmc: " fmt
 
 #include <linux/kernel.h>
+#include <linux/capability.h>
 #include <linux/hash.h>
 #include <linux/list.h>
 #include <linux/log2.h>
 #include <linux/pid.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
+#include <linux/string.h>
 #include <linux/timekeeping.h>
 #include <linux/hwpmclog.h>
 
 #include "hwpmc_internal.h"
 #include "hwpmc_owner.h"
+#include "hwpmc_hooks.h"
 #include "hwpmc_watch.h"
 #include "hwpmc_sample.h"
 #include "hwpmc_records.h"
@@ -107,6 +110,27 @@ void hwpmc_pmc_detached(struct hwpmc_pmc *pm, struct pid *tgid)
 }
 
 /*
+ * May the caller see kernel addresses, as /proc/kallsyms would show them
+ * to it (kallsyms_show_value(), not exported)?  Never with kptr_restrict
+ * 2; at 1 with CAP_SYSLOG (and its real and effective ids equal, as
+ * %pK wants); at 0 with CAP_SYSLOG or CAP_PERFMON (perf's rule for
+ * kernel profiling).  A member of group hwpmc gets no kernel address.
+ * kptr_restrict is not exported either: %pK applies it to the caller,
+ * printing zeros where it hides the address.  No audit record.
+ */
+static bool hwpmc_kaddrs_visible(void)
+{
+	char pk[2 * sizeof(void *) + 1];
+
+	if (!ns_capable_noaudit(&init_user_ns, CAP_SYSLOG) &&
+	    !ns_capable_noaudit(&init_user_ns, CAP_PERFMON) &&
+	    !ns_capable_noaudit(&init_user_ns, CAP_SYS_ADMIN))
+		return false;
+	snprintf(pk, sizeof(pk), "%pK", &hwpmc_sx);
+	return strspn(pk, "0") != strlen(pk);
+}
+
+/*
  * What a system sampler's log needs of what exists: PROC_CREATE and
  * THR_CREATE of every process and thread, MAP_IN of their executable
  * mappings (FreeBSD's once per owner, here when its first system
@@ -117,8 +141,11 @@ void hwpmc_owner_snapshot(struct hwpmc_owner *po)
 	lockdep_assert_held_write(&hwpmc_sx);
 	if (!po->log)
 		return;
+	WRITE_ONCE(po->kaddrs, hwpmc_kaddrs_visible());
 	hwpmc_rec_all_tasks(po->log);
 	hwpmc_rec_all_maps(po->log);
+	if (po->kaddrs)
+		hwpmc_hooks_kernel_maps(po->log);
 }
 
 /* -- log operations --------------------------------------------------------- */

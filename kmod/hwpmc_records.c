@@ -91,6 +91,35 @@ static u32 hwpmc_vma_prot(const struct vm_area_struct *vma)
 	       (vma->vm_flags & VM_EXEC ? PROT_EXEC : 0);
 }
 
+/*
+ * FreeBSD's MAP_IN address: the object's base, the start of the first
+ * mapping of its file, from which its readers (libpmcstat) place the
+ * object with its program headers.  The mappings the loaders make of an
+ * ELF file lie side by side from the base up (the holes between
+ * segments stay mapped, PROT_NONE), their file offsets not decreasing:
+ * the first of the mappings of vma's file that end where the next one
+ * starts; vma's own start for anonymous memory.  mmap_lock held.
+ */
+static unsigned long hwpmc_vma_base(const struct vm_area_struct *vma)
+{
+	const struct vm_area_struct *v = vma, *prev;
+	struct inode *ino;
+	int n;
+
+	if (!vma->vm_file)
+		return vma->vm_start;
+	ino = file_inode(vma->vm_file);
+	for (n = 0; n < 64 && v->vm_start; n++) {
+		prev = find_vma(vma->vm_mm, v->vm_start - 1);
+		if (!prev || prev->vm_end != v->vm_start || !prev->vm_file ||
+		    file_inode(prev->vm_file) != ino ||
+		    prev->vm_pgoff > v->vm_pgoff)
+			break;
+		v = prev;
+	}
+	return v->vm_start;
+}
+
 void hwpmc_rec_map_in(struct hwpmc_log *lg, pid_t pid,
 			 const struct vm_area_struct *vma, const char *path,
 			 u64 time)
@@ -98,7 +127,8 @@ void hwpmc_rec_map_in(struct hwpmc_log *lg, pid_t pid,
 	struct pmclog_map_in r = {
 		.pl_pid = pid,
 		.pl_prot = hwpmc_vma_prot(vma),
-		.pl_start = vma->vm_start,
+		.pl_start = hwpmc_vma_base(vma),
+		.pl_mapstart = vma->vm_start,
 		.pl_end = vma->vm_end,
 		/* anonymous memory has no file offset */
 		.pl_pgoff = vma->vm_file ? (u64)vma->vm_pgoff << PAGE_SHIFT : 0,
@@ -106,6 +136,26 @@ void hwpmc_rec_map_in(struct hwpmc_log *lg, pid_t pid,
 
 	hwpmc_log_append_path(lg, PMCLOG_TYPE_MAP_IN, time, &r, sizeof(r),
 			      path);
+}
+
+/*
+ * MAP_IN of kernel code, pid -1 as FreeBSD's: [start, end) of name
+ * ("[kernel]", "[module]"), whose base is base.
+ */
+void hwpmc_rec_kmap_in(struct hwpmc_log *lg, unsigned long base,
+		       unsigned long start, unsigned long end,
+		       const char *name, u64 time)
+{
+	struct pmclog_map_in r = {
+		.pl_pid = -1,
+		.pl_prot = PROT_READ | PROT_EXEC,
+		.pl_start = base,
+		.pl_mapstart = start,
+		.pl_end = end,
+	};
+
+	hwpmc_log_append_path(lg, PMCLOG_TYPE_MAP_IN, time, &r, sizeof(r),
+			      name);
 }
 
 /*

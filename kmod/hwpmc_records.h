@@ -33,6 +33,9 @@ bool hwpmc_vma_wanted(const struct vm_area_struct *vma);
 const char *hwpmc_vma_path(const struct vm_area_struct *vma, char *buf);
 void hwpmc_rec_maps_locked(struct hwpmc_log *lg, pid_t pid,
 			   struct mm_struct *mm, char *buf, u64 now);
+void hwpmc_rec_kmap_in(struct hwpmc_log *lg, unsigned long base,
+		       unsigned long start, unsigned long end,
+		       const char *name, u64 time);
 void hwpmc_rec_map_in(struct hwpmc_log *lg, pid_t pid,
 		      const struct vm_area_struct *vma, const char *path,
 		      u64 time);

@@ -194,6 +194,7 @@ inline std::string event_to_json(struct pmclog_ev *ev) noexcept
 		json_ks(out, "pathname", ev->pl_u.pl_mi.pl_pathname);
 		json_kv(out, "end", "0x%016" PRIx64, ev->pl_u.pl_mi.pl_end);
 		json_kv(out, "pgoff", "0x%016" PRIx64, ev->pl_u.pl_mi.pl_pgoff);
+		json_kv(out, "mapstart", "0x%016" PRIx64, ev->pl_u.pl_mi.pl_mapstart);
 		json_kv(out, "prot", "0x%x", ev->pl_u.pl_mi.pl_prot);
 		break;
 	case PMCLOG_TYPE_MAP_OUT:

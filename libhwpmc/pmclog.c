@@ -80,7 +80,7 @@ struct pmclog_kind {
 	uint16_t	var;		/* where in it the tail goes (else evsize) */
 	uint16_t	varend;		/* the end of the tail's room */
 	uint16_t	tail;		/* enum pmclog_tail */
-	struct pmclog_copy copy[6];	/* ends with len 0 */
+	struct pmclog_copy copy[7];	/* ends with len 0 */
 };
 
 /* sizeof(a), which must be sizeof(b) and 4 or 8 (a compile error otherwise) */
@@ -160,6 +160,7 @@ static const struct pmclog_kind pmclog_kinds[PMCLOG_TYPE_MAX + 1] = {
 		F(map_in, pl_start, map_in, pl_start),
 		F(map_in, pl_end, map_in, pl_end),
 		F(map_in, pl_pgoff, map_in, pl_pgoff),
+		F(map_in, pl_mapstart, map_in, pl_mapstart),
 		F(map_in, pl_prot, map_in, pl_prot)),
 	[PMCLOG_TYPE_MAP_OUT] = KIND(map_out, map_out,
 		F(map_out, pl_pid, map_out, pl_pid),

@@ -34,7 +34,9 @@
  *   - PMCALLOCATE carries the event's name in the log: pl_a.pl_evname
  *     stays valid until pmclog_close();
  *   - DROPNOTIFY says how many records were lost (pl_dn.pl_dropped);
- *   - MAP_IN has the extent, file offset and protection of the mapping;
+ *   - MAP_IN's pl_start is FreeBSD's, the object's base; it also has the
+ *     executable mapping's extent (pl_mapstart, pl_end), file offset and
+ *     protection;
  *   - the module writes PMCALLOCATEDYN (pl_ad) for SOFT-class PMCs, as
  *     FreeBSD's does, PMCALLOCATE for the others; both have the rate;
  *   - struct pmclog_parse_state is declared for source compatibility
@@ -100,7 +102,8 @@ struct pmclog_ev_map_in {
 	uint64_t	pl_start;
 	char		pl_pathname[PMCLOG_PATH_MAX];
 	uint64_t	pl_end;		/* Linux: end of the mapping */
-	uint64_t	pl_pgoff;	/* Linux: file offset of pl_start */
+	uint64_t	pl_pgoff;	/* Linux: file offset of pl_mapstart */
+	uint64_t	pl_mapstart;	/* Linux: start of the mapping */
 	uint32_t	pl_prot;	/* Linux: PROT_* */
 };
 

@@ -579,17 +579,89 @@ TEST_F(log, a_mapping_after_the_attach_is_logged)
 		mi = (void *)h;
 		/* the new one: 8 KB at file offset 4096 */
 		if (mi->pl_pid == c.pid && mi->pl_pgoff == 4096 &&
-		    mi->pl_end - mi->pl_start == 8192 &&
+		    mi->pl_end - mi->pl_mapstart == 8192 &&
 		    (mi->pl_prot & PROT_EXEC) &&
 		    !strcmp(mi->pl_pathname, exe)) {
 			found++;
-			start = mi->pl_start;
+			start = mi->pl_mapstart;
 			end = mi->pl_end;
+			/* a piece mapped alone is its own base */
+			EXPECT_EQ(mi->pl_mapstart, mi->pl_start);
 		}
 	}
 	EXPECT_EQ(0, lg.bad);
 	EXPECT_EQ(1, found) TH_LOG("MAP_IN of %s at offset 4096", exe);
 	EXPECT_EQ(1, unmapped) TH_LOG("MAP_OUT of it after");
+	free(lg.buf);
+}
+
+/* maps /proc/self/exe executable, then maps it again over that, fixed */
+static void map_fixed_fn(void *arg)
+{
+	int f = open("/proc/self/exe", O_RDONLY);
+	void *m, *n;
+
+	if (f < 0)
+		_exit(90);
+	m = mmap(NULL, 8192, PROT_READ | PROT_EXEC, MAP_PRIVATE, f, 4096);
+	if (m == MAP_FAILED)
+		_exit(91);
+	spin_ms(10);
+	n = mmap(m, 8192, PROT_READ | PROT_EXEC, MAP_PRIVATE | MAP_FIXED, f, 0);
+	if (n != m)
+		_exit(92);
+	spin_ms(10);
+}
+
+/*
+ * An mmap(MAP_FIXED) over an executable mapping replaces it: MAP_OUT of
+ * the old range between the old mapping's MAP_IN and the new one's, as
+ * a munmap() would log it (6.12 unmaps the old one in mmap_region(), not
+ * through its munmap entry).
+ */
+TEST_F(log, a_map_fixed_replacement_logs_map_out_then_map_in)
+{
+	struct pmclog_map_out *mo;
+	struct pmclog_map_in *mi;
+	struct pmclog_header *h;
+	struct child c;
+	struct log lg;
+	__u64 start = 0;
+	size_t off;
+	char exe[256];
+	ssize_t n;
+	int step = 0;	/* 1: old MAP_IN seen, 2: MAP_OUT, 3: new MAP_IN */
+
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	ASSERT_LT(0, n);
+	exe[n] = 0;
+	/* a child's failed mmap() is its exit status, a failure here */
+	ASSERT_EQ(0, sampled_child_log(self->fd, self->path, map_fixed_fn,
+				       NULL, &c, &lg));
+	for_each_record(&lg, h, off) {
+		if (TYPE(h) == PMCLOG_TYPE_MAP_OUT && step == 1) {
+			mo = (void *)h;
+			if (mo->pl_pid == (__u32)c.pid && mo->pl_start == start &&
+			    mo->pl_end == start + 8192)
+				step = 2;
+		}
+		if (TYPE(h) != PMCLOG_TYPE_MAP_IN)
+			continue;
+		mi = (void *)h;
+		if (mi->pl_pid != c.pid || strcmp(mi->pl_pathname, exe) ||
+		    mi->pl_end - mi->pl_mapstart != 8192)
+			continue;
+		if (step == 0 && mi->pl_pgoff == 4096) {
+			start = mi->pl_mapstart;
+			step = 1;
+		} else if (mi->pl_mapstart == start && mi->pl_pgoff == 0) {
+			EXPECT_EQ(2, step) TH_LOG("the new MAP_IN after MAP_OUT");
+			step = 3;
+		}
+	}
+	EXPECT_EQ(0, lg.bad);
+	EXPECT_EQ(3, step) TH_LOG("MAP_IN, MAP_OUT, MAP_IN: stopped at %d",
+				  step);
 	free(lg.buf);
 }
 
@@ -648,6 +720,7 @@ TEST_F(log, anonymous_code_and_the_vdso_are_logged)
 			a++;
 			EXPECT_STREQ("//anon", mi->pl_pathname);
 			EXPECT_EQ(0, mi->pl_pgoff);
+			EXPECT_EQ(where[0], mi->pl_mapstart);
 		}
 		if (mi->pl_start == where[1] && mi->pl_end == where[1] + 4096) {
 			b++;
@@ -765,7 +838,7 @@ TEST_F(log, process_sampling_with_call_chains)
 		case PMCLOG_TYPE_MAP_IN:
 			mi = (void *)h;
 			if (mi->pl_pid == c.pid &&
-			    (uintptr_t)hot >= mi->pl_start &&
+			    (uintptr_t)hot >= mi->pl_mapstart &&
 			    (uintptr_t)hot < mi->pl_end &&
 			    (mi->pl_prot & PROT_EXEC))
 				mapped++;
@@ -1158,7 +1231,8 @@ TEST_F(log, exec_logs_procexec_then_the_new_mappings)
 
 /*
  * What the file of an ELF program says: its type, the page of its first
- * PT_LOAD segment and its PT_INTERP (empty when none); 64-bit only.
+ * PT_LOAD segment and its PT_INTERP (empty when none); ELF64 and ELF32
+ * of this machine's byte order.
  */
 struct elf_facts {
 	int type;
@@ -1170,20 +1244,40 @@ static int elf_facts(const char *path, struct elf_facts *ef)
 {
 	Elf64_Ehdr eh;
 	Elf64_Phdr ph;
+	Elf32_Ehdr eh32;
+	Elf32_Phdr ph32;
 	int fd = open(path, O_RDONLY), i, seen = 0;
 
 	memset(ef, 0, sizeof(*ef));
 	if (fd < 0)
 		return -1;
-	if (pread(fd, &eh, sizeof(eh), 0) != sizeof(eh) ||
-	    memcmp(eh.e_ident, ELFMAG, SELFMAG) ||
-	    eh.e_ident[EI_CLASS] != ELFCLASS64)
+	if (pread(fd, &eh, sizeof(eh), 0) < (ssize_t)sizeof(eh32) ||
+	    memcmp(eh.e_ident, ELFMAG, SELFMAG))
 		goto bad;
+	if (eh.e_ident[EI_CLASS] == ELFCLASS32) {
+		/* the 32-bit headers, widened */
+		memcpy(&eh32, &eh, sizeof(eh32));
+		eh.e_type = eh32.e_type;
+		eh.e_phnum = eh32.e_phnum;
+		eh.e_phoff = eh32.e_phoff;
+		eh.e_phentsize = eh32.e_phentsize;
+	} else if (eh.e_ident[EI_CLASS] != ELFCLASS64) {
+		goto bad;
+	}
 	ef->type = eh.e_type;
 	for (i = 0; i < eh.e_phnum; i++) {
-		if (pread(fd, &ph, sizeof(ph), eh.e_phoff + i * eh.e_phentsize)
-		    != sizeof(ph))
+		if (eh.e_ident[EI_CLASS] == ELFCLASS32) {
+			if (pread(fd, &ph32, sizeof(ph32),
+				  eh.e_phoff + i * eh.e_phentsize) != sizeof(ph32))
+				goto bad;
+			ph.p_type = ph32.p_type;
+			ph.p_vaddr = ph32.p_vaddr;
+			ph.p_offset = ph32.p_offset;
+			ph.p_filesz = ph32.p_filesz;
+		} else if (pread(fd, &ph, sizeof(ph),
+				 eh.e_phoff + i * eh.e_phentsize) != sizeof(ph)) {
 			goto bad;
+		}
 		if (ph.p_type == PT_LOAD && !seen++)
 			ef->first = ph.p_vaddr & ~(__u64)(getpagesize() - 1);
 		if (ph.p_type == PT_INTERP &&
@@ -1228,6 +1322,58 @@ static __u64 map_base(pid_t pid, const char *path)
 	return best;
 }
 
+static void spin_20(void *arg)
+{
+	spin_ms(20);
+}
+
+/*
+ * MAP_IN's pl_start is FreeBSD's: the object's base, the start of its
+ * file's first mapping (where its offset 0 is), from which FreeBSD's
+ * readers place it with its program headers; not the start of the
+ * executable mapping, which a separate-code layout (GNU ld's -z
+ * separate-code, lld's default) puts a page or more above.  The child
+ * is a fork of this process: its files are where they are here.
+ */
+TEST_F(log, map_in_gives_the_object_base)
+{
+	struct pmclog_map_in *mi;
+	struct pmclog_header *h;
+	struct child c;
+	struct log lg;
+	size_t off;
+	int files = 0, above = 0;
+	__u64 base;
+
+	ASSERT_EQ(0, sampled_child_log(self->fd, self->path, spin_20, NULL,
+				       &c, &lg));
+	for_each_record(&lg, h, off) {
+		if (TYPE(h) != PMCLOG_TYPE_MAP_IN)
+			continue;
+		mi = (void *)h;
+		if (mi->pl_pid != c.pid || mi->pl_pathname[0] != '/')
+			continue;
+		base = map_base(getpid(), mi->pl_pathname);
+		if (!base)
+			continue;	/* mapped here from elsewhere */
+		files++;
+		above += mi->pl_mapstart > mi->pl_start;
+		EXPECT_EQ(base, mi->pl_start)
+			TH_LOG("%s: base %#llx, MAP_IN's %#llx", mi->pl_pathname,
+			       (unsigned long long)base,
+			       (unsigned long long)mi->pl_start);
+		EXPECT_LE(mi->pl_start, mi->pl_mapstart);
+		EXPECT_LT(mi->pl_mapstart, mi->pl_end);
+	}
+	EXPECT_EQ(0, lg.bad);
+	/* a static program (the arm64 guest's) has no libraries */
+	EXPECT_LE(getauxval(AT_BASE) ? 2 : 1, files)
+		TH_LOG("this program and its libraries");
+	TH_LOG("%d of %d objects have their code above their base", above,
+	       files);
+	free(lg.buf);
+}
+
 /*
  * Exec prog in a child stopped by ptrace at its first instruction, with a
  * sampling PMC attached before: the PROCEXEC's addresses are FreeBSD's
@@ -1250,7 +1396,7 @@ static void exec_addrs_check(struct __test_metadata *_metadata, int fd,
 	pid_t pid;
 	__u32 id;
 
-	ASSERT_EQ(0, elf_facts(prog, &ef)) TH_LOG("%s: not a 64-bit ELF", prog);
+	ASSERT_EQ(0, elf_facts(prog, &ef)) TH_LOG("%s: not an ELF file", prog);
 	ASSERT_LE(0, f);
 	ASSERT_EQ(0, configure(fd, f));
 	close(f);
@@ -1359,6 +1505,25 @@ TEST_F(log, exec_of_a_static_pie_logs_its_relocation_twice)
 		SKIP(return, "no static-pie hwpmc_touch_spie");
 	exec_addrs_check(_metadata, self->fd, self->path, prog, &dyn);
 	EXPECT_NE(0, dyn);
+}
+
+/*
+ * an i386 static PIE: the addresses from a compat task's auxiliary
+ * vector (32-bit words), relocated below 4 GB
+ */
+TEST_F(log, exec_of_a_32bit_static_pie_logs_its_relocation)
+{
+	struct elf_facts ef;
+	char prog[256];
+	__u64 dyn = 0;
+
+	sibling(prog, sizeof(prog), "hwpmc_touch_spie32");
+	if (!prog[0] || elf_facts(prog, &ef) || ef.type != ET_DYN ||
+	    ef.interp[0])
+		SKIP(return, "no i386 static-pie hwpmc_touch_spie32");
+	exec_addrs_check(_metadata, self->fd, self->path, prog, &dyn);
+	EXPECT_NE(0, dyn);
+	EXPECT_GT(1ULL << 32, dyn);
 }
 
 /* a static non-PIE program (the guest's busybox): 0 and 0 */
@@ -2258,7 +2423,7 @@ TEST_F(log, system_sampling_sees_a_busy_process)
 		case PMCLOG_TYPE_MAP_IN:
 			mi = (void *)h;
 			maps += mi->pl_pid == c.pid &&
-				(uintptr_t)hot >= mi->pl_start &&
+				(uintptr_t)hot >= mi->pl_mapstart &&
 				(uintptr_t)hot < mi->pl_end;
 			break;
 		case PMCLOG_TYPE_SYSEXIT:
@@ -2287,6 +2452,85 @@ static void *named_thread_fn(void *arg)
  * PROC_CREATE and THR_CREATE for those alive at the start, then for new
  * ones at their fork or clone, and THR_EXIT when a thread exits.
  */
+/*
+ * The address of a function of module mod, from /proc/kallsyms, or 0:
+ * none, or the addresses hidden from us.
+ */
+static __u64 kallsyms_of(const char *mod)
+{
+	unsigned long long a, found = 0;
+	char line[512], type, m[80];
+	FILE *f = fopen("/proc/kallsyms", "r");
+
+	if (!f)
+		return 0;
+	while (!found && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%llx %c %*s [%79[^]]]", &a, &type, m) == 3 &&
+		    (type == 't' || type == 'T') && !strcmp(m, mod))
+			found = a;
+	fclose(f);
+	return found;
+}
+
+/*
+ * A system sampler of an owner who may see kernel addresses (root, this
+ * test) gets FreeBSD's MAP_IN of pid -1 for the kernel ("[kernel]": its
+ * base, its text's start) and for each module ("[name]", its code), so
+ * that a reader can place kernel samples: hwpmc's own code holds its
+ * functions.  (Who may not: hwpmc_security_test.)
+ */
+TEST_F(log, system_sampler_gets_the_kernel_and_its_modules)
+{
+	__u64 fn = kallsyms_of("hwpmc");
+	struct pmclog_map_in *mi;
+	struct pmclog_header *h;
+	struct log lg;
+	size_t off;
+	int f = logfile(self->path), kernel = 0, hwpmc = 0, other = 0;
+	__u32 id;
+
+	if (!fn)
+		SKIP(return, "/proc/kallsyms hides the addresses from us");
+	ASSERT_LE(0, f);
+	ASSERT_EQ(0, configure(self->fd, f));
+	close(f);
+	ASSERT_EQ(0, alloc(self->fd, PMC_MODE_SS, EV_SOFT(CPU_CLOCK), 0, 0,
+			   1000 * MS, &id));
+	ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTART, id));
+	ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTOP, id));
+	ASSERT_EQ(0, xioctl(self->fd, HWPMC_IOC_CLOSELOG, NULL));
+	log_load_file(&lg, self->path);
+	for_each_record(&lg, h, off) {
+		if (TYPE(h) != PMCLOG_TYPE_MAP_IN)
+			continue;
+		mi = (void *)h;
+		if (mi->pl_pid != -1)
+			continue;
+		EXPECT_EQ(PROT_READ | PROT_EXEC, mi->pl_prot);
+		EXPECT_LE(mi->pl_start, mi->pl_mapstart);
+		if (!strcmp(mi->pl_pathname, "[kernel]")) {
+			kernel++;
+			EXPECT_LT(0x8000000000000000ULL, mi->pl_start);
+			TH_LOG("[kernel] at %#llx, text from %#llx",
+			       (unsigned long long)mi->pl_start,
+			       (unsigned long long)mi->pl_mapstart);
+		} else if (!strcmp(mi->pl_pathname, "[hwpmc]")) {
+			hwpmc++;
+			EXPECT_LE(mi->pl_mapstart, fn);
+			EXPECT_LT(fn, mi->pl_end);
+		} else {
+			other++;
+			EXPECT_EQ('[', mi->pl_pathname[0]);
+		}
+	}
+	EXPECT_EQ(0, lg.bad);
+	EXPECT_EQ(1, kernel) TH_LOG("MAP_IN of [kernel]");
+	EXPECT_EQ(1, hwpmc) TH_LOG("MAP_IN of [hwpmc] around %#llx",
+				   (unsigned long long)fn);
+	TH_LOG("%d other modules", other);
+	free(lg.buf);
+}
+
 TEST_F(log, system_sampler_gets_process_and_thread_names)
 {
 	struct pmclog_proc_create *pc;

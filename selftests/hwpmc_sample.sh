@@ -101,7 +101,7 @@ hwpmc-stat -R "$T/log" --dump > "$T/dump"
 n=$(samples_of "$T/rflat")
 cc=$(grep -c ' callchain ' "$T/dump")
 check "--dump: one callchain line per sample ($cc = ${n:-?})" test "$cc" = "${n:-x}"
-check "--dump: MAP_IN of the program" grep -q ' map-in [0-9]* 0x[0-9a-f]* 0x[0-9a-f]* 0x[0-9a-f]* r-x ".*/hwpmc_hot"$' "$T/dump"
+check "--dump: MAP_IN of the program" grep -q ' map-in [0-9]* 0x[0-9a-f]* 0x[0-9a-f]* 0x[0-9a-f]* 0x[0-9a-f]* r-x ".*/hwpmc_hot"$' "$T/dump"
 check "-E: LOG_PROCEXIT record (exitval)" grep -q ' exitval 0x[0-9a-f]* [0-9]* [0-9]' "$T/dump"
 check "-W: LOG_PROCCSW records (cswval)" grep -q ' cswval 0x[0-9a-f]* [0-9]* [0-9]* [0-9]' "$T/dump"
 check "--dump: the log ends with closelog" sh -c "tail -n 1 '$T/dump' | grep -q ' closelog$'"

@@ -1129,6 +1129,118 @@ TEST(member_system_scope_needs_perfmon_or_tunable)
 	EXPECT_EQ(0, sys_alloc(NULL));			/* root */
 }
 
+/* 0, or -1: v not written to the file at path */
+static int write_path(const char *path, const char *v)
+{
+	FILE *f = fopen(path, "w");
+	int ok;
+
+	if (!f)
+		return -1;
+	ok = fputs(v, f) >= 0;
+	return fclose(f) == 0 && ok ? 0 : -1;
+}
+
+/*
+ * A system sampler's log, written by the caller to a file of its own:
+ * how many MAP_IN records of pid -1 (the kernel and its modules) it
+ * has, at most 150; 200 + errno, or 250..253, on failure.
+ */
+static int kmaps_count(void *arg)
+{
+	static char buf[16 << 20];
+	struct pmclog_map_in *mi;
+	struct pmclog_header *h;
+	int fd = dev_open(), f, n = 0;
+	size_t len = 0, off = 0;
+	char path[64];
+	ssize_t m;
+	__u32 id;
+
+	snprintf(path, sizeof(path), "/tmp/hwpmc-kmaps.%d", (int)getpid());
+	f = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0 || f < 0)
+		return 200 + (errno & 31);
+	if (configure(fd, f) ||
+	    alloc(fd, PMC_MODE_SS, PMC_CLASS_SOFT, EV_SOFT(CPU_CLOCK), 0,
+		  PMC_CAP_USER, &id) ||
+	    simple(fd, HWPMC_IOC_PMCSTART, id))
+		return 200 + (errno & 31);
+	usleep(20000);
+	if (simple(fd, HWPMC_IOC_PMCSTOP, id) ||
+	    xioctl(fd, HWPMC_IOC_CLOSELOG, NULL))
+		return 250;
+	if (lseek(f, 0, SEEK_SET))
+		return 251;
+	while (len < sizeof(buf) && (m = read(f, buf + len, sizeof(buf) - len)) > 0)
+		len += m;
+	close(f);
+	close(fd);
+	unlink(path);
+	while (off + sizeof(*h) <= len) {
+		h = (struct pmclog_header *)(buf + off);
+		if (PMCLOG_HEADER_TO_MAGIC(h->pl_header) != PMCLOG_HEADER_MAGIC ||
+		    PMCLOG_HEADER_TO_LENGTH(h->pl_header) < sizeof(*h))
+			return 252;
+		mi = (struct pmclog_map_in *)h;
+		if (PMCLOG_HEADER_TO_TYPE(h->pl_header) == PMCLOG_TYPE_MAP_IN &&
+		    mi->pl_pid == -1)
+			n++;
+		off += PMCLOG_HEADER_TO_LENGTH(h->pl_header);
+	}
+	if (off != len)
+		return 253;
+	return n < 150 ? n : 150;
+}
+
+/*
+ * MAP_IN of the kernel and its modules (pid -1, kernel addresses) goes
+ * to a system sampler's log only where /proc/kallsyms would show the
+ * owner kernel addresses: kptr_restrict 0: CAP_SYSLOG or CAP_PERFMON;
+ * 1: CAP_SYSLOG; 2: nobody.  A member of group hwpmc (with the
+ * unprivileged_syspmcs tunable) gets none.
+ */
+TEST(kernel_maps_only_to_who_may_see_kernel_addresses)
+{
+	struct who perfmon = with_cap(MEMBER, CAP_PERFMON);
+	struct who syslog_ = with_cap(MEMBER, CAP_SYSLOG);
+	int kptr = read_int_path("/proc/sys/kernel/kptr_restrict");
+	int k, n;
+	char v[2] = "0";
+
+	ASSERT_EQ(0, setup_device());
+	ASSERT_LE(0, kptr);
+	write_param("unprivileged_syspmcs", "1");
+	for (k = 0; k <= 2; k++) {
+		v[0] = (char)('0' + k);
+		ASSERT_EQ(0, write_path("/proc/sys/kernel/kptr_restrict", v));
+		n = run_as(&MEMBER, kmaps_count, NULL);
+		EXPECT_EQ(0, n) TH_LOG("kptr_restrict %d: a member", k);
+		n = run_as(&perfmon, kmaps_count, NULL);
+		if (k == 0) {
+			EXPECT_LT(0, n) TH_LOG("kptr_restrict 0: CAP_PERFMON");
+		} else {
+			EXPECT_EQ(0, n) TH_LOG("kptr_restrict %d: CAP_PERFMON", k);
+		}
+		n = run_as(&syslog_, kmaps_count, NULL);
+		if (k < 2) {
+			EXPECT_LT(0, n) TH_LOG("kptr_restrict %d: CAP_SYSLOG", k);
+		} else {
+			EXPECT_EQ(0, n) TH_LOG("kptr_restrict 2: CAP_SYSLOG");
+		}
+		n = kmaps_count(NULL);			/* root */
+		if (k < 2) {
+			EXPECT_LT(1, n) TH_LOG("kptr_restrict %d: root: the kernel and hwpmc at least (%d)",
+					       k, n);
+		} else {
+			EXPECT_EQ(0, n) TH_LOG("kptr_restrict 2: root");
+		}
+	}
+	v[0] = (char)('0' + kptr);
+	write_path("/proc/sys/kernel/kptr_restrict", v);
+	write_param("unprivileged_syspmcs", "0");
+}
+
 static int pmu_alloc(void *arg)
 {
 	int fd = dev_open(), e;

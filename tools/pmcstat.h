@@ -94,7 +94,8 @@ const char *sym_image_va(struct proc *p, uint64_t pc, uint64_t *va);
 struct proc *sym_proc(pid_t pid, int create);
 void	sym_map_in(pid_t pid, uint64_t start, uint64_t end, uint64_t pgoff,
 		   const char *path);
-void	sym_exec(pid_t pid, const char *path);
+void	sym_exec(pid_t pid, const char *path, uint64_t baseaddr,
+		 uint64_t dynaddr);
 void	sym_fork(pid_t parent, pid_t child);
 void	sym_reset_procs(void);		/* forget processes and mappings */
 void	sym_free(void);

@@ -594,6 +594,15 @@ static void set_comm(pid_t pid, const char *path)
 	p->comm = strdup(b ? b + 1 : path);
 }
 
+/*
+ * The start of a MAP_IN's executable mapping: pl_mapstart; pl_start (the
+ * object's base) in logs written before the record had it.
+ */
+static uint64_t map_start(const struct pmclog_ev_map_in *m)
+{
+	return m->pl_mapstart ? m->pl_mapstart : m->pl_start;
+}
+
 static void process(struct ctx *c, const struct pmclog_ev *ev)
 {
 	struct pmcdesc *d;
@@ -621,7 +630,8 @@ static void process(struct ctx *c, const struct pmclog_ev *ev)
 		set_comm(ev->pl_u.pl_t.pl_pid, ev->pl_u.pl_t.pl_pathname);
 		break;
 	case PMCLOG_TYPE_PROCEXEC:
-		sym_exec(ev->pl_u.pl_x.pl_pid, ev->pl_u.pl_x.pl_pathname);
+		sym_exec(ev->pl_u.pl_x.pl_pid, ev->pl_u.pl_x.pl_pathname,
+			 ev->pl_u.pl_x.pl_baseaddr, ev->pl_u.pl_x.pl_dynaddr);
 		break;
 	case PMCLOG_TYPE_PROCFORK:
 		sym_fork(ev->pl_u.pl_f.pl_oldpid, ev->pl_u.pl_f.pl_newpid);
@@ -629,9 +639,9 @@ static void process(struct ctx *c, const struct pmclog_ev *ev)
 	case PMCLOG_TYPE_MAP_IN: {
 		const struct pmclog_ev_map_in *m = &ev->pl_u.pl_mi;
 
-		if (m->pl_pid >= 0 && m->pl_end > m->pl_start)
-			sym_map_in(m->pl_pid, m->pl_start, m->pl_end, m->pl_pgoff,
-				   m->pl_pathname);
+		if (m->pl_pid >= 0 && m->pl_end > map_start(m))
+			sym_map_in(m->pl_pid, map_start(m), m->pl_end,
+				   m->pl_pgoff, m->pl_pathname);
 		break;
 	}
 	case PMCLOG_TYPE_USERSTACK:
@@ -807,8 +817,9 @@ static void dump_rec(struct ctx *c, const struct pmclog_ev *ev)
 	case PMCLOG_TYPE_MAP_IN: {
 		const struct pmclog_ev_map_in *m = &ev->pl_u.pl_mi;
 
-		fprintf(out, "map-in %d 0x%" PRIx64 " 0x%" PRIx64 " 0x%" PRIx64 " %c%c%c \"%s\"\n",
-			(int)m->pl_pid, m->pl_start, m->pl_end, m->pl_pgoff,
+		fprintf(out, "map-in %d 0x%" PRIx64 " 0x%" PRIx64 " 0x%" PRIx64
+			" 0x%" PRIx64 " %c%c%c \"%s\"\n", (int)m->pl_pid,
+			m->pl_start, map_start(m), m->pl_end, m->pl_pgoff,
 			m->pl_prot & 1 ? 'r' : '-', m->pl_prot & 2 ? 'w' : '-',
 			m->pl_prot & 4 ? 'x' : '-', m->pl_pathname);
 		break;

@@ -76,6 +76,7 @@ struct sym {
 
 struct seg {
 	uint64_t	offset, filesz, vaddr;
+	int		exec;		/* PF_X */
 };
 
 struct image {
@@ -84,6 +85,7 @@ struct image {
 	int		ok;		/* an ELF file we could read */
 	struct seg	*segs;
 	size_t		nseg;
+	char		*interp;	/* PT_INTERP's path, or NULL */
 	struct sym	*syms;
 	uint64_t	*addrs;		/* syms[i].addr, packed for the search */
 	size_t		nsym;
@@ -403,11 +405,21 @@ static void image_read(struct image *im)
 	/* PT_LOAD segments: file offset to link-time address */
 	im->segs = xrealloc(NULL, (phnum ? phnum : 1) * sizeof(*im->segs));
 	for (i = 0; i < phnum; i++) {
-		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD)
+		if (!gelf_getphdr(elf, (int)i, &ph))
+			continue;
+		if (ph.p_type == PT_INTERP && !im->interp) {
+			Elf_Data *d = elf_getdata_rawchunk(elf, (int64_t)ph.p_offset,
+							   ph.p_filesz, ELF_T_BYTE);
+
+			if (d && d->d_size && memchr(d->d_buf, 0, d->d_size))
+				im->interp = sym_strdup(d->d_buf);
+		}
+		if (ph.p_type != PT_LOAD)
 			continue;
 		im->segs[im->nseg].offset = ph.p_offset;
 		im->segs[im->nseg].filesz = ph.p_filesz;
 		im->segs[im->nseg].vaddr = ph.p_vaddr;
+		im->segs[im->nseg].exec = !!(ph.p_flags & PF_X);
 		im->nseg++;
 	}
 
@@ -758,11 +770,23 @@ static void image_read(struct image *im)
 	for (i = 0; i < phnum && phentsize; i++) {
 		const unsigned char *h = ph + i * phentsize;
 
-		if (F(&e, h, Elf32_Phdr, Elf64_Phdr, p_type) != PT_LOAD)
+		uint64_t type, off, sz;
+
+		if (h < p || h + phentsize > p + e.len)
+			break;
+		type = F(&e, h, Elf32_Phdr, Elf64_Phdr, p_type);
+		off = F(&e, h, Elf32_Phdr, Elf64_Phdr, p_offset);
+		sz = F(&e, h, Elf32_Phdr, Elf64_Phdr, p_filesz);
+		if (type == PT_INTERP && !im->interp && sz && off < e.len &&
+		    sz <= e.len - off && memchr(p + off, 0, sz))
+			im->interp = sym_strdup((const char *)p + off);
+		if (type != PT_LOAD)
 			continue;
-		im->segs[im->nseg].offset = F(&e, h, Elf32_Phdr, Elf64_Phdr, p_offset);
-		im->segs[im->nseg].filesz = F(&e, h, Elf32_Phdr, Elf64_Phdr, p_filesz);
+		im->segs[im->nseg].offset = off;
+		im->segs[im->nseg].filesz = sz;
 		im->segs[im->nseg].vaddr = F(&e, h, Elf32_Phdr, Elf64_Phdr, p_vaddr);
+		im->segs[im->nseg].exec =
+			!!(F(&e, h, Elf32_Phdr, Elf64_Phdr, p_flags) & PF_X);
 		im->nseg++;
 	}
 
@@ -1121,16 +1145,51 @@ void sym_map_in(pid_t pid, uint64_t start, uint64_t end, uint64_t pgoff,
 	p->nmap++;
 }
 
-void sym_exec(pid_t pid, const char *path)
+/*
+ * The executable segments of the ELF file at path, loaded with the
+ * relocation bias, as mappings of p (what its MAP_IN records say, when
+ * they come); the file's image.
+ */
+static struct image *exec_maps(struct proc *p, const char *path,
+			       uint64_t bias)
+{
+	struct image *im = image_get(path);
+	const struct seg *s;
+	size_t i;
+
+	for (i = 0; im->ok && i < im->nseg; i++) {
+		s = &im->segs[i];
+		if (s->exec && s->filesz)
+			sym_map_in(p->pid, bias + s->vaddr,
+				   bias + s->vaddr + s->filesz, s->offset, path);
+	}
+	return im;
+}
+
+/*
+ * PROCEXEC: the process forgets its mappings.  With the addresses (the
+ * program's relocation dynaddr, its dynamic linker's base baseaddr), the
+ * program and its linker are mapped from their program headers already,
+ * so that their samples resolve also when their MAP_IN records were lost
+ * (the MAP_INs that follow replace these).
+ */
+void sym_exec(pid_t pid, const char *path, uint64_t baseaddr,
+	      uint64_t dynaddr)
 {
 	struct proc *p = sym_proc(pid, 1);
 	const char *b = strrchr(path, '/');
+	struct image *im;
 
 	p->nmap = 0;
-	if (*path) {
-		free(p->comm);
-		p->comm = sym_strdup(b ? b + 1 : path);
-	}
+	if (!*path)
+		return;
+	free(p->comm);
+	p->comm = sym_strdup(b ? b + 1 : path);
+	if (*path != '/')
+		return;
+	im = exec_maps(p, path, dynaddr);
+	if (im->ok && im->interp && baseaddr != dynaddr)
+		exec_maps(p, im->interp, baseaddr);
 }
 
 void sym_fork(pid_t parent, pid_t child)
@@ -1440,6 +1499,7 @@ void sym_free(void)
 	for (im = images; im; im = n) {
 		n = im->next;
 		free(im->path);
+		free(im->interp);
 		free(im->segs);
 		free(im->syms);
 		free(im->addrs);

@@ -159,7 +159,8 @@ struct layout_entry {
 	S(pmclog_map_in) F(pmclog_map_in, pl_hdr)			\
 	F(pmclog_map_in, pl_pid) F(pmclog_map_in, pl_prot)		\
 	F(pmclog_map_in, pl_start) F(pmclog_map_in, pl_end)		\
-	F(pmclog_map_in, pl_pgoff) FLEX(pmclog_map_in, pl_pathname)	\
+	F(pmclog_map_in, pl_pgoff) F(pmclog_map_in, pl_mapstart)	\
+	FLEX(pmclog_map_in, pl_pathname)				\
 	S(pmclog_map_out) F(pmclog_map_out, pl_hdr)			\
 	F(pmclog_map_out, pl_pid) F(pmclog_map_out, pl_pad)		\
 	F(pmclog_map_out, pl_start) F(pmclog_map_out, pl_end)		\

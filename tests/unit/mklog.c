@@ -145,6 +145,12 @@ static int script(const char *file, const char *pidarg)
 	lb_pmcallocate(&b, PMCID, "cpu-clock");
 	while (fgets(line, sizeof(line), stdin)) {
 		if (sscanf(line, "exec %4095s", path) == 1) {
+			/* "exec PATH [BASEADDR DYNADDR]", hex */
+			ex.pl_baseaddr = ex.pl_dynaddr = 0;
+			if (sscanf(line, "exec %*s %llx %llx", &start, &end) == 2) {
+				ex.pl_baseaddr = start;
+				ex.pl_dynaddr = end;
+			}
 			lb_rec(&b, PMCLOG_TYPE_PROCEXEC, &ex, sizeof(ex), path,
 			       strlen(path) + 1);
 		} else if (sscanf(line, "map %llx %llx %llx %4095s", &start, &end,

@@ -205,7 +205,8 @@ static inline void lb_full(struct lb *b)
 		struct pmclog_map_in r = { .pl_pid = -1, .pl_prot = 5,
 					   .pl_start = 0xffffffff81000000ULL,
 					   .pl_end = 0xffffffff82000000ULL,
-					   .pl_pgoff = 0x1000 };
+					   .pl_pgoff = 0x1000,
+					   .pl_mapstart = 0xffffffff81001000ULL };
 		static const char p[] = "[kernel]";
 
 		lb_rec(b, PMCLOG_TYPE_MAP_IN, &r, sizeof(r), p, sizeof(p));

@@ -242,9 +242,10 @@ static void test_decode(void)
 			   ev.pl_u.pl_mi.pl_start == 0xffffffff81000000ULL &&
 			   ev.pl_u.pl_mi.pl_end == 0xffffffff82000000ULL &&
 			   ev.pl_u.pl_mi.pl_pgoff == 0x1000 &&
+			   ev.pl_u.pl_mi.pl_mapstart == 0xffffffff81001000ULL &&
 			   ev.pl_u.pl_mi.pl_prot == 5 &&
 			   !strcmp(ev.pl_u.pl_mi.pl_pathname, "[kernel]"),
-			   "MAP_IN: pid -1, start, end, pgoff, prot, pathname");
+			   "MAP_IN: pid -1, start, end, pgoff, mapstart, prot, pathname");
 			break;
 		case PMCLOG_TYPE_PROCEXEC:
 			ok(ev.pl_u.pl_x.pl_pid == 100 &&

@@ -68,7 +68,7 @@ ok $? "--folded: stacks that read the same (two libraries of one name) make one 
 # dump
 run 0 -R "$T/log" --dump &&
 	[ "$(grep -c ' callchain ' "$T/out")" = 100 ] &&
-	has out " map-in $pid 0x[0-9a-f]+ 0x[0-9a-f]+ 0x[0-9a-f]+ r-x \".*/libut_symlib\.so\"$" &&
+	has out " map-in $pid 0x[0-9a-f]+ 0x[0-9a-f]+ 0x[0-9a-f]+ 0x[0-9a-f]+ r-x \".*/libut_symlib\.so\"$" &&
 	has out ' allocate 0x20000100 "cpu-clock" 0x0 1000000$' &&
 	has out ' drop 5$' && has out ' closelog$' && has out " attach 0x20000100 $pid \".*/mklog\"$" &&
 	has out "^ +[0-9.]+ callchain $pid $pid 0x20000100 1 u 4 0x"

@@ -173,6 +173,15 @@ run -R "$T/log" --debug-dir "$T/debug" --lines && cp "$T/out" "$T/lines" &&
 	has lines " 7 +ns::Foo::bar\\(int\\) \\(sym_prog\\.cc:$lbar\\) +sym_prog$" &&
 	has lines " 5 +sym_hidden_work \\(sym_lib\\.c:$lhid\\) +libsym\\.so$"
 ok $? "--lines: file:line of the functions (sym_prog.cc:$lbar, sym_lib.c:$lhid)"
+# PROCEXEC's addresses: a PIE whose MAP_IN records were lost resolves
+# from its relocation (pl_dynaddr) and its program headers
+{
+	echo "exec $T/bin/sym_prog 0 $P"
+	for i in 1 2 3; do echo "sample $(h "0x$P + 0x$bar + 2") $(h "0x$P + 0x$main + 4")"; done
+} | "$MKLOG" -x "$T/log3" "$pid" &&
+	run -R "$T/log3" && cp "$T/out" "$T/nomap" &&
+	has nomap '^ +[0-9.]+ +[0-9.]+ +3 +ns::Foo::bar\(int\) +sym_prog$'
+ok $? "PROCEXEC's pl_dynaddr places a PIE without its MAP_IN"
 # --dump --lines: each frame's line; in bar(), the code of mix() inlined there
 inl=$(readelf --debug-dump=info "$T/bin/sym_prog" 2>/dev/null |
       awk '/DW_TAG_inlined_subroutine/ { f = 1 } f && /DW_AT_entry_pc/ { print $NF; exit }')

@@ -184,18 +184,23 @@ struct pmclog_userdata {
 };
 
 /*
- * MAP_IN: an executable file mapping of pl_pid (-1: the kernel and its
- * modules).  Unlike FreeBSD's, it carries the extent and file offset of
- * the mapping, so that a reader can resolve addresses of shared objects
- * mapped in several pieces.
+ * MAP_IN: an executable mapping of pl_pid (-1: the kernel and its
+ * modules).  pl_start is FreeBSD's: the object's base, the start of the
+ * first mapping of its file (where a loader put its first PT_LOAD
+ * segment; anonymous memory: the mapping's start), from which FreeBSD's
+ * readers place the object with its program headers.  Unlike FreeBSD's,
+ * it also carries the executable mapping itself, [pl_mapstart, pl_end),
+ * with the file offset of pl_mapstart, so that a reader can resolve
+ * addresses of shared objects mapped in several pieces without them.
  */
 struct pmclog_map_in {
 	struct pmclog_header pl_hdr;
 	__s32	pl_pid;
 	__u32	pl_prot;		/* PROT_* of the mapping */
-	__u64	pl_start;
-	__u64	pl_end;
-	__u64	pl_pgoff;		/* file offset of pl_start, bytes */
+	__u64	pl_start;		/* the object's base */
+	__u64	pl_end;			/* end of the executable mapping */
+	__u64	pl_pgoff;		/* file offset of pl_mapstart, bytes */
+	__u64	pl_mapstart;		/* start of the executable mapping */
 	char	pl_pathname[];
 };
 

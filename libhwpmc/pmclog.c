@@ -30,6 +30,9 @@
 
 #pragma GCC visibility push(default)
 #include "pmclog.h"
+
+/* The oldest log this parser reads: MAP_IN gained pl_mapstart. */
+#define PMCLOG_VERSION_MIN	0x01020000U
 #pragma GCC visibility pop
 
 #define PMCLOG_READ_SIZE	65536	/* read(2) size in fd mode */
@@ -431,7 +434,13 @@ static int pmclog_decode(struct pmclog_parser *ps, struct pmclog_ev *ev,
 
 	switch (type) {
 	case PMCLOG_TYPE_INITIALIZE:
-		if (ev->pl_u.pl_i.pl_version >> 24 != PMC_VERSION_MAJOR) {
+		/*
+		 * Another major version, or a log of a module older than
+		 * 0x01020000, whose MAP_IN had no pl_mapstart: its records
+		 * would be misread, so none is.
+		 */
+		if (ev->pl_u.pl_i.pl_version >> 24 != PMC_VERSION_MAJOR ||
+		    ev->pl_u.pl_i.pl_version < PMCLOG_VERSION_MIN) {
 			errno = EPROTO;
 			return -1;
 		}

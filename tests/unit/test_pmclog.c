@@ -710,6 +710,11 @@ static void test_corrupted(void)
 	expect_bad(&b, &(struct bad){ "INITIALIZE of version 2.x", 0, EPROTO });
 	lb_free(&b);
 
+	lb_init(&b);
+	lb_initialize(&b, 0x01010000);
+	expect_bad(&b, &(struct bad){ "INITIALIZE of version 1.1 (MAP_IN without pl_mapstart)", 0, EPROTO });
+	lb_free(&b);
+
 	/* paths */
 	lb_init(&b);
 	lb_initialize(&b, PMCLOG_VERSION);

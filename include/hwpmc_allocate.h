@@ -163,8 +163,7 @@ struct hwpmc_alloc_facts {
 	int	have_event;	/* class pm_class has event pm_ev */
 	__u32	ev_caps;	/* that event's PMC_CAP_* */
 	int	may_kernel;	/* see above */
-	int	perf_pmu;	/* PERF class: HWPMC_PERF_PMU_*; then ev_caps
-				 * are that PMU's for this configuration */
+	int	perf_pmu;	/* PERF class: HWPMC_PERF_PMU_* (ev_caps: its) */
 };
 
 /* The first check request pa fails, or HWPMC_ALLOC_OK. */

@@ -412,7 +412,8 @@ $(UT)/hwpmc-control: $(UT)/obj/hwpmc-control.o $(UT_LIB_OBJS)
 	$(CC) $(UT_SAN) -o $@ $^ $(LIB_LIBS)
 
 # The fake module, preloaded into the tools: not instrumented.
-$(UT)/fake_hwpmc.so: tests/unit/fake_hwpmc.c tests/unit/fake_hwpmc.h include/hwpmc_allocate.h
+$(UT)/fake_hwpmc.so: tests/unit/fake_hwpmc.c tests/unit/fake_hwpmc.h include/hwpmc_allocate.h \
+			 include/uapi/linux/hwpmc.h
 	@mkdir -p $(@D)
 	$(CC) $(U_CPPFLAGS) $(filter-out -fvisibility=hidden -MMD -MP,$(U_CFLAGS)) \
 		-fPIC -shared -o $@ $<

@@ -229,7 +229,7 @@ int main()
 			json += event_to_json(&ev);
 		}
 		ok(json == "{\"type\": \"initialize\", \"tsc\": \"0\", "
-			   "\"version\": \"0x01010000\", \"arch\": \"0x00000400\", "
+			   "\"version\": \"0x01020000\", \"arch\": \"0x00000400\", "
 			   "\"cpuid\": \"\", \"tsc_freq\": \"1000000000\", "
 			   "\"sec\": \"0\", \"nsec\": \"0\", \"ncpu\": \"0\"}\n"
 			   "{\"type\": \"pmcallocatedyn\", \"tsc\": \"0\", "
@@ -242,7 +242,7 @@ int main()
 		   "<pmcformat.h>: event_to_json() of the three records: %s",
 		   oneline(json).c_str());
 		ok(ev.pl_state == PMCLOG_REQUIRE_DATA &&
-		   seen == "initlog 0x1010000 \"GENERIC\";"
+		   seen == "initlog 0x1020000 \"GENERIC\";"
 			   "allocatedyn 0xfff20f01 \"cpu-clock\" 0x80;"
 			   "callchain 42 0x401000;",
 		   "record switch over enum pmclog_type: %s", seen.c_str());

@@ -27,7 +27,7 @@
  * major.minor is newer than the module's.
  */
 #define PMC_VERSION_MAJOR	0x01
-#define PMC_VERSION_MINOR	0x01
+#define PMC_VERSION_MINOR	0x02
 #define PMC_VERSION_PATCH	0x0000
 #define PMC_VERSION		(PMC_VERSION_MAJOR << 24 |		\
 				 PMC_VERSION_MINOR << 16 |		\

@@ -15,7 +15,8 @@
  *         counter.
  *   PERF  any other perf PMU by type (uncore, power, msr, cstate,
  *         arm_dsu, ...) and tracepoints: one event, PMC_EV_PERF, whose
- *         type and configuration the PMC carries; `softevents` rows.
+ *         type and configuration the PMC carries; 16 rows (fewer when
+ *         the others leave the PMC ids' 256 less room).
  *         What kind of PMU a type is, perf says at allocation
  *         (hwpmc_md_perf_probe()).
  *
@@ -57,6 +58,8 @@
 
 #define HWPMC_PROBE_PERIOD	10000000ULL
 #define HWPMC_PMU_ROWS_DEFAULT	4	/* when the PMU can't say */
+#define HWPMC_PERF_ROWS		16	/* the PERF class's rows */
+#define HWPMC_ROWS_MAX		256	/* a PMC id's row index: 8 bits */
 
 struct hwpmc_mdep hwpmc_md;
 
@@ -282,7 +285,7 @@ static int hwpmc_pmu_init(struct hwpmc_class *cl)
  * The PERF class: one event; the capabilities are the most any PMU may
  * have, those of a PMC's own type are hwpmc_md_perf_probe()'s.
  */
-static int hwpmc_perf_init(struct hwpmc_class *cl)
+static int hwpmc_perf_init(struct hwpmc_class *cl, u32 rows)
 {
 	struct hwpmc_event *ev;
 
@@ -297,7 +300,7 @@ static int hwpmc_perf_init(struct hwpmc_class *cl)
 	cl->class = PMC_CLASS_PERF;
 	cl->name = "PERF";
 	cl->width = 64;
-	cl->num = hwpmc_softevents;
+	cl->num = rows;
 	cl->caps = ev->caps;
 	return 0;
 }
@@ -415,8 +418,14 @@ int hwpmc_backend_init(hwpmc_overflow_fn overflow)
 		pr_info("no hardware PMU events available: software events only\n");
 	}
 
+	/* as many rows as the PMC ids have room for after the others' */
+	for (cl = md->classes; cl < md->classes + md->nclass; cl++)
+		md->npmc += cl->num;
 	cl = &md->classes[md->nclass];
-	error = hwpmc_perf_init(cl);
+	error = hwpmc_perf_init(cl, md->npmc < HWPMC_ROWS_MAX ?
+				min_t(u32, HWPMC_PERF_ROWS,
+				      HWPMC_ROWS_MAX - md->npmc) : 0);
+	md->npmc = 0;
 	if (error)
 		goto fail;
 	md->nclass++;

@@ -5,14 +5,21 @@
  * and the unit tests' fake module, so that the three cannot drift.
  *
  * The checks are hwpmc(4)'s, in its order (mode, CPU, privilege for
- * system modes, flags, class and event, capabilities, sampling count,
- * privilege for kernel mode, perf configuration).  hwpmc_alloc_check()
+ * system modes, flags, class and event, the PERF class's PMU, capabilities,
+ * sampling count, privilege for kernel mode, perf configuration).  hwpmc_alloc_check()
  * is pure: it reads the request and the facts its caller gathered (the
  * CPUs, the event's capabilities, the caller's privilege) and names the
  * first check that fails; hwpmc_alloc_errno() gives its errno.  What
  * needs the module's state comes after these checks and is not here: a
  * usable row, the raw configuration's bits (hwpmc_md_raw_check()), the
  * sched_switch probe, perf's verdict on the event.
+ *
+ * The PERF class (any perf PMU by type, and tracepoints) needs a fact
+ * only perf knows: what kind of PMU pm_md.pm_pmu.pm_type is.  The module
+ * first runs the checks with perf_pmu = HWPMC_PERF_PMU_UNPROBED; they stop
+ * at HWPMC_ALLOC_PERF_PROBE when every check before the PMU's passed, so
+ * that perf is asked nothing for a request refused earlier.  It then
+ * probes the type and runs them again with the answer.
  *
  * The including file must have included <linux/hwpmc.h> (uapi, or
  * libhwpmc's <sys/pmc.h>) first; the errno values come from
@@ -52,12 +59,17 @@ enum hwpmc_alloc_check {
 	HWPMC_ALLOC_STACK,
 	HWPMC_ALLOC_FLAGS_THREAD,
 	HWPMC_ALLOC_EVENT,
+	HWPMC_ALLOC_PERF_PROBE,		/* not a refusal: probe the PMU */
+	HWPMC_ALLOC_PERF_TYPE,
+	HWPMC_ALLOC_PERF_REFUSED,
+	HWPMC_ALLOC_PERF_SCOPE,
 	HWPMC_ALLOC_CAPS,
 	HWPMC_ALLOC_INTERRUPT,
 	HWPMC_ALLOC_COUNT,
 	HWPMC_ALLOC_KERNEL_PRIV,
 	HWPMC_ALLOC_CONFIG,
 	HWPMC_ALLOC_RESERVED,
+	HWPMC_ALLOC_PRECISE,
 	HWPMC_ALLOC_NCHECK
 };
 
@@ -98,6 +110,14 @@ hwpmc_alloc_check_def(enum hwpmc_alloc_check c)
 			"PMC_F_THREAD in a mode other than TC, or with PMC_F_DESCENDANTS" },
 		[HWPMC_ALLOC_EVENT] = { "EVENT", EINVAL,
 			"no such class or event" },
+		[HWPMC_ALLOC_PERF_PROBE] = { "PERF_PROBE", EAGAIN,
+			"(not a refusal: the PMU of pm_type is to be probed)" },
+		[HWPMC_ALLOC_PERF_TYPE] = { "PERF_TYPE", ENOENT,
+			"no perf PMU of type pm_md.pm_pmu.pm_type" },
+		[HWPMC_ALLOC_PERF_REFUSED] = { "PERF_REFUSED", EINVAL,
+			"a perf type the PERF class does not take, or a configuration its PMU refuses" },
+		[HWPMC_ALLOC_PERF_SCOPE] = { "PERF_SCOPE", EINVAL,
+			"a process mode for a CPU-wide PMU" },
 		[HWPMC_ALLOC_CAPS] = { "CAPS", EOPNOTSUPP,
 			"capabilities the event lacks" },
 		[HWPMC_ALLOC_INTERRUPT] = { "INTERRUPT", EOPNOTSUPP,
@@ -107,9 +127,11 @@ hwpmc_alloc_check_def(enum hwpmc_alloc_check c)
 		[HWPMC_ALLOC_KERNEL_PRIV] = { "KERNEL_PRIV", EPERM,
 			"kernel mode without privilege" },
 		[HWPMC_ALLOC_CONFIG] = { "CONFIG", EINVAL,
-			"a perf configuration for an event other than raw" },
+			"a perf configuration for an event other than raw or perf" },
 		[HWPMC_ALLOC_RESERVED] = { "RESERVED", EINVAL,
-			"pm_md.pm_pmu.pm__reserved set" },
+			"pm_md.pm_pmu.pm_type set for an event other than perf" },
+		[HWPMC_ALLOC_PRECISE] = { "PRECISE", EINVAL,
+			"pm_md.pm_pmu.pm_precise above 3, or set without PMC_CAP_PRECISE" },
 	};
 	static const struct hwpmc_alloc_check_def bad = { "?", EINVAL, "?" };
 
@@ -117,6 +139,23 @@ hwpmc_alloc_check_def(enum hwpmc_alloc_check c)
 		return &bad;
 	return &defs[c];
 }
+
+/*
+ * The kinds of PMU a PERF-class type can name (struct hwpmc_alloc_facts'
+ * perf_pmu).  TASK: a PMU that counts processes too (msr, tracepoints are
+ * TRACEPOINT); CPU: one that counts CPUs only (uncore, power, cstate,
+ * arm_dsu: perf's invalid task context).  REFUSED: the core PMU and
+ * perf's fixed types other than tracepoints (the PMU and SOFT classes
+ * take those), dynamic probes (kprobe, uprobe: tracefs makes them
+ * tracepoints), AUX tracers (intel_pt, cs_etm, arm_spe: no count), or a
+ * configuration perf refuses.
+ */
+#define HWPMC_PERF_PMU_UNPROBED		0
+#define HWPMC_PERF_PMU_NONE		1
+#define HWPMC_PERF_PMU_REFUSED		2
+#define HWPMC_PERF_PMU_TASK		3
+#define HWPMC_PERF_PMU_CPU		4
+#define HWPMC_PERF_PMU_TRACEPOINT	5
 
 /*
  * What the caller knows that the request does not say.  The booleans are
@@ -132,6 +171,7 @@ struct hwpmc_alloc_facts {
 	__u32	ev_caps;	/* that event's PMC_CAP_* */
 	int	may_kernel;	/* see above */
 	__u32	stack_max;	/* tunable maxstackuser: pm_stacksize's most */
+	int	perf_pmu;	/* PERF class: HWPMC_PERF_PMU_* (ev_caps: its) */
 };
 
 /* The first check request pa fails, or HWPMC_ALLOC_OK. */
@@ -184,6 +224,17 @@ hwpmc_alloc_check(const struct pmc_op_pmcallocate *pa,
 		return HWPMC_ALLOC_FLAGS_THREAD;
 	if (!f->have_event)
 		return HWPMC_ALLOC_EVENT;
+	if (pa->pm_class == PMC_CLASS_PERF) {
+		if (f->perf_pmu == HWPMC_PERF_PMU_UNPROBED)
+			return HWPMC_ALLOC_PERF_PROBE;
+		if (f->perf_pmu == HWPMC_PERF_PMU_NONE)
+			return HWPMC_ALLOC_PERF_TYPE;
+		if (f->perf_pmu == HWPMC_PERF_PMU_REFUSED)
+			return HWPMC_ALLOC_PERF_REFUSED;
+		if (f->perf_pmu == HWPMC_PERF_PMU_CPU &&
+		    !PMC_IS_SYSTEM_MODE(mode))
+			return HWPMC_ALLOC_PERF_SCOPE;
+	}
 	if ((pa->pm_caps & f->ev_caps) != pa->pm_caps)
 		return HWPMC_ALLOC_CAPS;
 	if (sampling && !(f->ev_caps & PMC_CAP_INTERRUPT))
@@ -192,17 +243,22 @@ hwpmc_alloc_check(const struct pmc_op_pmcallocate *pa,
 		return HWPMC_ALLOC_COUNT;
 	/*
 	 * Kernel mode (anything but user mode alone) is privileged for
-	 * hardware counts, and for every sampling PMC: its samples are
-	 * kernel addresses.
+	 * hardware counts, for other perf PMUs (tracepoints fire in the
+	 * kernel; uncore and msr counts cannot exclude it), and for every
+	 * sampling PMC: its samples are kernel addresses.
 	 */
-	if ((pa->pm_class == PMC_CLASS_PMU || sampling) &&
+	if ((pa->pm_class == PMC_CLASS_PMU ||
+	     pa->pm_class == PMC_CLASS_PERF || sampling) &&
 	    modes != PMC_CAP_USER && !f->may_kernel)
 		return HWPMC_ALLOC_KERNEL_PRIV;
-	if (pa->pm_ev != PMC_EV_PMU_RAW &&
+	if (pa->pm_ev != PMC_EV_PMU_RAW && pa->pm_ev != PMC_EV_PERF &&
 	    (md->pm_config || md->pm_config1 || md->pm_config2))
 		return HWPMC_ALLOC_CONFIG;
-	if (md->pm__reserved)
+	if (pa->pm_ev != PMC_EV_PERF && md->pm_type)
 		return HWPMC_ALLOC_RESERVED;
+	if (md->pm_precise > 3 ||
+	    (md->pm_precise && !(pa->pm_caps & PMC_CAP_PRECISE)))
+		return HWPMC_ALLOC_PRECISE;
 	return HWPMC_ALLOC_OK;
 }
 

@@ -13,6 +13,12 @@
  *   PMU   the CPU's PMU: generic hardware, cache and raw events; present
  *         when at least one hardware event exists; one row per hardware
  *         counter.
+ *   PERF  any other perf PMU by type (uncore, power, msr, cstate,
+ *         arm_dsu, ...) and tracepoints: one event, PMC_EV_PERF, whose
+ *         type and configuration the PMC carries; 16 rows (fewer when
+ *         the others leave the PMC ids' 256 less room).
+ *         What kind of PMU a type is, perf says at allocation
+ *         (hwpmc_md_perf_probe()).
  *
  * It is also the one perf layer: every perf call on counters (create,
  * enable, disable, read, period, release), every look into perf's
@@ -35,6 +41,7 @@
 #include "hwpmc_internal.h"
 #include "hwpmc_backend.h"
 #include <hwpmc_events.h>
+#include <hwpmc_allocate.h>
 
 #if defined(CONFIG_X86)
 #include <asm/cpufeature.h>
@@ -51,6 +58,8 @@
 
 #define HWPMC_PROBE_PERIOD	10000000ULL
 #define HWPMC_PMU_ROWS_DEFAULT	4	/* when the PMU can't say */
+#define HWPMC_PERF_ROWS		16	/* the PERF class's rows */
+#define HWPMC_ROWS_MAX		256	/* a PMC id's row index: 8 bits */
 
 struct hwpmc_mdep hwpmc_md;
 
@@ -107,6 +116,12 @@ static void hwpmc_probe_system(struct perf_event_attr *attr)
 	attr->exclude_user = 1;
 }
 
+static void hwpmc_probe_precise(struct perf_event_attr *attr)
+{
+	attr->sample_period = HWPMC_PROBE_PERIOD;
+	attr->precise_ip = 1;
+}
+
 /*
  * The PMC_CAP_* of an event, 0 when the machine does not have it.  The
  * first counter stays until the other probes are done: creating and
@@ -129,6 +144,14 @@ static u32 hwpmc_probe_event(u32 type, u64 config)
 		caps |= PMC_CAP_USER;
 	if (hwpmc_probe_attr(type, config, hwpmc_probe_system))
 		caps |= PMC_CAP_SYSTEM;
+	/*
+	 * Precise events (PEBS): x86's PMU refuses a precise_ip it cannot
+	 * honour (EOPNOTSUPP); arm64's and the software PMU ignore it, so
+	 * they are not asked.
+	 */
+	if (IS_ENABLED(CONFIG_X86) && type != PERF_TYPE_SOFTWARE &&
+	    hwpmc_probe_attr(type, config, hwpmc_probe_precise))
+		caps |= PMC_CAP_PRECISE;
 	perf_event_release_kernel(held);
 	return caps;
 }
@@ -258,6 +281,111 @@ static int hwpmc_pmu_init(struct hwpmc_class *cl)
 	return 0;
 }
 
+/*
+ * The PERF class: one event; the capabilities are the most any PMU may
+ * have, those of a PMC's own type are hwpmc_md_perf_probe()'s.
+ */
+static int hwpmc_perf_init(struct hwpmc_class *cl, u32 rows)
+{
+	struct hwpmc_event *ev;
+
+	cl->events = kcalloc(1, sizeof(*cl->events), GFP_KERNEL);
+	if (!cl->events)
+		return -ENOMEM;
+	ev = &cl->events[cl->nevents++];
+	ev->code = PMC_EV_PERF;
+	ev->caps = PMC_CAP_READ | PMC_CAP_WRITE | PMC_CAP_INTERRUPT |
+		   PMC_CAP_USER | PMC_CAP_SYSTEM;
+	strscpy(ev->name, "perf", sizeof(ev->name));
+	cl->class = PMC_CLASS_PERF;
+	cl->name = "PERF";
+	cl->width = 64;
+	cl->num = rows;
+	cl->caps = ev->caps;
+	return 0;
+}
+
+/* Perf's PMUs that the PERF class does not take, by name. */
+static bool hwpmc_perf_refused_name(const char *name)
+{
+	/* dynamic probes: tracefs makes them tracepoints */
+	return name && (!strcmp(name, "kprobe") || !strcmp(name, "uprobe"));
+}
+
+/*
+ * What kind of perf PMU md->pm_type is (HWPMC_PERF_PMU_* of
+ * <hwpmc_allocate.h>), and in *caps the PMC_CAP_* of md's configuration
+ * on it.  perf says: a disabled counter of the configuration is created
+ * (below: where, as whom) and released at once; cpu is the system PMC's
+ * CPU, or -1.  perf's fixed types
+ * are the PMU and SOFT classes' but for tracepoints; the core PMU (a
+ * hardware task context), the AUX tracers and the dynamic probes are
+ * refused; a PMU with no task context counts CPUs only.
+ */
+int hwpmc_md_perf_probe(const struct pmc_md_pmu_op_pmcallocate *md, int cpu,
+			u32 *caps)
+{
+	struct perf_event_attr attr = {
+		.size = sizeof(attr),
+		.type = md->pm_type,
+		.config = md->pm_config,
+		.config1 = md->pm_config1,
+		.config2 = md->pm_config2,
+		.disabled = 1,
+	};
+	struct perf_event *ev;
+	struct pmu *pmu;
+	int kind;
+
+	const struct cred *old;
+
+	*caps = 0;
+	if (md->pm_type < PERF_TYPE_MAX &&
+	    md->pm_type != PERF_TYPE_TRACEPOINT)
+		return HWPMC_PERF_PMU_REFUSED;
+	/*
+	 * First on the caller, as the caller: perf's checks of the caller
+	 * apply (kprobe and uprobe refuse one without CAP_PERFMON at once).
+	 * EINVAL may be a PMU that counts no task: asked again on a CPU,
+	 * as the kernel, as system PMCs' counters are made (perf requires
+	 * CAP_PERFMON for a CPU counter, which the module's own checks
+	 * stand for).
+	 */
+	ev = perf_event_create_kernel_counter(&attr, -1, current, NULL, NULL);
+	if (IS_ERR(ev) && PTR_ERR(ev) == -EINVAL) {
+		if (cpu < 0)
+			cpu = cpumask_first(cpu_online_mask);
+		old = override_creds(hwpmc_kcred);
+		ev = perf_event_create_kernel_counter(&attr, cpu, NULL, NULL,
+						      NULL);
+		revert_creds(old);
+	}
+	if (IS_ERR(ev))
+		return PTR_ERR(ev) == -ENOENT ? HWPMC_PERF_PMU_NONE :
+						HWPMC_PERF_PMU_REFUSED;
+	pmu = ev->pmu;
+	*caps = PMC_CAP_READ | PMC_CAP_WRITE;
+	if (md->pm_type == PERF_TYPE_TRACEPOINT) {
+		/* they fire in the kernel: user mode alone counts nothing */
+		kind = HWPMC_PERF_PMU_TRACEPOINT;
+		*caps |= PMC_CAP_SYSTEM | PMC_CAP_INTERRUPT;
+	} else if (pmu->task_ctx_nr == perf_hw_context || pmu->setup_aux ||
+		   hwpmc_perf_refused_name(pmu->name)) {
+		kind = HWPMC_PERF_PMU_REFUSED;
+	} else {
+		kind = pmu->task_ctx_nr == perf_invalid_context ?
+		       HWPMC_PERF_PMU_CPU : HWPMC_PERF_PMU_TASK;
+		if (!(pmu->capabilities & PERF_PMU_CAP_NO_EXCLUDE))
+			*caps |= PMC_CAP_USER | PMC_CAP_SYSTEM;
+		/* a CPU-wide PMU's samples would be no process's */
+		if (kind == HWPMC_PERF_PMU_TASK &&
+		    !(pmu->capabilities & PERF_PMU_CAP_NO_INTERRUPT))
+			*caps |= PMC_CAP_INTERRUPT;
+	}
+	perf_event_release_kernel(ev);
+	return kind;
+}
+
 int hwpmc_backend_init(hwpmc_overflow_fn overflow)
 {
 	struct hwpmc_mdep *md = &hwpmc_md;
@@ -289,6 +417,18 @@ int hwpmc_backend_init(hwpmc_overflow_fn overflow)
 		memset(cl, 0, sizeof(*cl));
 		pr_info("no hardware PMU events available: software events only\n");
 	}
+
+	/* as many rows as the PMC ids have room for after the others' */
+	for (cl = md->classes; cl < md->classes + md->nclass; cl++)
+		md->npmc += cl->num;
+	cl = &md->classes[md->nclass];
+	error = hwpmc_perf_init(cl, md->npmc < HWPMC_ROWS_MAX ?
+				min_t(u32, HWPMC_PERF_ROWS,
+				      HWPMC_ROWS_MAX - md->npmc) : 0);
+	md->npmc = 0;
+	if (error)
+		goto fail;
+	md->nclass++;
 
 	for (cl = md->classes; cl < md->classes + md->nclass; cl++) {
 		cl->first_row = md->npmc;
@@ -383,17 +523,23 @@ int hwpmc_md_attr(const struct hwpmc_event *ev, u32 caps,
 	attr->size = sizeof(*attr);
 	attr->type = ev->perf_type;
 	attr->config = ev->perf_config;
-	if (ev->code == PMC_EV_PMU_RAW) {
+	if (ev->code == PMC_EV_PERF)
+		attr->type = md->pm_type;
+	else if (md->pm_type)
+		return -EINVAL;
+	if (ev->code == PMC_EV_PMU_RAW || ev->code == PMC_EV_PERF) {
 		attr->config = md->pm_config;
 		attr->config1 = md->pm_config1;
 		attr->config2 = md->pm_config2;
 	} else if (md->pm_config || md->pm_config1 || md->pm_config2) {
 		return -EINVAL;
 	}
-	if (md->pm__reserved)
+	if (md->pm_precise > 3 || (md->pm_precise && !(caps & PMC_CAP_PRECISE)))
 		return -EINVAL;
+	if (caps & PMC_CAP_PRECISE)
+		attr->precise_ip = max_t(u32, md->pm_precise, 1);
 	attr->disabled = 1;
-	attr->pinned = ev->perf_type != PERF_TYPE_SOFTWARE;
+	attr->pinned = attr->type != PERF_TYPE_SOFTWARE;
 	attr->exclude_kernel = modes == PMC_CAP_USER;
 	attr->exclude_hv = modes == PMC_CAP_USER;
 	attr->exclude_user = modes == PMC_CAP_SYSTEM;
@@ -410,7 +556,12 @@ int hwpmc_md_attr(const struct hwpmc_event *ev, u32 caps,
 void hwpmc_md_attr_pmc(struct perf_event_attr *attr, u32 mode,
 		       u64 period, bool privileged)
 {
-	if (!privileged)
+	/*
+	 * perf's fixed types only: the other PMUs count no hypervisor mode
+	 * of their own, and those that cannot exclude (msr, uncore) refuse
+	 * every exclude bit.
+	 */
+	if (!privileged && attr->type < PERF_TYPE_MAX)
 		attr->exclude_hv = 1;
 	if (mode == PMC_MODE_TS) {
 		attr->inherit = 1;
@@ -421,10 +572,11 @@ void hwpmc_md_attr_pmc(struct perf_event_attr *attr, u32 mode,
 		attr->sample_period = period;
 }
 
-/* Is it a software event (no PMU counter, no PMU to share)? */
+/* Is it a software event or a tracepoint (no PMU counter to share)? */
 bool hwpmc_md_soft(const struct perf_event_attr *attr)
 {
-	return attr->type == PERF_TYPE_SOFTWARE;
+	return attr->type == PERF_TYPE_SOFTWARE ||
+	       attr->type == PERF_TYPE_TRACEPOINT;
 }
 
 /*

@@ -68,6 +68,8 @@ void hwpmc_md_attr_pmc(struct perf_event_attr *attr, u32 mode,
 		       u64 period, bool privileged);
 bool hwpmc_md_soft(const struct perf_event_attr *attr);
 int hwpmc_md_raw_check(const struct perf_event_attr *attr);
+int hwpmc_md_perf_probe(const struct pmc_md_pmu_op_pmcallocate *md, int cpu,
+			u32 *caps);
 struct perf_event *hwpmc_md_create(struct perf_event_attr *attr, int cpu,
 				   struct task_struct *task, void *context);
 struct perf_event *hwpmc_md_create_running(const struct perf_event_attr *attr,

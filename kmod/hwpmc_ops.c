@@ -208,6 +208,13 @@ int hwpmc_pmc_allocate(struct file *file, struct pmc_op_pmcallocate *pa)
 
 	/* hwpmc(4)'s checks, in its order: include/hwpmc_allocate.h */
 	check = hwpmc_alloc_check(pa, &facts);
+	if (check == HWPMC_ALLOC_PERF_PROBE) {
+		/* a PERF-class type: what kind of PMU, perf says */
+		facts.perf_pmu = hwpmc_md_perf_probe(&pa->pm_md.pm_pmu,
+			PMC_IS_SYSTEM_MODE(mode) ? (int)pa->pm_cpu : -1,
+			&facts.ev_caps);
+		check = hwpmc_alloc_check(pa, &facts);
+	}
 	if (check == HWPMC_ALLOC_SYSTEM_PRIV ||
 	    check == HWPMC_ALLOC_KERNEL_PRIV)
 		perfmon_capable();	/* the denial's audit record */

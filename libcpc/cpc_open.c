@@ -218,7 +218,7 @@ void cpc_err(cpc_t *cpc, const char *fn, int subcode, const char *fmt, ...)
 
 /* ---- walks ---- */
 
-/* Call fn for every event of every class of this machine but "raw". */
+/* Call fn for every event of every class of this machine but "raw", "perf". */
 static int cpc_each_event(void (*fn)(const char *name, void *ctx), void *ctx)
 {
 	const struct pmc_cpuinfo *ci;
@@ -233,8 +233,12 @@ static int cpc_each_event(void (*fn)(const char *name, void *ctx), void *ctx)
 					     &names, &n) < 0)
 			continue;
 		for (j = 0; j < n; j++) {
-			/* raw needs an encoding: cpc takes a number instead */
-			if (strcmp(names[j], "raw") == 0)
+			/*
+			 * raw needs an encoding: cpc takes a number instead;
+			 * perf (the PERF class's) needs a perf type
+			 */
+			if (strcmp(names[j], "raw") == 0 ||
+			    strcmp(names[j], "perf") == 0)
 				continue;
 			fn(names[j], ctx);
 			any = 1;

@@ -145,5 +145,23 @@ uint32_t pmc_pmu_cputype(uint32_t _module_type);
 int	pmc_pmu_encode(const struct pmc_pmu_desc *_d, const char *_terms,
 		       struct pmc_md_pmu_op_pmcallocate *_md, char *_err,
 		       size_t _errlen);
+const char *pmc_pmu_sysfs_root(void);
+int	pmc_pmu_load_format(struct pmc_pmu_desc *_d, const char *_name);
+
+/* Other perf PMUs and tracepoints (pmc_perf.c): the PERF class. */
+struct pmc_perf_pmu {
+	struct pmc_pmu_desc desc;	/* name and format */
+	uint32_t	type;		/* perf_event_attr.type */
+	int		cpuwide;	/* has a cpumask: counts CPUs only */
+};
+
+int	pmc_perf_pmu_load(const char *_name, struct pmc_perf_pmu *_p);
+int	pmc_perf_encode(const struct pmc_perf_pmu *_p, const char *_terms,
+			const char *_spec, struct pmc_md_pmu_op_pmcallocate *_md,
+			char *_err, size_t _errlen);
+int	pmc_perf_tracepoint(const char *_sys, const char *_name, uint64_t *_id,
+			    char *_err, size_t _errlen);
+const char *pmc_perf_tracefs(void);
+int	pmc_perf_pmu_kind(uint32_t _type);	/* HWPMC_PERF_PMU_*, by sysfs */
 
 #endif /* _HWPMC_LIBPMC_INTERNAL_H_ */

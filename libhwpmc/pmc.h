@@ -221,6 +221,23 @@ struct pmc_pmu_event_info {
 	int		pe_deprecated;
 };
 
+/*
+ * Linux additions: the PERF class (perf PMUs other than the core one,
+ * tracepoints).  pmc_perf_cpus(): for a parsed PERF-class request pa,
+ * the CPUs to count it on in system scope: set[cpu] = 1 for the CPUs of
+ * its PMU's sysfs cpumask (uncore, power: one CPU per package), every
+ * CPU when it has none; returns 1 when the PMU has a cpumask, 0 when
+ * not, -1 (EINVAL) for no PERF-class request.  pmc_perf_pmu_events():
+ * calls fn for each sysfs event of each PMU other than the core one
+ * ("msr", "tsc", "event=0x00"), in name order; returns the number of
+ * events, or -1.
+ */
+int	pmc_perf_cpus(const struct pmc_op_pmcallocate *_pa, unsigned char *_set,
+		      int _ncpu);
+int	pmc_perf_pmu_events(void (*_fn)(const char *_pmu, const char *_event,
+					const char *_terms, void *_arg),
+			    void *_arg);
+
 const char *pmc_pmu_cpuid(void);
 const char *pmc_pmu_model(void);
 int	pmc_pmu_event_info(int _idx, struct pmc_pmu_event_info *_info);

@@ -66,6 +66,33 @@ static void pmc_allocate_facts(const struct pmc_op_pmcallocate *pa, int err,
 			f->have_event = 1;
 			f->ev_caps = ce->ce_events[i].pm_ev_caps;
 		}
+	/*
+	 * The PERF class: the kind of PMU from sysfs (ENOENT: none of the
+	 * type); its capabilities as the module finds them, when the module
+	 * said they fall short.
+	 */
+	if (pa->pm_class == PMC_CLASS_PERF) {
+		f->perf_pmu = err == ENOENT ? HWPMC_PERF_PMU_NONE :
+			      pmc_perf_pmu_kind(pa->pm_md.pm_pmu.pm_type);
+		if (f->perf_pmu == HWPMC_PERF_PMU_NONE && err != ENOENT)
+			f->perf_pmu = HWPMC_PERF_PMU_REFUSED;
+		/*
+		 * EINVAL past the checks sysfs can tell: the module's probe
+		 * refused the type or configuration (but for a bad
+		 * pm_precise, which comes later).
+		 */
+		if (err == EINVAL && f->perf_pmu != HWPMC_PERF_PMU_NONE &&
+		    (f->perf_pmu != HWPMC_PERF_PMU_CPU ||
+		     PMC_IS_SYSTEM_MODE(pa->pm_mode)) &&
+		    pa->pm_md.pm_pmu.pm_precise <= 3 &&
+		    (!pa->pm_md.pm_pmu.pm_precise ||
+		     (pa->pm_caps & PMC_CAP_PRECISE)))
+			f->perf_pmu = HWPMC_PERF_PMU_REFUSED;
+		if (err == EOPNOTSUPP)
+			f->ev_caps = PMC_CAP_READ | PMC_CAP_WRITE |
+				     (f->perf_pmu == HWPMC_PERF_PMU_TRACEPOINT ?
+				      PMC_CAP_SYSTEM | PMC_CAP_INTERRUPT : 0);
+	}
 }
 
 /* The capabilities the event lacks, in words. */
@@ -75,7 +102,7 @@ static void pmc_caps_explain(char *m, size_t len, const char *spec,
 	const char *name;
 
 	if (missing & PMC_CAP_PRECISE) {
-		snprintf(m, len, "%s: precise events (:p) are not offered by this hwpmc module",
+		snprintf(m, len, "%s: the event has no precise form (:p; perf's precise_ip: PEBS on x86)",
 			 spec);
 	} else if (missing & (PMC_CAP_USER | PMC_CAP_SYSTEM)) {
 		snprintf(m, len, "%s: the event cannot count %s mode alone",
@@ -159,6 +186,18 @@ int pmc_lib_allocate_explain(const char *spec,
 		snprintf(m, len, "%s: class %s has no event %#x on this machine",
 			 spec, cl, (unsigned int)pa->pm_ev);
 		break;
+	case HWPMC_ALLOC_PERF_TYPE:
+		snprintf(m, len, "%s: no perf PMU of type %u", spec,
+			 (unsigned int)pa->pm_md.pm_pmu.pm_type);
+		break;
+	case HWPMC_ALLOC_PERF_REFUSED:
+		snprintf(m, len, "%s: perf type %u is not for the PERF class (the core PMU, software, breakpoints, kprobes, uprobes and AUX tracers are not), or perf refuses the configuration",
+			 spec, (unsigned int)pa->pm_md.pm_pmu.pm_type);
+		break;
+	case HWPMC_ALLOC_PERF_SCOPE:
+		snprintf(m, len, "%s: the PMU counts CPUs, not processes: count it in system scope",
+			 spec);
+		break;
 	case HWPMC_ALLOC_CAPS:
 		pmc_caps_explain(m, len, spec, pa->pm_caps & ~f.ev_caps);
 		break;
@@ -171,17 +210,25 @@ int pmc_lib_allocate_explain(const char *spec,
 			 spec, (uintmax_t)pa->pm_count);
 		break;
 	case HWPMC_ALLOC_KERNEL_PRIV:
-		snprintf(m, len, "%s: %s kernel mode needs CAP_PERFMON (or hwpmc's unprivileged_kernel=1); add ',usr' to %s user mode only",
-			 spec, sampling ? "sampling" : "counting",
-			 sampling ? "sample" : "count");
+		if (pa->pm_class == PMC_CLASS_PERF && !sampling)
+			snprintf(m, len, "%s: tracepoints and other perf PMUs count kernel mode, which needs CAP_PERFMON (or hwpmc's unprivileged_kernel=1)",
+				 spec);
+		else
+			snprintf(m, len, "%s: %s kernel mode needs CAP_PERFMON (or hwpmc's unprivileged_kernel=1); add ',usr' to %s user mode only",
+				 spec, sampling ? "sampling" : "counting",
+				 sampling ? "sample" : "count");
 		break;
 	case HWPMC_ALLOC_CONFIG:
 		snprintf(m, len, "%s: a perf configuration (pm_config*) is for raw events only",
 			 spec);
 		break;
 	case HWPMC_ALLOC_RESERVED:
-		snprintf(m, len, "%s: pm_md.pm_pmu.pm__reserved is not zero",
+		snprintf(m, len, "%s: pm_md.pm_pmu.pm_type is for the PERF class only",
 			 spec);
+		break;
+	case HWPMC_ALLOC_PRECISE:
+		snprintf(m, len, "%s: pm_md.pm_pmu.pm_precise %u: perf's precise_ip is 0 to 3, and needs PMC_CAP_PRECISE",
+			 spec, (unsigned int)pa->pm_md.pm_pmu.pm_precise);
 		break;
 	default:
 		/* the module's later steps: rows, raw bits, perf (hwpmc(4)) */

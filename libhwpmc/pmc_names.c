@@ -41,7 +41,7 @@ const char *pmc_name_of_class(enum pmc_class pc)
 	C(TSC); C(K8); C(IBS); C(IAF); C(IAP); C(UCF); C(UCP); C(XSCALE);
 	C(PPC7450); C(PPC970); C(SOFT); C(ARMV7); C(ARMV8); C(E500);
 	C(POWER8); C(DMC620_PMU_CD2); C(DMC620_PMU_C); C(CMN600_PMU);
-	C(RAPL); C(PMU);
+	C(RAPL); C(PMU); C(PERF);
 #undef C
 	}
 	errno = EINVAL;

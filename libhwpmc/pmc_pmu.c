@@ -125,7 +125,7 @@ static void pmu_set_builtin(struct pmc_pmu_desc *d, const char *name,
 	d->from_sysfs = 0;
 }
 
-static const char *pmu_sysfs_root(void)
+const char *pmc_pmu_sysfs_root(void)
 {
 	const char *r = secure_getenv("HWPMC_SYSFS");
 
@@ -148,13 +148,12 @@ static int pmu_format_cmp(const void *a, const void *b)
 /* The core PMU's format from sysfs: 0, or -1 when there is none. */
 static int pmu_load_sysfs(struct pmc_pmu_desc *d)
 {
-	char path[PATH_MAX], line[128], best[64] = "";
+	char path[PATH_MAX], best[64] = "";
 	struct dirent *de;
 	DIR *dir;
-	FILE *f;
 
 	snprintf(path, sizeof(path), "%s/bus/event_source/devices",
-		 pmu_sysfs_root());
+		 pmc_pmu_sysfs_root());
 	dir = opendir(path);
 	if (!dir)
 		return -1;
@@ -165,19 +164,35 @@ static int pmu_load_sysfs(struct pmc_pmu_desc *d)
 	closedir(dir);
 	if (!best[0])
 		return -1;
+	return pmc_pmu_load_format(d, best);
+}
+
+/*
+ * The format of PMU name (a directory of /sys/bus/event_source/devices)
+ * into d: 0, or -1 when it has no format files (or no such PMU).
+ */
+int pmc_pmu_load_format(struct pmc_pmu_desc *d, const char *best)
+{
+	char path[PATH_MAX], line[128];
+	struct dirent *de;
+	DIR *dir;
+	FILE *f;
+
+	snprintf(d->name, sizeof(d->name), "%s", best);
+	d->nformat = 0;
+	d->from_sysfs = 1;
 	snprintf(path, sizeof(path), "%s/bus/event_source/devices/%s/format",
-		 pmu_sysfs_root(), best);
+		 pmc_pmu_sysfs_root(), best);
 	dir = opendir(path);
 	if (!dir)
 		return -1;
-	snprintf(d->name, sizeof(d->name), "%s", best);
 	d->nformat = 0;
 	while ((de = readdir(dir)) && d->nformat < PMC_PMU_MAXFMT) {
 		if (de->d_name[0] == '.')
 			continue;
 		if (snprintf(path, sizeof(path),
 			     "%s/bus/event_source/devices/%s/format/%s",
-			     pmu_sysfs_root(), best, de->d_name) >= (int)sizeof(path))
+			     pmc_pmu_sysfs_root(), best, de->d_name) >= (int)sizeof(path))
 			continue;
 		f = fopen(path, "re");
 		if (!f)
@@ -190,7 +205,6 @@ static int pmu_load_sysfs(struct pmc_pmu_desc *d)
 	}
 	closedir(dir);
 	qsort(d->format, d->nformat, sizeof(d->format[0]), pmu_format_cmp);
-	d->from_sysfs = 1;
 	return d->nformat ? 0 : -1;
 }
 
@@ -325,7 +339,7 @@ int pmc_pmu_read_midr(char *buf, size_t len)
 
 	snprintf(path, sizeof(path),
 		 "%s/devices/system/cpu/cpu0/regs/identification/midr_el1",
-		 pmu_sysfs_root());
+		 pmc_pmu_sysfs_root());
 	f = fopen(path, "re");
 	if (!f)
 		return -1;

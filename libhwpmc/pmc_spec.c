@@ -187,7 +187,8 @@ static int pmc_find_avail(const char *name, struct pmc_evref *r)
 		if (!ce->ce_events)
 			continue;
 		for (i = 0; i < ce->ce_nevent; i++)
-			if (pmc_same(ce->ce_events[i].pm_ev_name, name)) {
+			if (ce->ce_events[i].pm_ev_code != PMC_EV_PERF &&
+			    pmc_same(ce->ce_events[i].pm_ev_name, name)) {
 				r->cl = ce->ce_class;
 				r->code = ce->ce_events[i].pm_ev_code;
 				r->caps = ce->ce_events[i].pm_ev_caps;
@@ -296,7 +297,19 @@ static int pmc_number(const char *s, uint64_t *v)
 
 static const char *pmc_class_word(uint32_t cl)
 {
-	return cl == PMC_CLASS_SOFT ? "SOFT" : "PMU";
+	return cl == PMC_CLASS_SOFT ? "SOFT" : cl == PMC_CLASS_PERF ? "PERF" :
+	       "PMU";
+}
+
+/* The module offers the PERF class (other perf PMUs, tracepoints). */
+static int pmc_have_perf(void)
+{
+	uint32_t i;
+
+	for (i = 0; i < pmc_lib.cpuinfo.pm_nclass; i++)
+		if (pmc_lib.cpuinfo.pm_classes[i].pm_class == PMC_CLASS_PERF)
+			return 1;
+	return 0;
 }
 
 /* The machine has a hardware PMU class (even one with no events). */
@@ -616,6 +629,75 @@ static int pmc_parse_pmu_form(int machine, const struct pmc_pmu_cpu *cpu,
 }
 
 /*
+ * A PERF-class event: "pmu/terms/" of a PMU other than the core one, or
+ * tracepoint "sys:name" (pmu NULL, terms "sys:name").
+ */
+static int pmc_parse_perf(int machine, const char *pmu, const char *terms,
+			  const char *spec, struct pmc_op_pmcallocate *pa,
+			  struct pmc_evref *ev, char *err, size_t errlen)
+{
+	struct pmc_perf_pmu p;
+	char sys[PMC_NAME_MAX * 2], *name;
+	uint64_t id;
+
+	if (machine && !pmc_have_perf())
+		FAIL("'%s': %s '%s' is not counted by this hwpmc module (it has no PERF class: other perf PMUs, tracepoints)",
+		     spec, pmu ? "PMU" : "tracepoint", pmu ? pmu : terms);
+	ev->cl = PMC_CLASS_PERF;
+	ev->code = PMC_EV_PERF;
+	ev->enc = NULL;
+	if (!pmu) {
+		if (strlen(terms) >= sizeof(sys))
+			FAIL("tracepoint name too long in '%s'", spec);
+		strcpy(sys, terms);
+		name = strchr(sys, ':');
+		*name++ = '\0';
+		if (pmc_perf_tracepoint(sys, name, &id, err, errlen) < 0) {
+			errno = EINVAL;	/* an unknown event, as others */
+			return -1;
+		}
+		pa->pm_md.pm_pmu.pm_type = 2;	/* PERF_TYPE_TRACEPOINT */
+		pa->pm_md.pm_pmu.pm_config = id;
+		return 0;
+	}
+	if (pmc_perf_pmu_load(pmu, &p) < 0)
+		FAIL("no PMU '%s' in '%s' (none of that name under /sys/bus/event_source/devices)",
+		     pmu, spec);
+	if (!*terms)
+		FAIL("no event terms in '%s'", spec);
+	return pmc_perf_encode(&p, terms, spec, &pa->pm_md.pm_pmu, err,
+			       errlen) < 0 ? -1 : 0;
+}
+
+/*
+ * Is name ("sys:event[:modifiers]") a tracepoint rather than an event
+ * with modifiers?  When what follows the ':' is not modifier letters,
+ * and what precedes it can be a tracefs system (lower case, digits, '_')
+ * and names no event hwpmc knows ("cpu-clock:x" is a bad modifier).
+ */
+static int pmc_tracepoint_form(const char *name, int table)
+{
+	const char *colon = strchr(name, ':');
+	size_t n, m;
+	char sys[PMC_NAME_MAX];
+	struct pmc_evref r;
+
+	if (!colon || !colon[1])
+		return 0;
+	n = strcspn(colon + 1, ":");
+	if (strspn(colon + 1, "ukpUK") >= n)
+		return 0;
+	m = (size_t)(colon - name);
+	if (!m || m >= sizeof(sys) ||
+	    strspn(name, "abcdefghijklmnopqrstuvwxyz0123456789_") < m)
+		return 0;
+	memcpy(sys, name, m);
+	sys[m] = '\0';
+	return !pmc_find_known(sys, &r) && !pmc_alias(sys) &&
+	       pmc_pmu_find(table, sys) < 0;
+}
+
+/*
  * The parser: spec into pa, among this machine's events if machine; the
  * modes spec names (PMC_CAP_USER, PMC_CAP_SYSTEM) into *named.
  */
@@ -624,6 +706,7 @@ static int pmc_parse(const char *spec, int machine,
 		     char *err, size_t errlen)
 {
 	char buf[SPECMAX], *name, *mod = NULL, *tok, *next, *slash, *comma;
+	char *tp = NULL;
 	struct pmc_evref ev = { 0 };
 	struct pmc_pmu_cpu cpu;
 	uint32_t cl = 0, modes = 0, precise = 0;
@@ -668,8 +751,13 @@ static int pmc_parse(const char *spec, int machine,
 			*next++ = '\0';
 		if (!*name)
 			FAIL("no event in '%s'", spec);
-		/* perf's modifiers: ":u", ":k", ":uk", ":p" */
+		/* perf's tracepoints, "sys:name[:modifiers]" */
 		mod = strchr(name, ':');
+		if (pmc_tracepoint_form(name, cpu.table)) {
+			tp = name;
+			mod = strchr(mod + 1, ':');
+		}
+		/* perf's modifiers: ":u", ":k", ":uk", ":p" */
 		if (mod) {
 			*mod++ = '\0';
 			if (!*mod)
@@ -689,6 +777,18 @@ static int pmc_parse(const char *spec, int machine,
 			     mod, spec);
 	}
 
+	if (tp) {
+		if (pmc_parse_perf(machine, NULL, tp, spec, pa, &ev, err,
+				   errlen) < 0)
+			return -1;
+		goto qualifiers;
+	}
+	if (slash && !pmc_core_pmu(&cpu, name)) {
+		if (pmc_parse_perf(machine, name, slash + 1, spec, pa, &ev,
+				   err, errlen) < 0)
+			return -1;
+		goto qualifiers;
+	}
 	if (slash) {
 		if (pmc_parse_pmu_form(machine, &cpu, name, slash + 1, spec,
 				       pa, &ev, err, errlen) < 0)
@@ -769,8 +869,10 @@ qualifiers:
 	/* both modes named: that is the default, counting both */
 	if (modes != (PMC_CAP_USER | PMC_CAP_SYSTEM))
 		pa->pm_caps = modes;
-	if (precise)
+	if (precise) {
 		pa->pm_caps |= PMC_CAP_PRECISE;
+		pa->pm_md.pm_pmu.pm_precise = precise;	/* perf's precise_ip */
+	}
 	*named = modes;
 	err[0] = '\0';
 	return 0;

@@ -144,7 +144,7 @@ STAT_SRCS	:= tools/pmcstat_opts.c tools/pmcstat_plan.c tools/pmcstat_run.c \
 LIB_SRCS	:= libhwpmc/pmc_init.c libhwpmc/pmc_ops.c libhwpmc/pmc_names.c \
 		   libhwpmc/pmc_modcheck.c libhwpmc/pmc_counting.c \
 		   libhwpmc/pmc_spec.c libhwpmc/pmc_pmu.c \
-		   libhwpmc/pmc_pmu_api.c libhwpmc/pmclog.c
+		   libhwpmc/pmc_pmu_api.c libhwpmc/pmc_perf.c libhwpmc/pmclog.c
 LIB_PIC_OBJS	:= $(patsubst libhwpmc/%.c,$(B)/obj/lib-pic/%.o,$(LIB_SRCS)) \
 		   $(B)/obj/lib-pic/pmu_events_data.o
 LIB_OBJS	:= $(patsubst libhwpmc/%.c,$(B)/obj/lib/%.o,$(LIB_SRCS)) \
@@ -347,7 +347,8 @@ UT_LIB_OBJS	:= $(patsubst libhwpmc/%.c,$(UT)/obj/lib/%.o,$(LIB_SRCS)) \
 HAVE_CXX	:= $(shell command -v $(CXX) 2>/dev/null)
 UT_PROGS	:= $(UT)/test_names $(UT)/test_lib $(UT)/test_spec $(UT)/test_count \
 		   $(UT)/test_allocate $(UT)/test_cpc $(UT)/cpc_example \
-		   $(UT)/test_pmclog $(UT)/test_pmu $(UT)/test_compat $(UT)/test_metric \
+		   $(UT)/test_pmclog $(UT)/test_pmu $(UT)/test_perf $(UT)/test_compat \
+		   $(UT)/test_metric \
 		   $(if $(HAVE_CXX),$(UT)/test_compat_cxx) \
 		   $(UT)/hwpmc-control $(UT)/hwpmc-stat \
 		   $(UT)/hwpmc-cputrack $(UT)/hwpmc-cpustat \
@@ -396,6 +397,9 @@ $(UT)/test_spec: $(UT)/obj/test_spec.o $(UT)/obj/fake_hwpmc.o $(UT_LIB_OBJS)
 $(UT)/test_pmu: $(UT)/obj/test_pmu.o $(UT)/obj/fake_hwpmc.o $(UT_LIB_OBJS)
 	$(CC) $(UT_SAN) -o $@ $^ $(LIB_LIBS)
 
+$(UT)/test_perf: $(UT)/obj/test_perf.o $(UT)/obj/fake_hwpmc.o $(UT_LIB_OBJS)
+	$(CC) $(UT_SAN) -o $@ $^ $(LIB_LIBS)
+
 # metric expressions and tables (hwpmc-stat -M)
 $(UT)/test_metric: $(UT)/obj/test_metric.o $(UT)/obj/tools/pmcstat_metric.o \
 		   $(B)/obj/tools/pmu_metrics_data.o $(UT_LIB_OBJS)
@@ -438,7 +442,8 @@ $(UT)/hwpmc-cputrack $(UT)/hwpmc-cpustat: $(UT)/%: $(UT)/obj/tools/%.o \
 	$(CC) $(UT_SAN) -o $@ $^ $(LIB_LIBS)
 
 # The fake module, preloaded into the tools: not instrumented.
-$(UT)/fake_hwpmc.so: tests/unit/fake_hwpmc.c tests/unit/fake_hwpmc.h include/hwpmc_allocate.h
+$(UT)/fake_hwpmc.so: tests/unit/fake_hwpmc.c tests/unit/fake_hwpmc.h include/hwpmc_allocate.h \
+			 include/uapi/linux/hwpmc.h
 	@mkdir -p $(@D)
 	$(CC) $(U_CPPFLAGS) $(filter-out -fvisibility=hidden -MMD -MP,$(U_CFLAGS)) \
 		-fPIC -shared -o $@ $<

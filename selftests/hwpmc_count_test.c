@@ -125,7 +125,9 @@ FIXTURE_SETUP(count)
 	ASSERT_LE(0, self->fd);
 	ASSERT_EQ(0, xioctl(self->fd, HWPMC_IOC_GETCPUINFO, &self->ci));
 	self->nsoft = self->ci.pm_classes[0].pm_num;
-	self->npmu = self->ci.pm_nclass > 1 ? self->ci.pm_classes[1].pm_num : 0;
+	self->npmu = self->ci.pm_nclass > 1 &&
+		     self->ci.pm_classes[1].pm_class == PMC_CLASS_PMU ?
+		     self->ci.pm_classes[1].pm_num : 0;
 }
 
 FIXTURE_TEARDOWN(count)

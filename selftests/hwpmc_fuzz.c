@@ -433,7 +433,9 @@ static void op_allocate(void)
 	if (chance(5))
 		pa.pm_md.pm_pmu.pm_config1 = wild64();
 	if (chance(5))
-		pa.pm_md.pm_pmu.pm__reserved = wild64();
+		pa.pm_md.pm_pmu.pm_type = chance(50) ? 2 : 0x10000 + rn(1000);
+	if (chance(5))
+		pa.pm_md.pm_pmu.pm_precise = chance(50) ? rn(5) : wild32();
 	if (chance(5))
 		pa.pm_stacksize = wild32();
 	if (call(dev(), HWPMC_IOC_PMCALLOCATE, hostile(&pa, sizeof(pa))) == 0 &&

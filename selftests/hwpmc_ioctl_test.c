@@ -207,9 +207,13 @@ TEST_F(dev, getcpuinfo)
 	for (; i < PMC_CLASS_MAX; i++)
 		EXPECT_EQ(0, ci->pm_classes[i].pm_num);
 	EXPECT_EQ(sum, ci->pm_npmc);
-	if (ci->pm_nclass == 1) {
+	/* then PMU where the machine has one, then PERF, always */
+	ASSERT_LE(2, ci->pm_nclass);
+	EXPECT_EQ(PMC_CLASS_PERF, ci->pm_classes[ci->pm_nclass - 1].pm_class);
+	if (ci->pm_nclass == 2) {
 		EXPECT_EQ(PMC_CPU_GENERIC, ci->pm_cputype);
 	} else {
+		EXPECT_EQ(3, ci->pm_nclass);
 		EXPECT_EQ(PMC_CLASS_PMU, ci->pm_classes[1].pm_class);
 	}
 
@@ -254,7 +258,8 @@ TEST_F(dev, getpmcinfo_rows)
 			for (i = 0; i < cl->pm_num; i++, row++) {
 				snprintf(name, sizeof(name), "%s%u",
 					 cl->pm_class == PMC_CLASS_SOFT ?
-					 "SOFT" : "PMU", i);
+					 "SOFT" : cl->pm_class == PMC_CLASS_PMU ?
+					 "PMU" : "PERF", i);
 				EXPECT_STREQ(name, pi[row].pm_name);
 				EXPECT_EQ(cl->pm_class, pi[row].pm_class);
 				EXPECT_EQ(1, pi[row].pm_enabled);
@@ -383,7 +388,7 @@ TEST_F(dev, geteventinfo_pmu)
 	__u32 n = 0, i;
 	int cycles = 0, instructions = 0;
 
-	if (self->ci.pm_nclass < 2)
+	if (self->ci.pm_nclass < 3)
 		SKIP(return, "no hardware PMU in this machine");
 	ASSERT_EQ(0, geteventinfo(self->fd, PMC_CLASS_PMU, 0, NULL, &n));
 	ASSERT_LT(0, n);

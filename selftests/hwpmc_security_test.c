@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -403,6 +404,105 @@ TEST(member_counts_own_processes_pmu_user_mode)
 	if (!have_pmu())
 		SKIP(return, "no hardware PMU: user-mode instructions not counted");
 	EXPECT_EQ(0, run_as(&MEMBER, count_own, &pmu));
+}
+
+/* -- the PERF class: tracepoints, other perf PMUs ------------------------- */
+
+struct perf_arg {
+	__u32 mode, cpu, type;
+	__u64 config;
+};
+
+/* Allocate a PERF-class PMC of a; count the caller itself if that works. */
+static int perf_own(void *varg)
+{
+	struct perf_arg *a = varg;
+	struct pmc_op_pmcallocate pa = {
+		.pm_mode = a->mode, .pm_class = PMC_CLASS_PERF,
+		.pm_ev = PMC_EV_PERF, .pm_cpu = a->cpu,
+	};
+	int fd = dev_open(), e, i;
+	__u32 id;
+
+	if (fd < 0)
+		return 100 + (errno & 63);
+	if (PMC_IS_SYSTEM_MODE(a->mode)) {	/* run where it counts */
+		cpu_set_t set;
+
+		CPU_ZERO(&set);
+		CPU_SET(a->cpu, &set);
+		if (sched_setaffinity(0, sizeof(set), &set))
+			return 154;
+	}
+	pa.pm_md.pm_pmu.pm_type = a->type;
+	pa.pm_md.pm_pmu.pm_config = a->config;
+	e = pmcallocate(fd, &pa, &id);
+	if (!e && !PMC_IS_SYSTEM_MODE(a->mode))
+		e = attach(fd, id, 0);
+	if (!e)
+		e = simple(fd, HWPMC_IOC_PMCSTART, id);
+	if (e)
+		return e;
+	for (i = 0; i < 10; i++)
+		syscall(SYS_getppid);
+	if (value(fd, id) < (a->type == PERF_TYPE_TRACEPOINT ? 10 : 1))
+		return 153;
+	close(fd);
+	return 0;
+}
+
+/* The id of syscalls:sys_enter_getppid from tracefs (mounted), or -1. */
+static int getppid_tp(void)
+{
+	static const char *const p[] = {
+		"/sys/kernel/tracing/events/syscalls/sys_enter_getppid/id",
+		"/sys/kernel/debug/tracing/events/syscalls/sys_enter_getppid/id",
+	};
+	int id = read_int_path(p[0]);
+
+	if (id < 0)
+		id = read_int_path(p[1]);
+	if (id < 0 && !mount("nodev", "/sys/kernel/tracing", "tracefs", 0,
+			     NULL))
+		id = read_int_path(p[0]);
+	return id;
+}
+
+/*
+ * Tracepoints and other perf PMUs count kernel mode: a member needs
+ * unprivileged_kernel=1 for its own processes, and CAP_PERFMON (or
+ * unprivileged_syspmcs=1) besides for system scope, as for PMU events.
+ */
+TEST(member_perf_class_rules)
+{
+	int tp = getppid_tp(), msr;
+	struct perf_arg a = { PMC_MODE_TC, PMC_CPU_ANY, PERF_TYPE_TRACEPOINT,
+			      (__u64)tp };
+	struct perf_arg s = a;
+	struct who perfmon = with_cap(MEMBER, CAP_PERFMON);
+
+	ASSERT_EQ(0, setup_device());
+	if (tp < 0)
+		SKIP(return, "no tracefs or no syscalls:sys_enter_getppid");
+	s.mode = PMC_MODE_SC;
+	s.cpu = 0;
+	write_param("unprivileged_kernel", "0");
+	EXPECT_EQ(EPERM, run_as(&MEMBER, perf_own, &a));
+	EXPECT_EQ(EPERM, run_as(&MEMBER, perf_own, &s));
+	EXPECT_EQ(0, run_as(&perfmon, perf_own, &a));
+	EXPECT_EQ(0, run_as(&perfmon, perf_own, &s));
+	write_param("unprivileged_kernel", "1");
+	EXPECT_EQ(0, run_as(&MEMBER, perf_own, &a));
+	EXPECT_EQ(EPERM, run_as(&MEMBER, perf_own, &s));
+	write_param("unprivileged_kernel", "0");
+	msr = read_int_path("/sys/bus/event_source/devices/msr/type");
+	if (msr < 0)
+		SKIP(return, "no msr PMU: its rules not tried");
+	a.type = s.type = (__u32)msr;
+	a.config = s.config = 0;	/* msr/tsc/ */
+	EXPECT_EQ(EPERM, run_as(&MEMBER, perf_own, &a));
+	EXPECT_EQ(EPERM, run_as(&MEMBER, perf_own, &s));
+	EXPECT_EQ(0, run_as(&perfmon, perf_own, &s));
 }
 
 /* -- attach: others' processes -------------------------------------------- */

@@ -225,6 +225,28 @@ static void vendor_note(int verbose)
 		printf("# vendor events: %s, CPU %s%s\n", model, id, src);
 }
 
+static void print_perf_event(const char *pmu, const char *event,
+			     const char *terms, void *arg)
+{
+	if (*(int *)arg)
+		printf("\t%s/%s/\n\t\t[%s]\n", pmu, event, terms);
+	else
+		printf("\t%s/%s/\n", pmu, event);
+}
+
+/*
+ * The PERF class: the sysfs events of the PMUs other than the core one,
+ * as perf spells them; tracepoints (thousands) are named, not listed.
+ */
+static void print_perf_events(int verbose)
+{
+	printf("PERF\n");
+	if (pmc_perf_pmu_events(print_perf_event, &verbose) < 0)
+		printf("\t(no /sys/bus/event_source/devices)\n");
+	printf("\t# and other terms of those PMUs' format/ (pmu/event=0x..,.../), and tracepoints\n"
+	       "\t# sys:name of tracefs's events/ (ls /sys/kernel/tracing/events)\n");
+}
+
 static int list_events(int verbose)
 {
 	const struct pmc_cpuinfo *ci;
@@ -242,6 +264,10 @@ static int list_events(int verbose)
 	for (c = 0; c < ci->pm_nclass; c++) {
 		uint32_t cl = ci->pm_classes[c].pm_class;
 
+		if (cl == PMC_CLASS_PERF) {
+			print_perf_events(verbose);
+			continue;
+		}
 		if (pmc_event_names_of_class((enum pmc_class)cl, &names, &n) < 0)
 			die("cannot list the events of class %s: %s",
 			    class_name(cl, buf, sizeof(buf)), strerror(errno));
@@ -287,6 +313,7 @@ static int list_known_events(int verbose)
 		}
 	}
 	print_vendor_events(verbose);
+	print_perf_events(verbose);
 	return 0;
 }
 

@@ -484,6 +484,11 @@ int count_allocate(struct stat_run *st)
 			continue;
 		}
 		parse_cpus(w->cpus, cpus, ncpu);
+		/* a CPU-wide perf PMU (uncore): the CPUs of its cpumask */
+		if (!strcmp(w->cpus, "*") &&
+		    pmc_perf_cpus(&w->ps.ps_pa, cpus, ncpu) == 1 && verbose)
+			fprintf(stderr, "%s: %s: the CPUs of its PMU's cpumask\n",
+				prog, w->spec);
 		for (cpu = 0; cpu < ncpu && r >= 0; cpu++) {
 			if (!cpus[cpu])
 				continue;

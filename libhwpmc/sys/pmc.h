@@ -144,7 +144,8 @@ enum pmc_cputype {
 	__PMC_CLASS(DMC620_PMU_C, 0x17,	"Arm DMC-620 PMU, CLK")		\
 	__PMC_CLASS(CMN600_PMU,	0x18,	"Arm CMN-600 PMU")		\
 	__PMC_CLASS(RAPL,	0x19,	"RAPL energy counters")		\
-	__PMC_CLASS(PMU,	0x40,	"CPU PMU through Linux perf")
+	__PMC_CLASS(PMU,	0x40,	"CPU PMU through Linux perf")	\
+	__PMC_CLASS(PERF,	0x41,	"other perf PMUs and tracepoints")
 
 enum pmc_class {
 #undef __PMC_CLASS
@@ -153,7 +154,7 @@ enum pmc_class {
 #undef __PMC_CLASS
 };
 
-/* PMC_CLASS_FIRST and PMC_CLASS_LAST (PMU) come from <linux/hwpmc.h>. */
+/* PMC_CLASS_FIRST and PMC_CLASS_LAST (PERF) come from <linux/hwpmc.h>. */
 
 /* Row states: hardware states, then software states. */
 #define __PMC_HWSTATES()						\

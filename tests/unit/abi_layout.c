@@ -84,7 +84,8 @@ struct layout_entry {
 	F(pmc_md_pmu_op_pmcallocate, pm_config)				\
 	F(pmc_md_pmu_op_pmcallocate, pm_config1)			\
 	F(pmc_md_pmu_op_pmcallocate, pm_config2)			\
-	F(pmc_md_pmu_op_pmcallocate, pm__reserved)			\
+	F(pmc_md_pmu_op_pmcallocate, pm_type)			\
+	F(pmc_md_pmu_op_pmcallocate, pm_precise)			\
 	U(pmc_md_op_pmcallocate) UF(pmc_md_op_pmcallocate, pm_pmu)	\
 	UF(pmc_md_op_pmcallocate, __pad)				\
 	S(pmc_op_pmcallocate) F(pmc_op_pmcallocate, pm_caps)		\

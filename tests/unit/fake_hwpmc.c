@@ -93,6 +93,37 @@ static const struct pmc_dyn_event_descr pmu_full_events[] = {
 	{ "raw", PMC_EV_PMU_RAW, UKS },
 };
 
+/* FAKE_HWPMC_PERF=1: the PERF class, whose one event takes a perf type */
+static const struct pmc_dyn_event_descr perf_events[] = {
+	{ "perf", PMC_EV_PERF, UKS },
+};
+
+/*
+ * The fake's perf PMU types: 2 tracepoints (id 0xdead: none), 10 a PMU
+ * that counts processes and cannot filter modes (msr), 11 a CPU-wide one
+ * (uncore), 4 the core PMU (refused); none other.  Sets the capabilities
+ * as the module's probe finds them.
+ */
+static int fake_perf_pmu(const struct pmc_op_pmcallocate *pa, uint32_t *caps)
+{
+	const struct pmc_md_pmu_op_pmcallocate *md = &pa->pm_md.pm_pmu;
+
+	*caps = PMC_CAP_READ | PMC_CAP_WRITE;
+	switch (md->pm_type) {
+	case 2:
+		*caps |= PMC_CAP_SYSTEM | PMC_CAP_INTERRUPT;
+		return md->pm_config == 0xdead ? HWPMC_PERF_PMU_REFUSED :
+						 HWPMC_PERF_PMU_TRACEPOINT;
+	case 10:
+		return HWPMC_PERF_PMU_TASK;
+	case 11:
+		return HWPMC_PERF_PMU_CPU;
+	case 4:
+		return HWPMC_PERF_PMU_REFUSED;
+	}
+	return HWPMC_PERF_PMU_NONE;
+}
+
 #define NSOFTEV	(sizeof(soft_events) / sizeof(soft_events[0]))
 #define NPMUEV	(sizeof(pmu_events) / sizeof(pmu_events[0]))
 #define NPMUFULLEV (sizeof(pmu_full_events) / sizeof(pmu_full_events[0]))
@@ -111,6 +142,12 @@ static int do_getcpuinfo(struct pmc_op_getcpuinfo *ci)
 	ci->pm_ncpu = FAKE_NCPU;
 	ci->pm_npmc = nrows();
 	ci->pm_nclass = 1 + pmu;
+	if (env_ul("FAKE_HWPMC_PERF", 0)) {
+		ci->pm_classes[ci->pm_nclass].pm_class = PMC_CLASS_PERF;
+		ci->pm_classes[ci->pm_nclass].pm_caps = UKS;
+		ci->pm_classes[ci->pm_nclass].pm_width = 64;
+		ci->pm_nclass++;
+	}
 	ci->pm_classes[0].pm_class = PMC_CLASS_SOFT;
 	ci->pm_classes[0].pm_caps = PMC_CAP_INTERRUPT | PMC_CAP_READ;
 	ci->pm_classes[0].pm_width = 64;
@@ -174,6 +211,10 @@ static int do_getdyneventinfo(struct pmc_op_getdyneventinfo *gde)
 		/* GROW: the first count query misses one event */
 		if (env_ul("FAKE_HWPMC_GROW", 0) && fake_grow_calls++ == 0)
 			n--;
+	} else if (gde->pm_class == PMC_CLASS_PERF &&
+		   env_ul("FAKE_HWPMC_PERF", 0)) {
+		evs = perf_events;
+		n = 1;
 	} else if (gde->pm_class == PMC_CLASS_PMU &&
 		   env_ul("FAKE_HWPMC_PMU", 0) == 2) {
 		evs = pmu_full_events;
@@ -248,6 +289,9 @@ static const struct pmc_dyn_event_descr *fake_event(uint32_t cl, uint32_t ev)
 	} else if (cl == PMC_CLASS_PMU && pmu) {
 		evs = pmu == 2 ? pmu_full_events : pmu_events;
 		n = pmu == 2 ? NPMUFULLEV : NPMUEV;
+	} else if (cl == PMC_CLASS_PERF && env_ul("FAKE_HWPMC_PERF", 0)) {
+		evs = perf_events;
+		n = 1;
 	} else {
 		return NULL;
 	}
@@ -315,6 +359,10 @@ static int do_pmcallocate(struct pmc_op_pmcallocate *pa)
 		fprintf(stderr, "fake_hwpmc: allocate mode %u flags %#x\n",
 			(unsigned int)pa->pm_mode, (unsigned int)pa->pm_flags);
 	fake_hwpmc_alloc_check = hwpmc_alloc_check(pa, &f);
+	if (fake_hwpmc_alloc_check == HWPMC_ALLOC_PERF_PROBE) {
+		f.perf_pmu = fake_perf_pmu(pa, &f.ev_caps);
+		fake_hwpmc_alloc_check = hwpmc_alloc_check(pa, &f);
+	}
 	if (fake_hwpmc_alloc_check != HWPMC_ALLOC_OK)
 		return -hwpmc_alloc_errno(fake_hwpmc_alloc_check);
 	for (i = 0; i < FAKE_NPMC && fake_pmcs[i].used; i++)

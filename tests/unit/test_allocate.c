@@ -23,6 +23,7 @@
 #define SOFT(x)		PMC_CLASS_SOFT, (enum pmc_event)(PMC_EV_SOFT_FIRST + (x))
 #define PMU(x)		PMC_CLASS_PMU, (enum pmc_event)(PMC_EV_PMU_HW_FIRST + (x))
 #define RAW		PMC_CLASS_PMU, (enum pmc_event)PMC_EV_PMU_RAW
+#define PERF		PMC_CLASS_PERF, (enum pmc_event)PMC_EV_PERF
 #define CPU_CLOCK	0	/* PERF_COUNT_SW_*, PERF_COUNT_HW_* */
 #define TASK_CLOCK	1
 #define PAGE_FAULTS	2
@@ -39,7 +40,9 @@ struct req {
 	uint32_t	caps, cpu, flags;
 	uint64_t	count;
 	uint64_t	config;		/* pm_md.pm_pmu.pm_config */
-	uint64_t	reserved;	/* pm_md.pm_pmu.pm__reserved; STACK: pm_stacksize */
+	uint64_t	reserved;	/* STACK, or PMC_F_USERSTACK: pm_stacksize;
+					 * else pm_md.pm_pmu.pm_type and
+					 * (bits 32-63) pm_precise */
 };
 
 /* The fake (FAKE_HWPMC_PMU=1): CPUs 0-3, CPU 2 offline; its event table. */
@@ -107,7 +110,7 @@ static const struct req reqs[] = {
 	  SOFT(TASK_CLOCK), PMC_CAP_USER, ANY, 0, 0, 0, 0 },
 	{ HWPMC_ALLOC_CAPS, "cannot count kernel mode alone", 0, PMC_MODE_TC,
 	  SOFT(TASK_CLOCK), PMC_CAP_SYSTEM, ANY, 0, 0, 0, 0 },
-	{ HWPMC_ALLOC_CAPS, "precise events (:p)", 0, PMC_MODE_TS,
+	{ HWPMC_ALLOC_CAPS, "has no precise form (:p", 0, PMC_MODE_TS,
 	  PMU(CYCLES), PMC_CAP_PRECISE, ANY, 0, 0, 0, 0 },
 	{ HWPMC_ALLOC_CAPS, "lacks capability EDGE", 0, PMC_MODE_TC,
 	  SOFT(CPU_CLOCK), PMC_CAP_EDGE, ANY, 0, 0, 0, 0 },
@@ -123,8 +126,40 @@ static const struct req reqs[] = {
 	  PMC_MODE_TS, SOFT(CPU_CLOCK), PMC_CAP_SYSTEM, ANY, 0, 0, 0, 0 },
 	{ HWPMC_ALLOC_CONFIG, "for raw events only", 0, PMC_MODE_TC, PMU(CYCLES),
 	  0, ANY, 0, 0, 0x3c, 0 },
-	{ HWPMC_ALLOC_RESERVED, "pm__reserved is not zero", 0, PMC_MODE_TC, RAW,
+	{ HWPMC_ALLOC_RESERVED, "pm_type is for the PERF class", 0, PMC_MODE_TC, RAW,
 	  0, ANY, 0, 0, 0xc0, 1 },
+	/* the PERF class: the fake's types (fake_hwpmc.c, fake sysfs below) */
+	{ HWPMC_ALLOC_OK, "", 0, PMC_MODE_TC, PERF, 0, ANY, 0, 0, 0x123, 2 },
+	{ HWPMC_ALLOC_OK, "", 0, PMC_MODE_SC, PERF, 0, 1, 0, 0, 0x123, 2 },
+	{ HWPMC_ALLOC_OK, "", 0, PMC_MODE_TC, PERF, 0, ANY, 0, 0, 0, 10 },
+	{ HWPMC_ALLOC_OK, "", 0, PMC_MODE_SC, PERF, 0, 0, 0, 0, 0x1, 11 },
+	{ HWPMC_ALLOC_PERF_TYPE, "no perf PMU of type 99", 0, PMC_MODE_TC, PERF,
+	  0, ANY, 0, 0, 0, 99 },
+	{ HWPMC_ALLOC_PERF_REFUSED, "perf type 4 is not for the PERF class", 0,
+	  PMC_MODE_SC, PERF, 0, 0, 0, 0, 0x3c, 4 },
+	{ HWPMC_ALLOC_PERF_REFUSED, "perf refuses the configuration", 0,
+	  PMC_MODE_TC, PERF, 0, ANY, 0, 0, 0xdead, 2 },
+	{ HWPMC_ALLOC_PERF_SCOPE, "counts CPUs, not processes", 0, PMC_MODE_TC,
+	  PERF, 0, ANY, 0, 0, 0x1, 11 },
+	{ HWPMC_ALLOC_CAPS, "cannot count user mode alone", 0, PMC_MODE_TC,
+	  PERF, PMC_CAP_USER, ANY, 0, 0, 0x123, 2 },
+	{ HWPMC_ALLOC_CAPS, "cannot count kernel mode alone", 0, PMC_MODE_SC,
+	  PERF, PMC_CAP_SYSTEM, 0, 0, 0, 0x1, 11 },
+	{ HWPMC_ALLOC_INTERRUPT, "cannot sample", 0, PMC_MODE_TS, PERF, 0, ANY,
+	  0, 1000, 0, 10 },
+	{ HWPMC_ALLOC_SYSTEM_PRIV, "unprivileged_syspmcs=1", 1, PMC_MODE_SC,
+	  PERF, 0, 0, 0, 0, 0x123, 2 },
+	{ HWPMC_ALLOC_KERNEL_PRIV, "tracepoints and other perf PMUs count kernel mode",
+	  1, PMC_MODE_TC, PERF, 0, ANY, 0, 0, 0x123, 2 },
+	{ HWPMC_ALLOC_KERNEL_PRIV, "tracepoints and other perf PMUs count kernel mode",
+	  1, PMC_MODE_TC, PERF, 0, ANY, 0, 0, 0, 10 },
+	/* perf's precise_ip */
+	{ HWPMC_ALLOC_PRECISE, "perf's precise_ip is 0 to 3", 0, PMC_MODE_TS,
+	  SOFT(CPU_CLOCK), 0, ANY, 0, 1000, 0, 1ULL << 32 },
+	{ HWPMC_ALLOC_PRECISE, "perf's precise_ip is 0 to 3", 0, PMC_MODE_TS,
+	  SOFT(CPU_CLOCK), 0, ANY, 0, 1000, 0, 4ULL << 32 },
+	{ HWPMC_ALLOC_CAPS, "has no precise form", 0, PMC_MODE_TS,
+	  SOFT(CPU_CLOCK), PMC_CAP_PRECISE, ANY, 0, 1000, 0, 1ULL << 32 },
 };
 
 static void fill(const struct req *r, struct pmc_op_pmcallocate *pa)
@@ -140,8 +175,10 @@ static void fill(const struct req *r, struct pmc_op_pmcallocate *pa)
 	pa->pm_md.pm_pmu.pm_config = r->config;
 	if (r->check == HWPMC_ALLOC_STACK || (r->flags & PMC_F_USERSTACK))
 		pa->pm_stacksize = (uint32_t)r->reserved;
-	else
-		pa->pm_md.pm_pmu.pm__reserved = r->reserved;
+	else {
+		pa->pm_md.pm_pmu.pm_type = (uint32_t)r->reserved;
+		pa->pm_md.pm_pmu.pm_precise = (uint32_t)(r->reserved >> 32);
+	}
 }
 
 /* The fake refuses r with r->check; the library says why, in r->words. */
@@ -208,6 +245,30 @@ static void cpu_id(unsigned int *seen)
 	seen[HWPMC_ALLOC_CPU_ID]++;
 }
 
+/*
+ * The PERF class's probe: the checks stop before asking perf, and only
+ * when every earlier check passed.
+ */
+static void probe(unsigned int *seen)
+{
+	struct pmc_op_pmcallocate pa = {
+		.pm_mode = PMC_MODE_TC, .pm_class = PMC_CLASS_PERF,
+		.pm_ev = PMC_EV_PERF, .pm_cpu = PMC_CPU_ANY,
+	};
+	struct hwpmc_alloc_facts f = {
+		.ncpu = 4, .cpu_online = 1, .may_system = 0,
+		.have_event = 1, .ev_caps = ~0U, .may_kernel = 1,
+	};
+
+	ok(hwpmc_alloc_check(&pa, &f) == HWPMC_ALLOC_PERF_PROBE,
+	   "PERF class, not probed: PERF_PROBE");
+	pa.pm_mode = PMC_MODE_SC;
+	pa.pm_cpu = 0;
+	ok(hwpmc_alloc_check(&pa, &f) == HWPMC_ALLOC_SYSTEM_PRIV,
+	   "PERF class, system scope unprivileged: SYSTEM_PRIV before the probe");
+	seen[HWPMC_ALLOC_PERF_PROBE]++;
+}
+
 /* What comes after the policy: no free row; the fake then names no check. */
 static void no_row(void)
 {
@@ -235,6 +296,21 @@ static void no_row(void)
 		pmc_release(ids[--n]);
 }
 
+/* The fake's PMUs in a sysfs tree (HWPMC_SYSFS), for the explanations. */
+static void fake_sysfs(void)
+{
+	char dir[] = "/tmp/hwpmc-alloc.XXXXXX", cmd[512];
+
+	if (!mkdtemp(dir))
+		return;
+	snprintf(cmd, sizeof(cmd),
+		 "d=%s/bus/event_source/devices && mkdir -p $d/msr $d/uncore $d/cpu && "
+		 "echo 10 > $d/msr/type && echo 11 > $d/uncore/type && "
+		 "echo 0 > $d/uncore/cpumask && echo 4 > $d/cpu/type", dir);
+	if (system(cmd) == 0)
+		setenv("HWPMC_SYSFS", dir, 1);
+}
+
 int main(void)
 {
 	unsigned int seen[HWPMC_ALLOC_NCHECK] = { 0 }, i, named = 1;
@@ -246,10 +322,13 @@ int main(void)
 	ok(named, "every check has a name, words and an errno (OK none)");
 	setenv("HWPMC_DEVICE", "/dev/null", 1);
 	setenv("FAKE_HWPMC_PMU", "1", 1);
+	setenv("FAKE_HWPMC_PERF", "1", 1);
 	unsetenv("FAKE_HWPMC_UNPRIV");
+	fake_sysfs();
 	ok(pmc_init() == 0, "pmc_init (fake, with a PMU): %s", pmc_init_message());
 	table(seen);
 	cpu_id(seen);
+	probe(seen);
 	no_row();
 	for (i = 0; i < HWPMC_ALLOC_NCHECK; i++)
 		if (!seen[i])

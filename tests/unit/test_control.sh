@@ -137,7 +137,7 @@ HWPMC_DEVICE=/nonexistent/hwpmc HWPMC_CPUID=AuthenticAMD-25-1-1 run 0 "$CTL" -L 
 	has err "note: " && has err "listing every event hwpmc knows" &&
 	has out "$(printf 'SOFT\n\tcpu-clock')" && has out "$(printf '\n\tcycles\n')" &&
 	has out "$(printf '\tL1-dcache-load-misses\n')" && has out "$(printf '\tex_ret_instr\n')" &&
-	[ "$(heads)" = "SOFT|PMU|branch:|cache:|core:|floating point:|memory:|other:|recommended:" ] &&
+	[ "$(heads)" = "SOFT|PMU|branch:|cache:|core:|floating point:|memory:|other:|recommended:|PERF" ] &&
 	[ "$(grep -A 1 -x "${TAB}raw" "$T/out" | paste -sd '|' -)" = "${TAB}raw|branch:" ] &&
 	[ "$(topic_of ex_ret_instr)" = "core:" ]
 ok $? "-L without a module: known events and Zen 3's, by topic"

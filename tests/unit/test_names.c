@@ -45,7 +45,7 @@ static const struct name classes[] = {
 	{ PMC_CLASS_DMC620_PMU_CD2, "DMC620_PMU_CD2" },
 	{ PMC_CLASS_DMC620_PMU_C, "DMC620_PMU_C" },
 	{ PMC_CLASS_CMN600_PMU, "CMN600_PMU" }, { PMC_CLASS_RAPL, "RAPL" },
-	{ PMC_CLASS_PMU, "PMU" },
+	{ PMC_CLASS_PMU, "PMU" }, { PMC_CLASS_PERF, "PERF" },
 };
 
 static const struct name caps[] = {
@@ -224,7 +224,7 @@ int main(void)
 	CHECK_TABLE(pmc_name_of_class, enum pmc_class, classes);
 	CHECK_INVALID(pmc_name_of_class, enum pmc_class, 0x01);
 	CHECK_INVALID(pmc_name_of_class, enum pmc_class, 0x1A);
-	CHECK_INVALID(pmc_name_of_class, enum pmc_class, 0x41);
+	CHECK_INVALID(pmc_name_of_class, enum pmc_class, 0x42);
 	CHECK_INVALID(pmc_name_of_class, enum pmc_class, -1);
 
 	CHECK_TABLE(pmc_name_of_capability, enum pmc_caps, caps);

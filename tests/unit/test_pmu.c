@@ -256,7 +256,7 @@ static void errors(void)
 	bad("cpu/event=0xc0,umask=zz/", "bad number 'zz'");
 	bad("cpu/event=0xc0", "no closing '/'");
 	bad("cpu//", "no event terms");
-	bad("uncore_imc_0/event=0x4/", "PMU 'uncore_imc_0' in 'uncore_imc_0/event=0x4/' is not supported");
+	bad("uncore_imc_0/event=0x4/", "no PMU 'uncore_imc_0' in 'uncore_imc_0/event=0x4/'");
 	bad("cpu/inst_retired.any,no_such_event/",
 	    "two events ('inst_retired.any', 'no_such_event') in 'cpu/inst_retired.any,no_such_event/'");
 	bad2("cpu/no_such_event,cmask=1/", "unknown term or event 'no_such_event'",

@@ -97,8 +97,9 @@
 #define PMC_CLASS_CMN600_PMU	0x18
 #define PMC_CLASS_RAPL		0x19
 #define PMC_CLASS_PMU		0x40	/* Linux: the core PMU via perf */
+#define PMC_CLASS_PERF		0x41	/* Linux: any other perf PMU, by type */
 #define PMC_CLASS_FIRST		PMC_CLASS_TSC
-#define PMC_CLASS_LAST		PMC_CLASS_PMU
+#define PMC_CLASS_LAST		PMC_CLASS_PERF
 
 /* CPU types reported by GETCPUINFO. */
 #define PMC_CPU_GENERIC		0x400	/* no hardware PMU: SOFT only */
@@ -215,6 +216,9 @@
  *   PMU:   PMC_EV_PMU_HW_FIRST + PERF_COUNT_HW_* (generic hardware events)
  *          PMC_EV_PMU_CACHE_FIRST + (cache << 3 | op << 1 | result)
  *          PMC_EV_PMU_RAW: the raw event in pm_md.pm_pmu.pm_config*
+ *   PERF:  PMC_EV_PERF: the event of perf PMU type pm_md.pm_pmu.pm_type
+ *          (a PMU of /sys/bus/event_source/devices other than the core
+ *          one, or PERF_TYPE_TRACEPOINT), configured by pm_config*
  */
 #define PMC_EV_SOFT_FIRST	0x20000
 #define PMC_EV_DYN_COUNT	0x1000
@@ -224,8 +228,9 @@
 #define PMC_EV_PMU_CACHE_FIRST	0x21100
 #define PMC_EV_PMU_CACHE_LAST	(PMC_EV_PMU_CACHE_FIRST + 0xFF)
 #define PMC_EV_PMU_RAW		0x21200
+#define PMC_EV_PERF		0x21300
 #define PMC_EV_FIRST		PMC_EV_SOFT_FIRST
-#define PMC_EV_LAST		PMC_EV_PMU_RAW
+#define PMC_EV_LAST		PMC_EV_PERF
 
 #define PMC_EV_PMU_CACHE(cache, op, result)				\
 	(PMC_EV_PMU_CACHE_FIRST + ((cache) << 3 | (op) << 1 | (result)))
@@ -335,12 +340,17 @@ struct pmc_op_pmcadmin {
 	__hwpmc_enum_pmc_state pm_state; /* PMC_STATE_DISABLED or _FREE */
 };
 
-/* PMCALLOCATE: machine-dependent part, for the PMU class. */
+/*
+ * PMCALLOCATE: machine-dependent part, for the PMU and PERF classes.
+ * pm_type is the perf PMU type of a PERF-class event (0 otherwise);
+ * pm_precise is perf's precise_ip (0..3), with PMC_CAP_PRECISE only.
+ */
 struct pmc_md_pmu_op_pmcallocate {
 	__u64	pm_config;		/* perf_event_attr.config */
 	__u64	pm_config1;
 	__u64	pm_config2;
-	__u64	pm__reserved;
+	__u32	pm_type;		/* perf_event_attr.type: PERF class */
+	__u32	pm_precise;		/* perf_event_attr.precise_ip */
 };
 
 union pmc_md_op_pmcallocate {

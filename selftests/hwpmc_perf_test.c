@@ -1,0 +1,282 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hwpmc for Linux: the PERF class (perf PMUs other than the core one,
+ * tracepoints) and precise events, run as root in a VM.  Tracepoint ids
+ * come from tracefs (mounted here on /sys/kernel/tracing when it is
+ * not), PMU types from /sys/bus/event_source/devices; a case skips with
+ * the reason when the machine has neither.  The unprivileged refusals
+ * are hwpmc_security_test's.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <linux/perf_event.h>
+#include <linux/hwpmc.h>
+
+#include "kselftest_harness.h"
+#include "hwpmc_selftest.h"
+
+#define NCALLS	1000
+
+/* tracefs's events directory, mounting tracefs if need be; NULL if none */
+static const char *tracefs(void)
+{
+	static const char *const dirs[] = {
+		"/sys/kernel/tracing/events", "/sys/kernel/debug/tracing/events",
+	};
+	struct stat sb;
+	unsigned int i;
+
+	for (i = 0; i < 2; i++)
+		if (!stat(dirs[i], &sb))
+			return dirs[i];
+	if (mount("nodev", "/sys/kernel/tracing", "tracefs", 0, NULL))
+		return NULL;
+	return stat(dirs[0], &sb) ? NULL : dirs[0];
+}
+
+/* The id of tracepoint sys/name, or -1. */
+static long tp_id(const char *sys, const char *name)
+{
+	const char *ev = tracefs();
+	char path[256];
+
+	if (!ev)
+		return -1;
+	snprintf(path, sizeof(path), "%s/%s/%s/id", ev, sys, name);
+	return read_int_path(path);
+}
+
+/* The perf type of PMU name, or -1. */
+static int pmu_type(const char *name)
+{
+	char path[256];
+
+	snprintf(path, sizeof(path), "/sys/bus/event_source/devices/%s/type",
+		 name);
+	return read_int_path(path);
+}
+
+static int perf_alloc(int fd, __u32 mode, __u32 cpu, __u32 type,
+		      __u64 config, __u32 caps, __u32 *id)
+{
+	struct pmc_op_pmcallocate pa = {
+		.pm_mode = mode, .pm_class = PMC_CLASS_PERF,
+		.pm_ev = PMC_EV_PERF, .pm_cpu = cpu, .pm_caps = caps,
+	};
+
+	pa.pm_md.pm_pmu.pm_type = type;
+	pa.pm_md.pm_pmu.pm_config = config;
+	return pmcallocate(fd, &pa, id);
+}
+
+/* A child that waits for a byte on *wfd, then calls getppid() n times. */
+static pid_t getppid_child(int *wfd, int n)
+{
+	int p[2], i;
+	pid_t pid;
+	char c;
+
+	if (pipe(p))
+		return -1;
+	pid = fork();
+	if (pid == 0) {
+		close(p[1]);
+		if (read(p[0], &c, 1) != 1)
+			_exit(1);
+		for (i = 0; i < n; i++)
+			syscall(SYS_getppid);
+		_exit(0);
+	}
+	close(p[0]);
+	*wfd = p[1];
+	return pid;
+}
+
+FIXTURE(perf) {
+	int fd;
+	long getppid_id;
+};
+
+FIXTURE_SETUP(perf)
+{
+	self->fd = open(DEV, O_RDWR | O_CLOEXEC);
+	ASSERT_LE(0, self->fd);
+	self->getppid_id = tp_id("syscalls", "sys_enter_getppid");
+}
+
+FIXTURE_TEARDOWN(perf)
+{
+	close(self->fd);
+}
+
+/* A process-scope count of syscalls:sys_enter_getppid is exact. */
+TEST_F(perf, tracepoint_process_count_exact)
+{
+	__u32 id;
+	int wfd, st;
+	pid_t pid;
+
+	if (self->getppid_id < 0)
+		SKIP(return, "no tracefs or no syscalls:sys_enter_getppid");
+	ASSERT_EQ(0, perf_alloc(self->fd, PMC_MODE_TC, PMC_CPU_ANY,
+				PERF_TYPE_TRACEPOINT, self->getppid_id, 0,
+				&id));
+	EXPECT_EQ(PMC_CLASS_PERF, PMC_ID_TO_CLASS(id));
+	pid = getppid_child(&wfd, NCALLS);
+	ASSERT_LT(0, pid);
+	ASSERT_EQ(0, attach(self->fd, id, pid));
+	ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTART, id));
+	ASSERT_EQ(1, write(wfd, "g", 1));
+	ASSERT_EQ(pid, waitpid(pid, &st, 0));
+	EXPECT_EQ(0, st);
+	EXPECT_EQ(NCALLS, value(self->fd, id));
+	close(wfd);
+}
+
+/* User mode alone counts no tracepoint: refused, as perf would count 0. */
+TEST_F(perf, tracepoint_user_mode_refused)
+{
+	__u32 id;
+
+	if (self->getppid_id < 0)
+		SKIP(return, "no tracefs or no syscalls:sys_enter_getppid");
+	EXPECT_EQ(EOPNOTSUPP, perf_alloc(self->fd, PMC_MODE_TC, PMC_CPU_ANY,
+					 PERF_TYPE_TRACEPOINT,
+					 self->getppid_id, PMC_CAP_USER, &id));
+}
+
+/* System scope, as root: every CPU's count adds up to the calls at least. */
+TEST_F(perf, tracepoint_system_count)
+{
+	int ncpu = (int)sysconf(_SC_NPROCESSORS_ONLN), cpu, n = 0, wfd, st;
+	__u32 ids[64];
+	__u64 sum = 0;
+	pid_t pid;
+
+	if (self->getppid_id < 0)
+		SKIP(return, "no tracefs or no syscalls:sys_enter_getppid");
+	for (cpu = 0; cpu < ncpu && n < 64; cpu++) {
+		ASSERT_EQ(0, perf_alloc(self->fd, PMC_MODE_SC, cpu,
+					PERF_TYPE_TRACEPOINT,
+					self->getppid_id, 0, &ids[n]));
+		ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTART, ids[n]));
+		n++;
+	}
+	pid = getppid_child(&wfd, NCALLS);
+	ASSERT_LT(0, pid);
+	ASSERT_EQ(1, write(wfd, "g", 1));
+	ASSERT_EQ(pid, waitpid(pid, &st, 0));
+	while (n--)
+		sum += value(self->fd, ids[n]);
+	EXPECT_LE(NCALLS, sum);
+	EXPECT_GT(NCALLS + 1000, sum);	/* a quiet guest */
+	close(wfd);
+}
+
+/* msr/tsc/, a PMU other than the core one, in system and process scope. */
+TEST_F(perf, msr_tsc_counts)
+{
+	int type = pmu_type("msr");
+	__u32 id, id2;
+
+	if (type < 0)
+		SKIP(return, "no msr PMU in /sys/bus/event_source/devices");
+	/* msr/tsc/ is event=0x00 (arch/x86/events/msr.c) */
+	ASSERT_EQ(0, perf_alloc(self->fd, PMC_MODE_SC, 0, type, 0, 0, &id));
+	ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTART, id));
+	ASSERT_EQ(0, perf_alloc(self->fd, PMC_MODE_TC, PMC_CPU_ANY, type, 0,
+				0, &id2));
+	ASSERT_EQ(0, attach(self->fd, id2, 0));
+	ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTART, id2));
+	spin(0.05);
+	EXPECT_LT(0, value(self->fd, id));
+	EXPECT_LT(0, value(self->fd, id2));
+	/* it counts every mode: no user-only filter, no sampling */
+	EXPECT_EQ(EOPNOTSUPP, perf_alloc(self->fd, PMC_MODE_SC, 0, type, 0,
+					 PMC_CAP_USER, &id));
+	{
+		struct pmc_op_pmcallocate pa = {
+			.pm_mode = PMC_MODE_SS, .pm_class = PMC_CLASS_PERF,
+			.pm_ev = PMC_EV_PERF, .pm_cpu = 0,
+			.pm_count = 100000,
+		};
+
+		pa.pm_md.pm_pmu.pm_type = type;
+		EXPECT_EQ(EOPNOTSUPP, pmcallocate(self->fd, &pa, &id));
+	}
+}
+
+/* Types the PERF class does not take, or that do not exist. */
+TEST_F(perf, bad_types_refused)
+{
+	int kprobe = pmu_type("kprobe");
+	__u32 id;
+
+	EXPECT_EQ(ENOENT, perf_alloc(self->fd, PMC_MODE_TC, PMC_CPU_ANY,
+				     0x7fff0000, 0, 0, &id));
+	EXPECT_EQ(EINVAL, perf_alloc(self->fd, PMC_MODE_TC, PMC_CPU_ANY,
+				     PERF_TYPE_HARDWARE, 0, 0, &id));
+	EXPECT_EQ(EINVAL, perf_alloc(self->fd, PMC_MODE_TC, PMC_CPU_ANY,
+				     PERF_TYPE_SOFTWARE, 0, 0, &id));
+	EXPECT_EQ(EINVAL, perf_alloc(self->fd, PMC_MODE_TC, PMC_CPU_ANY,
+				     PERF_TYPE_BREAKPOINT, 0, 0, &id));
+	/* no tracepoint has this id */
+	EXPECT_EQ(EINVAL, perf_alloc(self->fd, PMC_MODE_TC, PMC_CPU_ANY,
+				     PERF_TYPE_TRACEPOINT, 0x7ffffff0, 0,
+				     &id));
+	if (kprobe >= 0)
+		EXPECT_EQ(EINVAL, perf_alloc(self->fd, PMC_MODE_TC,
+					     PMC_CPU_ANY, kprobe, 0, 0, &id));
+	/* pm_type is the PERF class's only */
+	{
+		struct pmc_op_pmcallocate pa = {
+			.pm_mode = PMC_MODE_TC, .pm_class = PMC_CLASS_SOFT,
+			.pm_ev = EV_SOFT(TASK_CLOCK), .pm_cpu = PMC_CPU_ANY,
+		};
+
+		pa.pm_md.pm_pmu.pm_type = PERF_TYPE_TRACEPOINT;
+		EXPECT_EQ(EINVAL, pmcallocate(self->fd, &pa, &id));
+	}
+}
+
+/* perf's precise_ip: refused where the PMU cannot (no PEBS here). */
+TEST_F(perf, precise_refused)
+{
+	struct pmc_op_pmcallocate pa = {
+		.pm_mode = PMC_MODE_TS, .pm_class = PMC_CLASS_SOFT,
+		.pm_ev = EV_SOFT(TASK_CLOCK), .pm_cpu = PMC_CPU_ANY,
+		.pm_caps = PMC_CAP_PRECISE | PMC_CAP_USER, .pm_count = 100000,
+	};
+	struct pmc_op_caps gc = {
+		.pm_pmcid = PMC_ID_INVALID, .pm_class = PMC_CLASS_PMU,
+		.pm_ev = EV_PMU(CPU_CYCLES),
+	};
+	__u32 id;
+
+	EXPECT_EQ(EOPNOTSUPP, pmcallocate(self->fd, &pa, &id));
+	pa.pm_md.pm_pmu.pm_precise = 4;
+	EXPECT_EQ(EOPNOTSUPP, pmcallocate(self->fd, &pa, &id));
+	pa.pm_caps = PMC_CAP_USER;
+	pa.pm_md.pm_pmu.pm_precise = 1;	/* without PMC_CAP_PRECISE */
+	EXPECT_EQ(EINVAL, pmcallocate(self->fd, &pa, &id));
+	if (xioctl(self->fd, HWPMC_IOC_GETCAPS, &gc))
+		SKIP(return, "no hardware PMU: precise cycles not tried");
+	if (gc.pm_caps & PMC_CAP_PRECISE)
+		SKIP(return, "the PMU has precise events (PEBS)");
+	pa.pm_class = PMC_CLASS_PMU;
+	pa.pm_ev = EV_PMU(CPU_CYCLES);
+	pa.pm_caps = PMC_CAP_PRECISE | PMC_CAP_USER;
+	EXPECT_EQ(EOPNOTSUPP, pmcallocate(self->fd, &pa, &id));
+}
+
+TEST_HARNESS_MAIN

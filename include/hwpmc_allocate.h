@@ -52,6 +52,7 @@ enum hwpmc_alloc_check {
 	HWPMC_ALLOC_CPU_RANGE,
 	HWPMC_ALLOC_CPU_OFFLINE,
 	HWPMC_ALLOC_CPU_ID,
+	HWPMC_ALLOC_STACK_PRIV,
 	HWPMC_ALLOC_SYSTEM_PRIV,
 	HWPMC_ALLOC_FLAGS,
 	HWPMC_ALLOC_FLAGS_SYSTEM,
@@ -97,6 +98,8 @@ hwpmc_alloc_check_def(enum hwpmc_alloc_check c)
 			"a system mode on an offline CPU" },
 		[HWPMC_ALLOC_CPU_ID] = { "CPU_ID", ENXIO,
 			"a system mode on CPU 4095 or above" },
+		[HWPMC_ALLOC_STACK_PRIV] = { "STACK_PRIV", EPERM,
+			"PMC_F_USERSTACK in a system mode without CAP_PERFMON" },
 		[HWPMC_ALLOC_SYSTEM_PRIV] = { "SYSTEM_PRIV", EPERM,
 			"a system mode without privilege" },
 		[HWPMC_ALLOC_FLAGS] = { "FLAGS", EINVAL, "an unknown flag" },
@@ -167,6 +170,7 @@ struct hwpmc_alloc_facts {
 	__u32	ncpu;		/* CPU numbers are below it */
 	int	cpu_online;	/* pm_cpu is online (read when < ncpu) */
 	int	may_system;	/* may allocate system-mode PMCs */
+	int	perfmon;	/* the caller has CAP_PERFMON (or is root) */
 	int	have_event;	/* class pm_class has event pm_ev */
 	__u32	ev_caps;	/* that event's PMC_CAP_* */
 	int	may_kernel;	/* see above */
@@ -199,6 +203,12 @@ hwpmc_alloc_check(const struct pmc_op_pmcallocate *pa,
 		/* a PMC id has 12 bits of CPU, and 0xFFF is process scope */
 		if (cpu >= PMC_ID_TO_CPU((__u32)PMC_CPU_ANY))
 			return HWPMC_ALLOC_CPU_ID;
+		/*
+		 * every user's stack bytes, not only return addresses: for
+		 * CAP_PERFMON, whatever unprivileged_syspmcs allows
+		 */
+		if ((pa->pm_flags & PMC_F_USERSTACK) && !f->perfmon)
+			return HWPMC_ALLOC_STACK_PRIV;
 		if (!f->may_system)
 			return HWPMC_ALLOC_SYSTEM_PRIV;
 	}

@@ -897,9 +897,11 @@ static unsigned long hwpmc_kbase, hwpmc_kstext;
 /*
  * The kernel's list of modules (unexported "modules"): the list_head
  * before this module's own while it initializes, as load_module() adds
- * a module at the head; taken when it is in no module (sprint_symbol()
- * names no module there), else NULL (another module was added
- * meanwhile): then only the modules loaded later are told.
+ * a module at the head; taken only when sprint_symbol() names it
+ * "modules" exactly, else NULL: another module was added meanwhile (one
+ * still UNFORMED is in no module for kallsyms), or kallsyms has no data
+ * symbols (no CONFIG_KALLSYMS_ALL, as Debian's arm64 kernels); then
+ * only the modules loaded later are told.
  */
 static struct list_head *hwpmc_modules;
 
@@ -924,7 +926,7 @@ static void hwpmc_kmaps_find(void)
 		hwpmc_kbase = strstr(buf, "+0x0/") ? base : hwpmc_kstext;
 	}
 	sprint_symbol(buf, (unsigned long)h);
-	if (!strchr(buf, '['))
+	if (!strncmp(buf, "modules+0x0/", sizeof("modules+0x0/") - 1))
 		hwpmc_modules = h;
 	else
 		pr_info("the list of modules not found: no MAP_IN of the modules loaded before hwpmc\n");
@@ -965,7 +967,9 @@ void hwpmc_hooks_kernel_maps(struct hwpmc_log *lg)
 		return;
 	rcu_read_lock();
 	list_for_each_entry_rcu(mod, hwpmc_modules, list) {
-		if (READ_ONCE(mod->state) == MODULE_STATE_UNFORMED)
+		/* GOING: its MAP_OUT may be told already */
+		if (READ_ONCE(mod->state) == MODULE_STATE_UNFORMED ||
+		    READ_ONCE(mod->state) == MODULE_STATE_GOING)
 			continue;
 		hwpmc_rec_module(lg, mod, true, now);
 	}

@@ -494,7 +494,8 @@ static void hwpmc_log_pids(struct hwpmc_log *lg, u32 type, char *r)
 		for (j = 0; j < 2 && hwpmc_log_pidfields[i].off[j]; j++) {
 			memcpy(&nr, r + hwpmc_log_pidfields[i].off[j],
 			       sizeof(nr));
-			if (!nr)
+			/* 0, and -1: the kernel's MAP_IN and MAP_OUT */
+			if (!nr || (s32)nr < 0)
 				continue;
 			rcu_read_lock();
 			pid = find_pid_ns(nr, &init_pid_ns);

@@ -195,6 +195,7 @@ int hwpmc_pmc_allocate(struct file *file, struct pmc_op_pmcallocate *pa)
 		.cpu_online = pa->pm_cpu < nr_cpu_ids &&
 			      cpu_online(pa->pm_cpu),
 		.may_system = READ_ONCE(hwpmc_unprivileged_syspmcs) || priv,
+		.perfmon = priv,
 		.have_event = !!ev,
 		.ev_caps = ev ? ev->caps : 0,
 		.may_kernel = READ_ONCE(hwpmc_unprivileged_kernel) || priv,

@@ -376,7 +376,13 @@ static void hwpmc_sample_take(struct hwpmc_pmc *pm, bool callchain,
 	s->spos = s->send = r->shead;
 	if (pm->flags & PMC_F_USERSTACK) {
 		uregs = user_mode(regs) ? regs : NULL;
-		if (!uregs && current->mm && !(current->flags & PF_KTHREAD)) {
+		/*
+		 * arm64's pseudo-NMI can land between switch_mm() and
+		 * switch_to(): current's user stack pointer would then be
+		 * read through the next task's page tables.
+		 */
+		if (!uregs && current->mm && !(current->flags & PF_KTHREAD) &&
+		    !(IS_ENABLED(CONFIG_ARM64) && in_nmi())) {
 			uregs = task_pt_regs(current);
 			if (!user_mode(uregs))
 				uregs = NULL;
@@ -413,7 +419,8 @@ static void hwpmc_sample_take(struct hwpmc_pmc *pm, bool callchain,
 	if (!in_nmi())
 		hwpmc_ring_drain(r);
 	else if (head + 1 - READ_ONCE(r->tail) >= (hwpmc_ring_mask + 1) / 2 ||
-		 r->shead - READ_ONCE(r->stail) >= hwpmc_stack_size / 2)
+		 (hwpmc_stack_size &&
+		  r->shead - READ_ONCE(r->stail) >= hwpmc_stack_size / 2))
 		irq_work_queue(&r->kick_now);
 	else
 		irq_work_queue(&r->kick);

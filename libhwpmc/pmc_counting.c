@@ -59,6 +59,7 @@ static void pmc_allocate_facts(const struct pmc_op_pmcallocate *pa, int err,
 	f->cpu_online = err != ENXIO ||
 			pa->pm_cpu >= PMC_ID_TO_CPU((uint32_t)PMC_CPU_ANY);
 	f->may_system = err != EPERM;
+	f->perfmon = err != EPERM;
 	f->may_kernel = err != EPERM;
 	f->stack_max = pmc_stack_max();
 	for (i = 0; ce && i < ce->ce_nevent; i++)
@@ -133,6 +134,10 @@ int pmc_lib_allocate_explain(const char *spec,
 	switch (c) {
 	case HWPMC_ALLOC_MODE:
 		snprintf(m, len, "%s: bad mode %u", spec, pa->pm_mode);
+		break;
+	case HWPMC_ALLOC_STACK_PRIV:
+		snprintf(m, len, "%s: a copy of the user stack in a system mode (PMC_F_USERSTACK: every user's stack bytes) needs CAP_PERFMON, whatever hwpmc's unprivileged_syspmcs allows",
+			 spec);
 		break;
 	case HWPMC_ALLOC_STACK:
 		if (!(pa->pm_flags & PMC_F_USERSTACK))

@@ -1229,6 +1229,44 @@ TEST(member_system_scope_needs_perfmon_or_tunable)
 	EXPECT_EQ(0, sys_alloc(NULL));			/* root */
 }
 
+/* an SS PMC with a copy of the user stack of every sampled thread */
+static int sys_stack_alloc(void *arg)
+{
+	struct pmc_op_pmcallocate pa = {
+		.pm_mode = PMC_MODE_SS, .pm_class = PMC_CLASS_SOFT,
+		.pm_ev = EV_SOFT(CPU_CLOCK), .pm_cpu = 0,
+		.pm_caps = PMC_CAP_USER, .pm_count = 1000000,
+		.pm_flags = PMC_F_CALLCHAIN | PMC_F_USERSTACK,
+		.pm_stacksize = 1024,
+	};
+	int fd = dev_open(), e;
+
+	if (fd < 0)
+		return 100 + (errno & 63);
+	e = pmcallocate(fd, &pa, NULL);
+	close(fd);
+	return e;
+}
+
+/*
+ * PMC_F_USERSTACK in a system mode logs the stack bytes of every user's
+ * threads (secrets, not only return addresses): CAP_PERFMON only, the
+ * unprivileged_syspmcs tunable notwithstanding.
+ */
+TEST(member_system_user_stacks_need_perfmon)
+{
+	struct who perfmon = with_cap(MEMBER, CAP_PERFMON);
+
+	ASSERT_EQ(0, setup_device());
+	write_param("unprivileged_syspmcs", "1");
+	EXPECT_EQ(0, run_as(&MEMBER, sys_alloc, NULL));
+	EXPECT_EQ(EPERM, run_as(&MEMBER, sys_stack_alloc, NULL));
+	EXPECT_EQ(0, run_as(&perfmon, sys_stack_alloc, NULL));
+	write_param("unprivileged_syspmcs", "0");
+	EXPECT_EQ(EPERM, run_as(&MEMBER, sys_stack_alloc, NULL));
+	EXPECT_EQ(0, sys_stack_alloc(NULL));		/* root */
+}
+
 /* 0, or -1: v not written to the file at path */
 static int write_path(const char *path, const char *v)
 {

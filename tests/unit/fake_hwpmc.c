@@ -346,6 +346,7 @@ static int do_pmcallocate(struct pmc_op_pmcallocate *pa)
 		.ncpu = FAKE_NCPU,
 		.cpu_online = pa->pm_cpu != FAKE_OFFLINE_CPU,
 		.may_system = !unpriv,
+		.perfmon = !unpriv,
 		.have_event = d != NULL,
 		.ev_caps = d ? d->pm_ev_caps : 0,
 		.may_kernel = !unpriv,

@@ -64,6 +64,8 @@ static const struct req reqs[] = {
 	  ANY, 0, 0, 0, 0 },
 	{ HWPMC_ALLOC_OK, "", 0, PMC_MODE_TS, SOFT(CPU_CLOCK), 0, ANY,
 	  PMC_F_USERSTACK, 0, 0, 16384 },
+	{ HWPMC_ALLOC_STACK_PRIV, "needs CAP_PERFMON, whatever", 1, PMC_MODE_SS,
+	  SOFT(CPU_CLOCK), 0, 0, PMC_F_USERSTACK, 0, 0, 8192 },
 	{ HWPMC_ALLOC_STACK, "pm_stacksize 8 without PMC_F_USERSTACK", 0,
 	  PMC_MODE_TC, SOFT(CPU_CLOCK), 0, ANY, 0, 0, 0, 8 },
 	{ HWPMC_ALLOC_STACK, "size 32776 is not a multiple of 8 from 8 to", 0,

@@ -35,6 +35,7 @@
 #include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,6 +51,7 @@
 #include <unistd.h>
 
 #include <linux/perf_event.h>
+#include <asm/perf_regs.h>
 #include <linux/hwpmc.h>
 #include <linux/hwpmclog.h>
 #include <pmc.h>
@@ -1113,12 +1115,22 @@ static double cpu_ns(void)
 	return ts.tv_sec * 1e9 + ts.tv_nsec;
 }
 
-/* the workload: ITER iterations; writes "wall_ns cpu_ns" to OUT */
+/*
+ * The workload: ITER iterations; writes "wall_ns cpu_ns" to OUT.  It
+ * spins below 16 KB of its own stack (touched, so present), so that a
+ * user stack copy of USTACK_SIZE bytes is whole for both tools, whatever
+ * the depth of the process it was forked from.
+ */
 static int cmd_spin(unsigned long iter, const char *out)
 {
-	double t0 = now(), c0 = cpu_ns(), t, c;
+	double t0, c0, t, c;
+	char pad[16384];
 	FILE *f;
 
+	memset(pad, 1, sizeof(pad));
+	__asm__ volatile("" : : "r"(pad) : "memory");
+	t0 = now();
+	c0 = cpu_ns();
 	spin(iter);
 	t = now() - t0;
 	c = cpu_ns() - c0;
@@ -1134,7 +1146,23 @@ struct srun {
 	double wall, cpu;	/* the workload's, ns */
 	double samples, lost;
 	double ctxt, iwi;	/* context switches, irq_work interrupts */
+	double bytes;		/* the log's or perf.data's size */
+	double stacks, copied;	/* samples with a user stack; its bytes */
 };
+
+/* --call-graph dwarf's stack copy, as both tools default to it */
+#define USTACK_SIZE	8192
+
+/* perf record's --call-graph dwarf registers (its PERF_REGS_MASK) */
+#if defined(__x86_64__)
+#define USTACK_REGS	(((1ULL << PERF_REG_X86_64_MAX) - 1) & \
+			 ~((1ULL << PERF_REG_X86_DS) | (1ULL << PERF_REG_X86_ES) | \
+			   (1ULL << PERF_REG_X86_FS) | (1ULL << PERF_REG_X86_GS)))
+#elif defined(__aarch64__)
+#define USTACK_REGS	((1ULL << PERF_REG_ARM64_MAX) - 1)
+#else
+#define USTACK_REGS	0ULL	/* no dwarf rows */
+#endif
 
 /* the first number after key in the file, or -1; 0 if key is absent */
 static double grep_num(const char *path, const char *key);
@@ -1197,7 +1225,7 @@ static int sample_none(unsigned long iter, struct srun *s)
 		_exit(cmd_spin(iter, "/tmp/bench-spin.out"));
 	}
 	waitpid(pid, NULL, 0);
-	s->samples = s->lost = 0;
+	memset(s, 0, sizeof(*s));
 	return read_spin("/tmp/bench-spin.out", s);
 }
 
@@ -1207,8 +1235,14 @@ static __u64 drops(const struct pmc_driverstats *d)
 	       d->pm_buffer_requests_failed;
 }
 
-/* hwpmc: a process-sampling PMC of cpu-clock, logging to a file */
-static int sample_hwpmc(unsigned long iter, __u64 period, struct srun *s)
+/*
+ * hwpmc: a process-sampling PMC of cpu-clock, logging to a file; with
+ * ustack, PMC_F_CALLCHAIN | PMC_F_USERSTACK and pm_stacksize ustack, as
+ * hwpmc-stat --call-graph dwarf,USTACK allocates it.  -2: the module
+ * refused that PMC (errno, and a note).
+ */
+static int sample_hwpmc(unsigned long iter, __u64 period, __u32 ustack,
+			struct srun *s)
 {
 	struct pmc_op_configurelog cl = { 0 };
 	struct pmc_driverstats d0, d1;
@@ -1221,6 +1255,29 @@ static int sample_hwpmc(unsigned long iter, __u64 period, struct srun *s)
 	char c;
 	off_t off;
 
+	memset(s, 0, sizeof(*s));
+	if (ustack) {
+		struct pmc_spec ps;
+		char err[256];
+
+		if (pmc_parse_spec_events(ev_cpuclock.spec, PMC_SPEC_MACHINE,
+					  &ps, err, sizeof(err)) < 0)
+			die(err);
+		ps.ps_pa.pm_stacksize = ustack;
+		if (pmc_allocate_parsed(ev_cpuclock.spec, &ps.ps_pa,
+					PMC_MODE_TS,
+					PMC_F_CALLCHAIN | PMC_F_USERSTACK,
+					PMC_CPU_ANY, &id, period) < 0) {
+			int e = errno;
+
+			note("sampling: PMC_F_USERSTACK %u refused: %s (%s)",
+			     ustack, strerror(e), pmc_allocate_message());
+			errno = e;
+			return -2;
+		}
+	} else {
+		id = pmc_new(&ev_cpuclock, PMC_MODE_TS, PMC_CPU_ANY, 0, period);
+	}
 	f = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
 	if (f < 0)
 		die(log);
@@ -1241,7 +1298,6 @@ static int sample_hwpmc(unsigned long iter, __u64 period, struct srun *s)
 		_exit(cmd_spin(iter, "/tmp/bench-spin.out"));
 	}
 	close(go[0]);
-	id = pmc_new(&ev_cpuclock, PMC_MODE_TS, PMC_CPU_ANY, 0, period);
 	if (pmc_attach(id, pid) < 0 || pmc_start(id) < 0)
 		die("pmc_attach/start sampling");
 	if (pmc_get_driver_stats(&d0) < 0)
@@ -1259,8 +1315,7 @@ static int sample_hwpmc(unsigned long iter, __u64 period, struct srun *s)
 	if (pmc_get_driver_stats(&d1) < 0)
 		die("pmc_get_driver_stats");
 	pmc_release(id);
-	/* count the sample records */
-	s->samples = 0;
+	/* count the sample records, and the stacks' bytes */
 	f = open(log, O_RDONLY);
 	if (f < 0)
 		die(log);
@@ -1273,8 +1328,17 @@ static int sample_hwpmc(unsigned long iter, __u64 period, struct srun *s)
 			break;
 		if (type == PMCLOG_TYPE_CALLCHAIN)	/* every sample */
 			s->samples++;
+		if (type == PMCLOG_TYPE_USERSTACK) {
+			struct pmclog_userstack us;
+
+			if (pread(f, &us, sizeof(us), off) != sizeof(us))
+				break;
+			s->stacks++;
+			s->copied += us.pl_dynsize;
+		}
 		off += len;
 	}
+	s->bytes = (double)off;
 	close(f);
 	unlink(log);
 	s->lost = (double)(drops(&d1) - drops(&d0));
@@ -1299,17 +1363,25 @@ static double grep_num(const char *path, const char *key)
 	return v;
 }
 
-/* perf record at the same period, of the same workload (exec'd) */
-static int sample_perf(unsigned long iter, __u64 period, struct srun *s)
+/*
+ * perf record at the same period, of the same workload (exec'd); with
+ * ustack, --call-graph dwarf,USTACK.
+ */
+static int sample_perf(unsigned long iter, __u64 period, __u32 ustack,
+		       struct srun *s)
 {
-	char cmd[512];
+	char cmd[512], cg[64] = "";
+	struct stat sb;
+	double c0, i0;
 
+	if (ustack)
+		snprintf(cg, sizeof(cg), "--call-graph dwarf,%u ", ustack);
 	snprintf(cmd, sizeof(cmd),
-		 "perf record -q -e cpu-clock -c %llu -o /tmp/bench-perf.data -- "
+		 "perf record -q -e cpu-clock -c %llu %s-o /tmp/bench-perf.data -- "
 		 "taskset -c 0 %s spin %lu /tmp/bench-spin.out >/dev/null 2>&1 && "
 		 "perf report -i /tmp/bench-perf.data --stats > /tmp/bench-perf.stats 2>&1",
-		 (unsigned long long)period, self_exe, iter);
-	double c0, i0;
+		 (unsigned long long)period, cg, self_exe, iter);
+	memset(s, 0, sizeof(*s));
 
 	sys_events(&c0, &i0);
 	if (system(cmd) != 0)
@@ -1320,6 +1392,8 @@ static int sample_perf(unsigned long iter, __u64 period, struct srun *s)
 	s->samples = grep_num("/tmp/bench-perf.stats", "SAMPLE events:");
 	s->lost = grep_num("/tmp/bench-perf.stats", "LOST events:") +
 		  grep_num("/tmp/bench-perf.stats", "LOST_SAMPLES events:");
+	if (!stat("/tmp/bench-perf.data", &sb))
+		s->bytes = (double)sb.st_size;
 	unlink("/tmp/bench-perf.data");
 	return read_spin("/tmp/bench-spin.out", s);
 }
@@ -1329,9 +1403,13 @@ static int sample_perf(unsigned long iter, __u64 period, struct srun *s)
  * in this process: a sampling counter (IP, TID, TIME, as perf record
  * samples by default) on the workload, its mmap ring (129 pages, perf
  * record's default 516 KiB) copied to a file whenever the kernel wakes
- * the reader (half full), records counted as they are copied.
+ * the reader (half full), records counted as they are copied.  With
+ * ustack, what perf record --call-graph dwarf,USTACK asks for: also
+ * CALLCHAIN (kernel frames only), REGS_USER (its register mask) and
+ * STACK_USER of ustack bytes.
  */
-static int sample_perfring(unsigned long iter, __u64 period, struct srun *s)
+static int sample_perfring(unsigned long iter, __u64 period, __u32 ustack,
+			   struct srun *s)
 {
 	struct perf_event_attr at = {
 		.type = PERF_TYPE_SOFTWARE, .size = sizeof(at),
@@ -1349,6 +1427,15 @@ static int sample_perfring(unsigned long iter, __u64 period, struct srun *s)
 	pid_t pid;
 
 	at.wakeup_watermark = dsize / 2;
+	if (ustack) {
+		at.sample_type |= PERF_SAMPLE_CALLCHAIN |
+				  PERF_SAMPLE_REGS_USER |
+				  PERF_SAMPLE_STACK_USER;
+		at.exclude_callchain_user = 1;
+		at.sample_regs_user = USTACK_REGS;
+		at.sample_stack_user = ustack;
+	}
+	memset(s, 0, sizeof(*s));
 	if (pipe(go))
 		die("pipe");
 	pid = fork();
@@ -1373,7 +1460,6 @@ static int sample_perfring(unsigned long iter, __u64 period, struct srun *s)
 	out = open("/tmp/bench-perf.data", O_WRONLY | O_CREAT | O_TRUNC, 0600);
 	if (out < 0)
 		die("/tmp/bench-perf.data");
-	s->samples = s->lost = 0;
 	sys_events(&c0, &i0);
 	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
 	if (write(go[1], "g", 1) != 1)
@@ -1395,9 +1481,17 @@ static int sample_perfring(unsigned long iter, __u64 period, struct srun *s)
 				(void *)(data + tail % dsize);
 			size_t off = tail % dsize, len = h->size;
 
-			if (h->type == PERF_RECORD_SAMPLE)
+			if (h->type == PERF_RECORD_SAMPLE) {
 				s->samples++;
-			else if (h->type == PERF_RECORD_LOST)
+				/* STACK_USER last: its dyn_size (0: none) */
+				if (ustack) {
+					__u64 dyn = *(__u64 *)(data +
+						(off + len - 8) % dsize);
+
+					s->stacks += dyn > 0;
+					s->copied += (double)dyn;
+				}
+			} else if (h->type == PERF_RECORD_LOST)
 				s->lost += ((__u64 *)(h + 1))[1];
 			/* a record may wrap: write it in one or two pieces */
 			if (off + len <= dsize) {
@@ -1408,6 +1502,7 @@ static int sample_perfring(unsigned long iter, __u64 period, struct srun *s)
 				die("write perf data");
 			}
 			tail += len;
+			s->bytes += len;
 		}
 		__atomic_store_n(&mp->data_tail, tail, __ATOMIC_RELEASE);
 	}
@@ -1421,14 +1516,67 @@ static int sample_perfring(unsigned long iter, __u64 period, struct srun *s)
 	return read_spin("/tmp/bench-spin.out", s);
 }
 
+/* one sampling run of hwpmc (tool 0) or perf (1); its rows' values */
+struct sres {
+	double oh, del, lost, csw, iwi;	/* as the rows below */
+	double cost, logged;		/* per sample: wall ns, bytes */
+	double stacks, copied;		/* % of samples; bytes per stack */
+	double alone;			/* the workload's wall ns alone */
+};
+
+static int sample_one(int tool, int perf_tool, unsigned long iter,
+		      __u64 period, __u32 ustack, struct sres *o)
+{
+	struct srun s;
+	double base, n;
+	int rc;
+
+	if (sample_none(iter, &s) < 0)
+		die("workload");
+	base = o->alone = s.wall;
+	if (!tool)
+		rc = sample_hwpmc(iter, period, ustack, &s);
+	else if (perf_tool)
+		rc = sample_perf(iter, period, ustack, &s);
+	else
+		rc = sample_perfring(iter, period, ustack, &s);
+	if (rc < 0)
+		return rc;
+	n = s.samples ? s.samples : 1;
+	o->oh = 100.0 * (s.wall - base) / base;
+	o->del = 100.0 * s.samples * period / s.cpu;
+	o->lost = s.lost;
+	o->csw = s.ctxt / n;
+	o->iwi = s.iwi / n;
+	o->cost = (s.wall - base) / n;
+	o->logged = s.bytes / n;
+	o->stacks = 100.0 * s.stacks / n;
+	o->copied = s.copied / (s.stacks ? s.stacks : 1);
+	return 0;
+}
+
+/* the rows of one field of struct sres; perf's too when pok */
+static void sample_rows(const char *name, const char *unit,
+			struct sres (*v)[2][MAXRUNS], size_t field, int pok,
+			int runs)
+{
+	double h[MAXRUNS], p[MAXRUNS];
+	int r;
+
+	for (r = 0; r < runs; r++) {
+		h[r] = *(double *)((char *)&(*v)[0][r] + field);
+		p[r] = *(double *)((char *)&(*v)[1][r] + field);
+	}
+	result(name, unit, h, pok ? p : NULL, runs);
+}
+
 static void b_sample(void)
 {
 	static const __u64 periods[2] = { 1000000, 100000 };	/* 1, 10 kHz */
-	int runs = quick ? 1 : 7, r, k, perf_ok = 1, perf_tool;
-	double target = quick ? 0.3e9 : 1e9, t0, wall;
-	double base[MAXRUNS], oh[2][2][MAXRUNS], del[2][2][MAXRUNS];
-	double lost[2][2][MAXRUNS], csw[2][2][MAXRUNS], iwi[2][2][MAXRUNS];
-	struct srun s;
+	int runs = quick ? 1 : 7, r, k, perf_ok = 1, perf_tool, rc;
+	int dw_hok = USTACK_REGS != 0, dw_pok = USTACK_REGS != 0;
+	double target = quick ? 0.3e9 : 1e9, t0, wall, add[2][MAXRUNS];
+	static struct sres res[3][2][MAXRUNS];	/* 1 kHz, 10 kHz, dwarf */
 	unsigned long iter = 1000000;
 	char name[96];
 
@@ -1446,59 +1594,86 @@ static void b_sample(void)
 	perf_tool = system("perf --version >/dev/null 2>&1") == 0;
 	if (!perf_tool)
 		note("sampling: no perf tool here: perf's side is perf record's ring, in this program");
-	/* each tool run is paired with a run of the workload alone just before */
+	/*
+	 * Each tool run is paired with a run of the workload alone just
+	 * before.  Configurations: 1 and 10 kHz; 10 kHz with a user stack
+	 * copy of USTACK_SIZE bytes (--call-graph dwarf of both tools).
+	 */
 	for (r = 0; r < runs; r++) {
-		for (k = 0; k < 2; k++) {
-			if (sample_none(iter, &s) < 0)
-				die("workload");
-			base[r] = s.wall;
-			if (sample_hwpmc(iter, periods[k], &s) < 0)
-				die("hwpmc sampling");
-			oh[k][0][r] = 100.0 * (s.wall - base[r]) / base[r];
-			del[k][0][r] = 100.0 * s.samples * periods[k] / s.cpu;
-			lost[k][0][r] = s.lost;
-			csw[k][0][r] = s.ctxt / (s.samples ? s.samples : 1);
-			iwi[k][0][r] = s.iwi / (s.samples ? s.samples : 1);
-			if (!perf_ok)
-				continue;
-			if (sample_none(iter, &s) < 0)
-				die("workload");
-			base[r] = s.wall;
-			if ((perf_tool ? sample_perf(iter, periods[k], &s) :
-			     sample_perfring(iter, periods[k], &s)) < 0) {
-				errno = EIO;
-				failed("perf record");
-				perf_ok = 0;
-				continue;
+		for (k = 0; k < 3; k++) {
+			__u32 us = k == 2 ? USTACK_SIZE : 0;
+			__u64 per = periods[k ? 1 : 0];
+
+			if (k < 2 || dw_hok) {
+				rc = sample_one(0, perf_tool, iter, per, us,
+						&res[k][0][r]);
+				if (rc == -2) {
+					failed("hwpmc PMC_F_USERSTACK");
+					dw_hok = 0;
+				} else if (rc < 0) {
+					die("hwpmc sampling");
+				}
 			}
-			oh[k][1][r] = 100.0 * (s.wall - base[r]) / base[r];
-			del[k][1][r] = 100.0 * s.samples * periods[k] / s.cpu;
-			lost[k][1][r] = s.lost;
-			csw[k][1][r] = s.ctxt / (s.samples ? s.samples : 1);
-			iwi[k][1][r] = s.iwi / (s.samples ? s.samples : 1);
+			if (!perf_ok || (k == 2 && !dw_pok))
+				continue;
+			if (sample_one(1, perf_tool, iter, per, us,
+				       &res[k][1][r]) < 0) {
+				errno = EIO;
+				failed(k == 2 ? "perf record --call-graph dwarf" :
+				       "perf record");
+				if (k == 2)
+					dw_pok = 0;
+				else
+					perf_ok = 0;
+			}
 		}
 	}
 	note("sampling workload: %lu iterations, %.2f s alone (last run)",
-	     iter, base[runs - 1] / 1e9);
-	for (k = 0; k < 2; k++) {
-		const char *hz = k ? "10 kHz" : "1 kHz";
+	     iter, res[1][0][runs - 1].alone / 1e9);
+#define ROWS(f, n, u) sample_rows(n, u, &res[k], offsetof(struct sres, f), \
+				  pok, runs)
+	for (k = 0; k < 3; k++) {
+		const char *hz = k == 0 ? "cpu-clock 1 kHz" :
+				 k == 1 ? "cpu-clock 10 kHz" :
+				 "dwarf,8192 10 kHz";
+		int pok = k < 2 ? perf_ok : perf_ok && dw_pok;
 
-		snprintf(name, sizeof(name), "sample cpu-clock %s: overhead", hz);
-		result(name, "% of run time", oh[k][0],
-		       perf_ok ? oh[k][1] : NULL, runs);
-		snprintf(name, sizeof(name), "sample cpu-clock %s: delivered", hz);
-		result(name, "% of expected", del[k][0],
-		       perf_ok ? del[k][1] : NULL, runs);
-		snprintf(name, sizeof(name), "sample cpu-clock %s: lost", hz);
-		result(name, "samples", lost[k][0],
-		       perf_ok ? lost[k][1] : NULL, runs);
-		snprintf(name, sizeof(name), "sample cpu-clock %s: switches", hz);
-		result(name, "per sample (system)", csw[k][0],
-		       perf_ok ? csw[k][1] : NULL, runs);
-		snprintf(name, sizeof(name), "sample cpu-clock %s: irq_work", hz);
-		result(name, "IPIs per sample", iwi[k][0],
-		       perf_ok ? iwi[k][1] : NULL, runs);
+		if (k == 2 && !dw_hok)
+			break;
+		snprintf(name, sizeof(name), "sample %s: overhead", hz);
+		ROWS(oh, name, "% of run time");
+		snprintf(name, sizeof(name), "sample %s: delivered", hz);
+		ROWS(del, name, "% of expected");
+		snprintf(name, sizeof(name), "sample %s: lost", hz);
+		ROWS(lost, name, "samples");
+		snprintf(name, sizeof(name), "sample %s: cost", hz);
+		ROWS(cost, name, "ns/sample");
+		snprintf(name, sizeof(name), "sample %s: logged", hz);
+		ROWS(logged, name, "bytes/sample");
+		if (k == 2) {
+			/* perf report --stats does not tell the stacks */
+			pok = pok && !perf_tool;
+			snprintf(name, sizeof(name), "sample %s: with a stack", hz);
+			ROWS(stacks, name, "% of samples");
+			snprintf(name, sizeof(name), "sample %s: stack copied", hz);
+			ROWS(copied, name, "bytes/stack");
+			pok = perf_ok && dw_pok;
+			/* what the stack adds, against the same tool's 10 kHz */
+			for (r = 0; r < runs; r++) {
+				add[0][r] = res[2][0][r].cost - res[1][0][r].cost;
+				add[1][r] = res[2][1][r].cost - res[1][1][r].cost;
+			}
+			snprintf(name, sizeof(name), "sample %s: cost - no stack's", hz);
+			result(name, "ns/sample", add[0], pok ? add[1] : NULL,
+			       runs);
+			break;
+		}
+		snprintf(name, sizeof(name), "sample %s: switches", hz);
+		ROWS(csw, name, "per sample (system)");
+		snprintf(name, sizeof(name), "sample %s: irq_work", hz);
+		ROWS(iwi, name, "IPIs per sample");
 	}
+#undef ROWS
 }
 
 /* -- 7. kernel memory ----------------------------------------------------- */
@@ -1892,7 +2067,7 @@ static int cmd_loop(const char *what, double secs)
 		t0 = now();
 		spin(iter);
 		iter = (unsigned long)(iter * secs * 1e9 / (now() - t0));
-		if (sample_hwpmc(iter, 100000, &s) < 0)
+		if (sample_hwpmc(iter, 100000, 0, &s) < 0)
 			die("sample_hwpmc");
 		printf("%s: %.0f samples, %.0f lost, %.2f s\n", what, s.samples,
 		       s.lost, s.wall / 1e9);

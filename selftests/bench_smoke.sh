@@ -46,6 +46,7 @@ result "attach, process of 1 thread" 1
 result "attach, process of 100 threads" 1
 result "attach DESCENDANTS, fork tree" 1
 result "sample cpu-clock 10 kHz: delivered" 1
+result "sample dwarf,8192 10 kHz: cost" 1
 result "kmem per PMC" 1
 result "kmem per started PMC, all one event" 1
 # its unit is SLUB's count of perf_event objects, where the kernel has it

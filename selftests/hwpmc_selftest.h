@@ -438,4 +438,27 @@ static inline int kmsg_splats(int fd, const char *const *splats, size_t n)
 	return found;
 }
 
+/*
+ * Whether kallsyms names the kernel's list of modules ("modules", a data
+ * symbol: CONFIG_KALLSYMS_ALL, not in Debian's arm64 kernels).  Only
+ * then does hwpmc find the modules loaded before it, itself included,
+ * for the kernel's MAP_IN records; else only those loaded after it.
+ */
+static inline int kallsyms_names_modules_list(void)
+{
+	char line[256], name[128];
+	int found = 0, n;
+	FILE *f = fopen("/proc/kallsyms", "re");
+
+	if (!f)
+		return 0;
+	while (!found && fgets(line, sizeof(line), f)) {
+		n = sscanf(line, "%*s %*c %127s", name);
+		found = n == 1 && !strcmp(name, "modules") &&
+			!strchr(line, '[');
+	}
+	fclose(f);
+	return found;
+}
+
 #endif /* HWPMC_SELFTEST_H */

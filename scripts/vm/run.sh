@@ -31,7 +31,7 @@
 # kernel WARNING/BUG/Oops/Call Trace/lockdep/KASAN/GPF in the log, no timeout.
 #
 # Environment: see scripts/vm/lib.sh; also HWPMC_VM_TIMEOUT (seconds,
-# default 1200 under TCG, 1800 for the debug guest, 300 under KVM), HWPMC_VM_QEMU_OPTS (extra options),
+# default 1200 under TCG, 1800 for the debug guest, 2400 for arm64, 300 under KVM), HWPMC_VM_QEMU_OPTS (extra options),
 # V=1 (copy the serial console to the terminal).
 
 set -euo pipefail
@@ -296,6 +296,9 @@ qemu+=(${HWPMC_VM_QEMU_OPTS:-})
 if [ "$accel" = kvm ]; then tmo=${HWPMC_VM_TIMEOUT:-300}; else tmo=${HWPMC_VM_TIMEOUT:-1200}; fi
 # KASAN and lockdep make the debug guest slower (about 510 s)
 [ $debug = 0 ] || tmo=${HWPMC_VM_TIMEOUT:-1800}
+# arm64: -icount runs both vCPUs in one host thread, and the suite with
+# a PMU runs every hardware test; it outgrew 1200 s (ca. 25 min at 0954d51)
+[ "$arch" != arm64 ] || [ "$accel" = kvm ] || tmo=${HWPMC_VM_TIMEOUT:-2400}
 
 if [ "$mode" = shell ]; then
 	log "$kver: interactive boot ($accel); Ctrl-A x quits QEMU"

@@ -1174,7 +1174,7 @@ static __u64 lifecycle_events(int fd)
 	return st.pm_lifecycle_events;
 }
 
-TEST_F(count, lifecycle_hears_only_owners_and_targets)
+TEST_F_TIMEOUT(count, lifecycle_hears_only_owners_and_targets, 120)
 {
 	__u64 e0, e1, e2;
 	int i, wfd, status;

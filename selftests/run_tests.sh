@@ -22,13 +22,16 @@ for t in "$@"; do
 	n=$((n + 1))
 	out=$(mktemp)
 	echo "# selftests: hwpmc: $t"
+	t0=$(date +%s)
 	if command -v timeout >/dev/null 2>&1; then
 		timeout "$timeout" "./$t" >"$out" 2>&1
 	else
 		"./$t" >"$out" 2>&1
 	fi
 	rc=$?
+	t1=$(date +%s)
 	sed 's/^/  /' "$out"
+	echo "# selftests: hwpmc: $t took $((t1 - t0)) s"
 	tot=$(grep '^# Totals:' "$out" | tail -n 1)
 	if [ -n "$tot" ]; then
 		p=$(echo "$tot" | sed 's/.* pass:\([0-9]*\).*/\1/')

@@ -94,6 +94,7 @@ struct hwpmc_stats {
 	u64	log_records_dropped;
 	u64	log_write_errors;
 	u64	lifecycle_events;
+	u64	stacks_dropped;
 };
 
 DECLARE_PER_CPU(struct hwpmc_stats, hwpmc_stats);

@@ -518,8 +518,9 @@ void hwpmc_rec_callchain_ustack(struct hwpmc_log *lg, u64 time, u32 pmcid,
 
 	if (ALIGN(sizeof(ur) + rs[0].taillen, PMCLOG_ALIGN) +
 	    ALIGN(sizeof(cc) + rs[1].taillen, PMCLOG_ALIGN) >
-	    hwpmc_log_max_len())
+	    hwpmc_log_max_len()) {
+		hwpmc_stat_inc(stacks_dropped);
 		hwpmc_log_appendv(lg, time, rs + 1, 1);
-	else
+	} else
 		hwpmc_log_appendv(lg, time, rs, 2);
 }

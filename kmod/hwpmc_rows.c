@@ -236,5 +236,6 @@ void hwpmc_stats_get(struct pmc_op_getdriverstats *st)
 		st->pm_log_records_dropped += s->log_records_dropped;
 		st->pm_log_write_errors += s->log_write_errors;
 		st->pm_lifecycle_events += s->lifecycle_events;
+		st->pm_stacks_dropped += s->stacks_dropped;
 	}
 }

@@ -306,8 +306,10 @@ static void hwpmc_ustack_take(struct hwpmc_ring *r, struct hwpmc_sample *s,
 	if (off + need > hwpmc_stack_size)
 		pos += hwpmc_stack_size - off;	/* wrap: whole at the start */
 	/* the drain's release of the bytes it is done with */
-	if (pos + need - smp_load_acquire(&r->stail) > hwpmc_stack_size)
+	if (pos + need - smp_load_acquire(&r->stail) > hwpmc_stack_size) {
+		hwpmc_stat_inc(stacks_dropped);
 		return;
+	}
 	p = r->stack + (pos & (hwpmc_stack_size - 1));
 	memcpy(p, regs, nregs * sizeof(u64));
 	sp = user_stack_pointer(uregs);

@@ -66,6 +66,7 @@ struct pmc_driverstats {
 	unsigned int	pm_log_records_dropped;	/* log records lost */
 	unsigned int	pm_log_write_errors;	/* failed log file writes */
 	unsigned int	pm_lifecycle_events;	/* watched exits, execs */
+	unsigned int	pm_stacks_dropped;	/* user stack copies lost */
 };
 
 /*

@@ -114,6 +114,7 @@ int pmc_get_driver_stats(struct pmc_driverstats *gms)
 	gms->pm_log_records_dropped = (unsigned int)st.pm_log_records_dropped;
 	gms->pm_log_write_errors = (unsigned int)st.pm_log_write_errors;
 	gms->pm_lifecycle_events = (unsigned int)st.pm_lifecycle_events;
+	gms->pm_stacks_dropped = (unsigned int)st.pm_stacks_dropped;
 	return 0;
 }
 

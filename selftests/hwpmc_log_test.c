@@ -1054,6 +1054,76 @@ TEST_F(log, user_stack_records_before_their_samples)
 	free(lg.buf);
 }
 
+static long module_param(const char *name)
+{
+	char path[128], buf[32] = "";
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/module/hwpmc/parameters/%s", name);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	if (!fgets(buf, sizeof(buf), f))
+		buf[0] = 0;
+	fclose(f);
+	return buf[0] ? strtol(buf, NULL, 10) : -1;
+}
+
+/*
+ * A stack larger than a log buffer (tunable logbuffersize, in KB) is
+ * lost, its sample logged without it; the driver statistic
+ * pm_stacks_dropped counts each.  tunables.sh runs this with
+ * logbuffersize=1: the stacks whose copy the stack's top cut short may
+ * still fit, the others do not.
+ */
+TEST_F(log, user_stacks_lost_are_counted)
+{
+	const __u32 size = 16384;
+	struct pmc_op_getdriverstats st0, st1;
+	struct pmclog_callchain *cc;
+	struct pmclog_header *h;
+	struct log lg;
+	long kb = module_param("logbuffersize");
+	int stacks = 0, lost = 0, big = 0;
+	bool stacked = false;
+	__u64 dropped;
+	size_t off;
+	__u32 id;
+
+	if (kb != 1 || module_param("maxstackuser") < size)
+		SKIP(return, "needs logbuffersize=1 and maxstackuser >= 16384 (tunables.sh loads them)");
+	ASSERT_EQ(0, xioctl(self->fd, HWPMC_IOC_GETDRIVERSTATS, &st0));
+	ustack_run(_metadata, self->fd, self->path, PMC_F_USERSTACK, size,
+		   &lg, &id);
+	ASSERT_EQ(0, xioctl(self->fd, HWPMC_IOC_GETDRIVERSTATS, &st1));
+	dropped = st1.pm_stacks_dropped - st0.pm_stacks_dropped;
+	for_each_record(&lg, h, off) {
+		if (TYPE(h) == PMCLOG_TYPE_USERSTACK) {
+			stacks++;
+			big += LEN(h) > 1024;
+			stacked = true;
+			continue;
+		}
+		if (TYPE(h) == PMCLOG_TYPE_CALLCHAIN) {
+			cc = (void *)h;
+			lost += (cc->pl_cpuflags & PMC_CC_F_USERSPACE) &&
+				!stacked;
+		}
+		stacked = false;
+	}
+	EXPECT_EQ(0, lg.bad);
+	EXPECT_EQ(0, big);
+	/* user samples without their stack: the case under test */
+	EXPECT_LT(0, lost) TH_LOG("%d stacks kept", stacks);
+	/* each is counted (stacks lost in syscalls' samples too) */
+	EXPECT_LE((__u64)lost, dropped)
+		TH_LOG("%d user samples without a stack, %llu counted lost",
+		       lost, (unsigned long long)dropped);
+	TH_LOG("%d stacks kept, %d user samples without, %llu counted", stacks,
+	       lost, (unsigned long long)dropped);
+	free(lg.buf);
+}
+
 /* Without the flag no USERSTACK; the size is bounded by maxstackuser. */
 TEST_F(log, user_stack_only_on_request_and_bounded)
 {

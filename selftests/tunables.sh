@@ -172,6 +172,17 @@ else
 	fail "logbuffersize=1 loads"
 fi
 
+# stacks larger than a 1 KB log buffer: lost and counted (pm_stacks_dropped)
+if reload logbuffersize=1 && works; then
+	if ./hwpmc_log_test -t user_stacks_lost_are_counted > /tmp/ustk.out 2>&1; then
+		ok "logbuffersize=1: lost user stacks are counted"
+	else
+		fail "logbuffersize=1: lost user stacks are counted: $(grep -E '_test.c:[0-9]+:|SKIP' /tmp/ustk.out | head -n 3 | tr '\n' '|')"
+	fi
+else
+	fail "logbuffersize=1 loads"
+fi
+
 # no number, or out of int's range: the kernel refuses the load
 refused hashsize=99999999999
 refused nsamples=abc

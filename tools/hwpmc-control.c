@@ -387,6 +387,7 @@ static int show_stats(void)
 	P("log records dropped:", pm_log_records_dropped);
 	P("log write errors:", pm_log_write_errors);
 	P("process exits and execs handled:", pm_lifecycle_events);
+	P("user stack copies lost:", pm_stacks_dropped);
 #undef P
 	return 0;
 }

@@ -69,6 +69,7 @@ struct layout_entry {
 	F(pmc_op_getdriverstats, pm_log_records_dropped)		\
 	F(pmc_op_getdriverstats, pm_log_write_errors)			\
 	F(pmc_op_getdriverstats, pm_lifecycle_events)			\
+	F(pmc_op_getdriverstats, pm_stacks_dropped)			\
 	F(pmc_op_getdriverstats, pm__reserved)				\
 	S(pmc_info) F(pmc_info, pm_name) F(pmc_info, pm_class)		\
 	F(pmc_info, pm_enabled) F(pmc_info, pm_rowdisp)			\

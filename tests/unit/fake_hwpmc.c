@@ -677,7 +677,7 @@ static int fake_ioctl(unsigned long cmd, void *arg)
 		struct pmc_op_getdriverstats *st = arg;
 		__u64 *f = &st->pm_intr_ignored;
 
-		for (i = 0; i < 13; i++)
+		for (i = 0; i < 14; i++)
 			f[i] = i + 1;
 		st->pm_intr_ignored = 0x100000005ULL;	/* truncated to 5 */
 		return 0;

@@ -251,7 +251,7 @@ static void with_fake(void)
 	ok(pmc_get_driver_stats(&ds) == 0 && ds.pm_intr_ignored == 5 &&
 	   ds.pm_intr_processed == 2 && ds.pm_log_sweeps == 8 &&
 	   ds.pm_merges == 9 && ds.pm_log_write_errors == 12 &&
-	   ds.pm_lifecycle_events == 13,
+	   ds.pm_lifecycle_events == 13 && ds.pm_stacks_dropped == 14,
 	   "driver stats copied, low 32 bits");
 
 	ok(pmc_disable(3, 0) == 0, "pmc_disable(3, 0)");

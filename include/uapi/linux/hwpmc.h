@@ -307,7 +307,8 @@ struct pmc_op_getdriverstats {
 	__u64	pm_log_records_dropped;	/* log records lost */
 	__u64	pm_log_write_errors;	/* failed writes to log files */
 	__u64	pm_lifecycle_events;	/* watched exits and execs handled */
-	__u64	pm__reserved[3];
+	__u64	pm_stacks_dropped;	/* USERSTACK copies lost */
+	__u64	pm__reserved[2];
 };
 
 /* GETMODULEVERSION takes and returns a __u32 (the caller's version in). */

@@ -6,6 +6,7 @@
 #   scripts/vm/check.sh [--unit] [KVER ...]
 #
 #   --unit   first run the host unit tests (make check-unit)
+#   --unit-only  the host unit tests and no guest (.ci/run)
 #   KVER     guest kernels (default: scripts/vm/lib.sh vm_kernels: Debian
 #            6.1 and 6.12 on x86-64, 6.1 on arm64 with the emulated PMU)
 #
@@ -16,9 +17,13 @@
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
-unit=0
-[ "${1:-}" = --unit ] && { unit=1; shift; }
-if [ $# -gt 0 ]; then kernels=("$@"); else mapfile -t kernels < <(vm_kernels); fi
+unit=0 kernels=()
+case ${1:-} in
+--unit) unit=1; shift; [ $# -gt 0 ] || mapfile -t kernels < <(vm_kernels) ;;
+--unit-only) unit=1; shift ;;
+*) [ $# -gt 0 ] || mapfile -t kernels < <(vm_kernels) ;;
+esac
+[ $# -eq 0 ] || kernels=("$@")
 MAKE=${MAKE:-make}
 mkdir -p "$HWPMC_VMDIR"
 P=0 F=0 S=0
@@ -50,7 +55,7 @@ if [ $unit = 1 ]; then
 	add unit "$p" "$f" "${s:-0}" $(( $(date +%s) - t ))
 fi
 
-for k in "${kernels[@]}"; do
+for k in ${kernels[@]+"${kernels[@]}"}; do
 	t=$(date +%s)
 	"$HWPMC_TOP/scripts/vm/run.sh" "$k"
 	rc=$?

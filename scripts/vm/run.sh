@@ -283,7 +283,7 @@ else
 	accel=tcg
 	# PMUv3 with exact cycles and instructions (1 insn = 1 ns): see
 	# docs of the emulated PMU (arm64-pmu-under-qemu); -cpu max is 3x slower
-	qemu=(qemu-system-aarch64 -M virt -cpu cortex-a57 -icount shift=0 -m 1024 -smp 2)
+	qemu=(qemu-system-aarch64 -M virt -cpu cortex-a57 -icount "shift=${HWPMC_VM_ICOUNT_SHIFT:-0}" -m 1024 -smp 2)
 	append="console=ttyAMA0 $append"
 fi
 qemu+=(-nographic -nodefaults -no-reboot -kernel "$vmlinuz" -initrd "$work/initramfs.cpio.gz"

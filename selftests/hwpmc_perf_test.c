@@ -21,6 +21,7 @@
 
 #include <linux/perf_event.h>
 #include <linux/hwpmc.h>
+#include <linux/hwpmclog.h>
 
 #include "kselftest_harness.h"
 #include "hwpmc_selftest.h"
@@ -277,6 +278,151 @@ TEST_F(perf, precise_refused)
 	pa.pm_ev = EV_PMU(CPU_CYCLES);
 	pa.pm_caps = PMC_CAP_PRECISE | PMC_CAP_USER;
 	EXPECT_EQ(EOPNOTSUPP, pmcallocate(self->fd, &pa, &id));
+}
+
+/* PMCALLOCATE_NAMED of a PERF-class event; 0 or an errno. */
+static int perf_alloc_named(int fd, __u32 mode, __u32 cpu, __u32 type,
+			    __u64 config, const char *name, __u32 *id)
+{
+	struct pmc_op_pmcallocate_named pn = {
+		.pm_a = {
+			.pm_mode = mode, .pm_class = PMC_CLASS_PERF,
+			.pm_ev = PMC_EV_PERF, .pm_cpu = cpu,
+		},
+	};
+	int e;
+
+	pn.pm_a.pm_md.pm_pmu.pm_type = type;
+	pn.pm_a.pm_md.pm_pmu.pm_config = config;
+	snprintf(pn.pm_evname, sizeof(pn.pm_evname), "%s", name);
+	e = xioctl(fd, HWPMC_IOC_PMCALLOCATE_NAMED, &pn);
+	if (!e)
+		*id = pn.pm_a.pm_pmcid;
+	return e;
+}
+
+/*
+ * The name of PMC id in the log file path's PMCALLOCATE(DYN) record,
+ * into name; the record's type, or 0 if none.
+ */
+static int logged_name(const char *path, __u32 id, char *name, size_t len)
+{
+	static char buf[1 << 16];
+	const struct pmclog_pmcallocate *a;
+	const struct pmclog_header *h;
+	size_t off = 0, n, rl;
+	int fd = open(path, O_RDONLY), type = 0;
+	ssize_t r;
+
+	if (fd < 0)
+		return 0;
+	r = read(fd, buf, sizeof(buf));
+	close(fd);
+	n = r > 0 ? (size_t)r : 0;
+	while (off + sizeof(*h) <= n) {
+		h = (const void *)(buf + off);
+		rl = PMCLOG_HEADER_TO_LENGTH(h->pl_header);
+		if (rl < sizeof(*h) || off + rl > n)
+			break;
+		a = (const void *)h;
+		if ((PMCLOG_HEADER_TO_TYPE(h->pl_header) ==
+		     PMCLOG_TYPE_PMCALLOCATE ||
+		     PMCLOG_HEADER_TO_TYPE(h->pl_header) ==
+		     PMCLOG_TYPE_PMCALLOCATEDYN) &&
+		    rl >= sizeof(*a) && a->pl_pmcid == id) {
+			type = PMCLOG_HEADER_TO_TYPE(h->pl_header);
+			snprintf(name, len, "%.*s", PMC_NAME_MAX, a->pl_evname);
+		}
+		off += rl;
+	}
+	return type;
+}
+
+/*
+ * The event's name in the log (issue 12): the caller's, given with
+ * PMCALLOCATE_NAMED, for a PERF-class or raw event; the module's own
+ * without one (a tracepoint's "system:name", "pmu/config=.../"); a
+ * name that is not printable ASCII ended within PMC_NAME_MAX, or
+ * reserved bits, are EINVAL; a SOFT event keeps its own name.
+ */
+TEST_F(perf, names_in_the_log)
+{
+	char path[64], name[PMC_NAME_MAX + 1];
+	struct pmc_op_pmcallocate_named pn = {
+		.pm_a = {
+			.pm_mode = PMC_MODE_TC, .pm_class = PMC_CLASS_SOFT,
+			.pm_ev = EV_SOFT(CPU_CLOCK), .pm_cpu = PMC_CPU_ANY,
+		},
+	};
+	struct pmc_op_configurelog cl = { 0 };
+	int msr = pmu_type("msr");
+	__u32 tp1 = 0, tp2 = 0, m1 = 0, m2 = 0, soft = 0, id;
+
+	snprintf(path, sizeof(path), "/tmp/hwpmc-perfnames.%d", getpid());
+	cl.pm_logfd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	ASSERT_LE(0, cl.pm_logfd);
+	ASSERT_EQ(0, xioctl(self->fd, HWPMC_IOC_CONFIGURELOG, &cl));
+	close(cl.pm_logfd);
+	if (self->getppid_id >= 0) {
+		ASSERT_EQ(0, perf_alloc(self->fd, PMC_MODE_TC, PMC_CPU_ANY,
+					PERF_TYPE_TRACEPOINT,
+					self->getppid_id, 0, &tp1));
+		ASSERT_EQ(0, perf_alloc_named(self->fd, PMC_MODE_TC,
+					      PMC_CPU_ANY,
+					      PERF_TYPE_TRACEPOINT,
+					      self->getppid_id, "getppid calls",
+					      &tp2));
+	}
+	if (msr >= 0) {
+		ASSERT_EQ(0, perf_alloc(self->fd, PMC_MODE_TC, PMC_CPU_ANY,
+					msr, 0, 0, &m1));
+		ASSERT_EQ(0, perf_alloc_named(self->fd, PMC_MODE_TC,
+					      PMC_CPU_ANY, msr, 0, "msr/tsc/",
+					      &m2));
+	}
+	strcpy(pn.pm_evname, "not cpu-clock");
+	ASSERT_EQ(0, xioctl(self->fd, HWPMC_IOC_PMCALLOCATE_NAMED, &pn));
+	soft = pn.pm_a.pm_pmcid;
+	/* refusals: a control character, no NUL, reserved bits, a bad pointer */
+	pn.pm_evname[3] = '\n';
+	EXPECT_EQ(EINVAL, xioctl(self->fd, HWPMC_IOC_PMCALLOCATE_NAMED, &pn));
+	memset(pn.pm_evname, 'x', sizeof(pn.pm_evname));
+	EXPECT_EQ(EINVAL, xioctl(self->fd, HWPMC_IOC_PMCALLOCATE_NAMED, &pn));
+	pn.pm_evname[PMC_NAME_MAX - 1] = '\0';
+	pn.pm__reserved[1] = 1;
+	EXPECT_EQ(EINVAL, xioctl(self->fd, HWPMC_IOC_PMCALLOCATE_NAMED, &pn));
+	EXPECT_EQ(EFAULT, xioctl(self->fd, HWPMC_IOC_PMCALLOCATE_NAMED,
+				 (void *)8));
+	pn.pm__reserved[1] = 0;
+	EXPECT_EQ(0, xioctl(self->fd, HWPMC_IOC_PMCALLOCATE_NAMED, &pn));
+	id = pn.pm_a.pm_pmcid;
+	ASSERT_EQ(0, xioctl(self->fd, HWPMC_IOC_CLOSELOG, NULL));
+
+	if (tp1) {
+		EXPECT_EQ(PMCLOG_TYPE_PMCALLOCATEDYN,
+			  logged_name(path, tp1, name, sizeof(name)));
+		EXPECT_STREQ("syscalls:sys_enter_getppid", name);
+		EXPECT_EQ(PMCLOG_TYPE_PMCALLOCATEDYN,
+			  logged_name(path, tp2, name, sizeof(name)));
+		EXPECT_STREQ("getppid calls", name);
+	}
+	if (m1) {
+		EXPECT_EQ(PMCLOG_TYPE_PMCALLOCATEDYN,
+			  logged_name(path, m1, name, sizeof(name)));
+		EXPECT_STREQ("msr/config=0x0/", name);
+		EXPECT_EQ(PMCLOG_TYPE_PMCALLOCATEDYN,
+			  logged_name(path, m2, name, sizeof(name)));
+		EXPECT_STREQ("msr/tsc/", name);
+	}
+	EXPECT_EQ(PMCLOG_TYPE_PMCALLOCATEDYN,
+		  logged_name(path, soft, name, sizeof(name)));
+	EXPECT_STREQ("cpu-clock", name);
+	EXPECT_EQ(PMCLOG_TYPE_PMCALLOCATEDYN,
+		  logged_name(path, id, name, sizeof(name)));
+	EXPECT_STREQ("cpu-clock", name);
+	unlink(path);
+	if (!tp1 && !m1)
+		SKIP(return, "no tracefs and no msr PMU: SOFT names only");
 }
 
 TEST_HARNESS_MAIN

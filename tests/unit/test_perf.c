@@ -166,6 +166,9 @@ static void module(void)
 			PMC_CPU_ANY, &id, 0) == 0 &&
 	   PMC_ID_TO_CLASS(id) == PMC_CLASS_PERF && pmc_release(id) == 0,
 	   "process-scope tracepoint allocated: %s", pmc_allocate_message());
+	ok(!strcmp(fake_hwpmc_evname, "syscalls:sys_enter_getppid"),
+	   "the specifier goes to the module as the event's name: '%s'",
+	   fake_hwpmc_evname);
 	ok(pmc_allocate("sched:sched_switch:u", PMC_MODE_TC, 0, PMC_CPU_ANY,
 			&id, 0) == -1 && errno == EOPNOTSUPP &&
 	   strstr(pmc_allocate_message(), "cannot count user mode alone"),
@@ -173,6 +176,8 @@ static void module(void)
 	   pmc_allocate_message());
 	ok(pmc_allocate("msr/tsc/", PMC_MODE_SC, 0, 0, &id, 0) == 0 &&
 	   pmc_release(id) == 0, "msr/tsc/ in system scope");
+	ok(!strcmp(fake_hwpmc_evname, "msr/tsc/"), "... named 'msr/tsc/': '%s'",
+	   fake_hwpmc_evname);
 	ok(pmc_allocate("uncore_imc_0/cas_count_read/", PMC_MODE_TC, 0,
 			PMC_CPU_ANY, &id, 0) == -1 && errno == EINVAL &&
 	   strstr(pmc_allocate_message(), "counts CPUs, not processes"),

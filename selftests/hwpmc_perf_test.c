@@ -13,7 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/mount.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -278,6 +280,127 @@ TEST_F(perf, precise_refused)
 	pa.pm_ev = EV_PMU(CPU_CYCLES);
 	pa.pm_caps = PMC_CAP_PRECISE | PMC_CAP_USER;
 	EXPECT_EQ(EOPNOTSUPP, pmcallocate(self->fd, &pa, &id));
+}
+
+#define NPING	2000
+
+/* What the ping-pong's processes saw of their own switches. */
+struct pingpong {
+	long	p0, p1;		/* the parent's, before and after */
+	long	c;		/* the child's, before its exit */
+};
+
+/* The calling process's context switches, voluntary or not. */
+static long nswitches(void)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_SELF, &ru))
+		return -1;
+	return ru.ru_nvcsw + ru.ru_nivcsw;
+}
+
+/*
+ * The counted pair: once go has a byte, the parent forks a child and
+ * they exchange n bytes over two pipes, one round trip per byte; each
+ * writes its own switch counts into *r (shared memory).  Never returns.
+ */
+static void pingpong(int go, struct pingpong *r, int n)
+{
+	int a[2], b[2], i, st;
+	pid_t pid;
+	char c = 0;
+
+	if (read(go, &c, 1) != 1)
+		_exit(1);
+	r->p0 = nswitches();
+	if (pipe(a) || pipe(b))
+		_exit(2);
+	pid = fork();
+	if (pid < 0)
+		_exit(3);
+	if (pid == 0) {
+		for (i = 0; i < n; i++)
+			if (read(a[0], &c, 1) != 1 || write(b[1], &c, 1) != 1)
+				_exit(4);
+		r->c = nswitches();
+		_exit(0);
+	}
+	for (i = 0; i < n; i++)
+		if (write(a[1], &c, 1) != 1 || read(b[0], &c, 1) != 1)
+			_exit(5);
+	if (waitpid(pid, &st, 0) != pid || st)
+		_exit(6);
+	r->p1 = nswitches();
+	_exit(0);
+}
+
+/*
+ * sched:sched_switch counts the switches of a pipe ping-pong (issue 12):
+ * a process PMC with PMC_F_DESCENDANTS on the parent counts the parent's
+ * and its child's.  The exact reference is the kernel's own count of the
+ * same thing: __schedule() increments the task's nvcsw or nivcsw (what
+ * getrusage() reports) right where it fires sched_switch with that task
+ * as prev, and nowhere else.  Every switch the pair's getrusage() saw
+ * between the parent's first and last reading (the child's whole life
+ * up to its last reading) falls inside the PMC's run, so the count is
+ * at least their sum; it exceeds it only by the few switches at the
+ * edges (the parent blocking on go after the start, a preemption after
+ * a reading, the exit paths).  Each round trip normally blocks both,
+ * about 2 * NPING in all.
+ */
+TEST_F(perf, sched_switch_counts_a_pipe_ping_pong)
+{
+	long sw = tp_id("sched", "sched_switch"), want;
+	struct pmc_op_pmcallocate pa = {
+		.pm_mode = PMC_MODE_TC, .pm_class = PMC_CLASS_PERF,
+		.pm_ev = PMC_EV_PERF, .pm_cpu = PMC_CPU_ANY,
+		.pm_flags = PMC_F_DESCENDANTS,
+	};
+	struct pingpong *r;
+	int go[2], st;
+	__u64 v;
+	__u32 id;
+	pid_t pid;
+
+	if (sw < 0)
+		SKIP(return, "no tracefs or no sched:sched_switch");
+	r = mmap(NULL, sizeof(*r), PROT_READ | PROT_WRITE,
+		 MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, r);
+	r->p0 = r->p1 = r->c = -1;
+	ASSERT_EQ(0, pipe(go));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		close(go[1]);
+		pingpong(go[0], r, NPING);
+	}
+	close(go[0]);
+	pa.pm_md.pm_pmu.pm_type = PERF_TYPE_TRACEPOINT;
+	pa.pm_md.pm_pmu.pm_config = sw;
+	ASSERT_EQ(0, pmcallocate(self->fd, &pa, &id));
+	ASSERT_EQ(0, attach(self->fd, id, pid));
+	ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTART, id));
+	ASSERT_EQ(1, write(go[1], "g", 1));
+	ASSERT_EQ(pid, waitpid(pid, &st, 0));
+	ASSERT_EQ(0, st);
+	ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTOP, id));
+	v = value(self->fd, id);
+	ASSERT_LE(0, r->p0);
+	ASSERT_LE(0, r->c);
+	ASSERT_LE(r->p0, r->p1);
+	want = r->p1 - r->p0 + r->c;
+	TH_LOG("%d round trips: %llu switches counted, getrusage %ld (parent %ld, child %ld)",
+	       NPING, (unsigned long long)v, want, r->p1 - r->p0, r->c);
+	EXPECT_LE((__u64)want, v);
+	EXPECT_GE((__u64)want + 10 + NPING / 100, v);
+	/* and only the pair: the child's alone, or the parent's, are fewer */
+	EXPECT_LT((__u64)r->c, v);
+	EXPECT_LT((__u64)(r->p1 - r->p0), v);
+	EXPECT_EQ(0, simple(self->fd, HWPMC_IOC_PMCRELEASE, id));
+	close(go[1]);
+	munmap(r, sizeof(*r));
 }
 
 /* PMCALLOCATE_NAMED of a PERF-class event; 0 or an errno. */

@@ -32,7 +32,7 @@ if [ -r "$tp/syscalls/sys_enter_getppid/id" ]; then
 		sed 's/^/# /' "$out"
 	hwpmc-stat -R "$log" --dump > "$out" 2>&1
 	check "-R --dump names the tracepoint in the log: $(grep allocate "$out")" \
-		grep -q '^allocatedyn 0x[0-9a-f]* "syscalls:sys_enter_getppid"' "$out"
+		grep -q ' allocatedyn 0x[0-9a-f]* "syscalls:sys_enter_getppid"' "$out"
 	rm -f "$log"
 	hwpmc-stat -p syscalls:no_such_call true 2> "$out"
 	check "an unknown tracepoint is named" grep -q "no tracepoint 'syscalls:no_such_call'" "$out"

@@ -36,6 +36,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/err.h>
+#include <linux/trace_events.h>
 
 #include "compat.h"
 #include "hwpmc_internal.h"
@@ -313,17 +314,49 @@ static bool hwpmc_perf_refused_name(const char *name)
 }
 
 /*
+ * The module's name of a PERF-class event ev of configuration md, for
+ * its log records when the allocator gave none: perf's spelling of a
+ * tracepoint, "system:name", else "pmu/config=...[,config1=...]
+ * [,config2=...]/" of its PMU.
+ */
+static void hwpmc_perf_name(struct perf_event *ev,
+			    const struct pmc_md_pmu_op_pmcallocate *md,
+			    char *name, size_t len)
+{
+	size_t n;
+
+#ifdef CONFIG_EVENT_TRACING
+	if (md->pm_type == PERF_TYPE_TRACEPOINT && ev->tp_event &&
+	    ev->tp_event->class && ev->tp_event->class->system) {
+		scnprintf(name, len, "%s:%s", ev->tp_event->class->system,
+			  trace_event_name(ev->tp_event));
+		return;
+	}
+#endif
+	n = scnprintf(name, len, "%s/config=%#llx",
+		      ev->pmu->name ? ev->pmu->name : "?", md->pm_config);
+	if (md->pm_config1)
+		n += scnprintf(name + n, len - n, ",config1=%#llx",
+			       md->pm_config1);
+	if (md->pm_config2)
+		n += scnprintf(name + n, len - n, ",config2=%#llx",
+			       md->pm_config2);
+	scnprintf(name + n, len - n, "/");
+}
+
+/*
  * What kind of perf PMU md->pm_type is (HWPMC_PERF_PMU_* of
  * <hwpmc_allocate.h>), and in *caps the PMC_CAP_* of md's configuration
- * on it.  perf says: a disabled counter of the configuration is created
- * (below: where, as whom) and released at once; cpu is the system PMC's
- * CPU, or -1.  perf's fixed types
+ * on it, in name (len bytes) the module's name of the event
+ * (hwpmc_perf_name()).  perf says: a disabled counter of the
+ * configuration is created (below: where, as whom) and released at
+ * once; cpu is the system PMC's CPU, or -1.  perf's fixed types
  * are the PMU and SOFT classes' but for tracepoints; the core PMU (a
  * hardware task context), the AUX tracers and the dynamic probes are
  * refused; a PMU with no task context counts CPUs only.
  */
 int hwpmc_md_perf_probe(const struct pmc_md_pmu_op_pmcallocate *md, int cpu,
-			u32 *caps)
+			u32 *caps, char *name, size_t len)
 {
 	struct perf_event_attr attr = {
 		.size = sizeof(attr),
@@ -382,6 +415,7 @@ int hwpmc_md_perf_probe(const struct pmc_md_pmu_op_pmcallocate *md, int cpu,
 		    !(pmu->capabilities & PERF_PMU_CAP_NO_INTERRUPT))
 			*caps |= PMC_CAP_INTERRUPT;
 	}
+	hwpmc_perf_name(ev, md, name, len);
 	perf_event_release_kernel(ev);
 	return kind;
 }

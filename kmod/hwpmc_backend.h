@@ -69,7 +69,7 @@ void hwpmc_md_attr_pmc(struct perf_event_attr *attr, u32 mode,
 bool hwpmc_md_soft(const struct perf_event_attr *attr);
 int hwpmc_md_raw_check(const struct perf_event_attr *attr);
 int hwpmc_md_perf_probe(const struct pmc_md_pmu_op_pmcallocate *md, int cpu,
-			u32 *caps);
+			u32 *caps, char *name, size_t len);
 struct perf_event *hwpmc_md_create(struct perf_event_attr *attr, int cpu,
 				   struct task_struct *task, void *context);
 struct perf_event *hwpmc_md_create_running(const struct perf_event_attr *attr,

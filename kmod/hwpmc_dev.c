@@ -201,23 +201,52 @@ static int hwpmc_op_getcaps(struct file *file, void __user *uarg)
 	return copy_to_user(uarg, &gc, sizeof(gc)) ? -EFAULT : 0;
 }
 
-static int hwpmc_op_pmcallocate(struct file *file, void __user *uarg)
+/* PMCALLOCATE of pa, the event named evname ("": the module's name). */
+static int hwpmc_allocate_named(struct file *file, void __user *uarg,
+				struct pmc_op_pmcallocate *pa,
+				const char *evname)
 {
-	struct pmc_op_pmcallocate pa;
-	int error;
+	int error = hwpmc_pmc_allocate(file, pa, evname);
 
-	if (copy_from_user(&pa, uarg, sizeof(pa)))
-		return -EFAULT;
-	error = hwpmc_pmc_allocate(file, &pa);
 	if (error)
 		return error;
-	if (put_user(pa.pm_pmcid,
+	if (put_user(pa->pm_pmcid,
 		     &((struct pmc_op_pmcallocate __user *)uarg)->pm_pmcid)) {
 		/* the caller cannot learn the id: don't leave it allocated */
-		hwpmc_pmc_release(pa.pm_pmcid);
+		hwpmc_pmc_release(pa->pm_pmcid);
 		return -EFAULT;
 	}
 	return 0;
+}
+
+static int hwpmc_op_pmcallocate(struct file *file, void __user *uarg)
+{
+	struct pmc_op_pmcallocate pa;
+
+	if (copy_from_user(&pa, uarg, sizeof(pa)))
+		return -EFAULT;
+	return hwpmc_allocate_named(file, uarg, &pa, "");
+}
+
+/*
+ * PMCALLOCATE with the event's name for the log: printable ASCII ended
+ * by a NUL within pm_evname, reserved fields zero.  (pm_a comes first,
+ * so pm_pmcid is where the plain operation's is.)
+ */
+static int hwpmc_op_pmcallocate_named(struct file *file, void __user *uarg)
+{
+	struct pmc_op_pmcallocate_named pn;
+	size_t i;
+
+	if (copy_from_user(&pn, uarg, sizeof(pn)))
+		return -EFAULT;
+	for (i = 0; i < sizeof(pn.pm_evname) && pn.pm_evname[i]; i++)
+		if (pn.pm_evname[i] < 0x20 || pn.pm_evname[i] > 0x7e)
+			return -EINVAL;
+	if (i == sizeof(pn.pm_evname) || pn.pm__reserved[0] ||
+	    pn.pm__reserved[1])
+		return -EINVAL;
+	return hwpmc_allocate_named(file, uarg, &pn.pm_a, pn.pm_evname);
 }
 
 static int hwpmc_op_pmcattach(struct file *file, void __user *uarg)
@@ -385,7 +414,9 @@ static long hwpmc_ioctl(struct file *file, unsigned int cmd,
 	if (_IOC_TYPE(cmd) != HWPMC_IOC_MAGIC || nr > PMC_OP_MAX)
 		return -ENOTTY;
 	hwpmc_stat_inc(syscalls);
-	if (cmd != hwpmc_ops[nr].cmd)
+	if (cmd == HWPMC_IOC_PMCALLOCATE_NAMED)
+		error = hwpmc_op_pmcallocate_named(file, (void __user *)arg);
+	else if (cmd != hwpmc_ops[nr].cmd)
 		error = -EINVAL;	/* wrong size or direction */
 	else if (!hwpmc_ops[nr].fn)
 		error = -EOPNOTSUPP;	/* later versions */

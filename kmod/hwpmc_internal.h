@@ -152,6 +152,7 @@ struct hwpmc_pmc {
 	struct hwpmc_owner	*owner;
 	struct file		*file;		/* allocated through */
 	const struct hwpmc_event *event;
+	char			evname[PMC_NAME_MAX];	/* for logs */
 	u64			serial;		/* unique for the module's life */
 	u32			dseq;		/* targets removed, not by exit */
 	u32			id;

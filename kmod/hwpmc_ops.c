@@ -184,7 +184,13 @@ static bool hwpmc_perfmon_noaudit(void)
 	       ns_capable_noaudit(&init_user_ns, CAP_SYS_ADMIN);
 }
 
-int hwpmc_pmc_allocate(struct file *file, struct pmc_op_pmcallocate *pa)
+/*
+ * PMCALLOCATE.  evname names the event in the PMC's log records where
+ * its code does not (the PERF class, raw PMU events); "" leaves the
+ * module's name.
+ */
+int hwpmc_pmc_allocate(struct file *file, struct pmc_op_pmcallocate *pa,
+		       const char *evname)
 {
 	const struct hwpmc_class *cl = hwpmc_class_find(pa->pm_class);
 	const struct hwpmc_event *ev = cl ? hwpmc_event_find(cl, pa->pm_ev) :
@@ -201,6 +207,7 @@ int hwpmc_pmc_allocate(struct file *file, struct pmc_op_pmcallocate *pa)
 		.may_kernel = READ_ONCE(hwpmc_unprivileged_kernel) || priv,
 		.stack_max = hwpmc_maxstackuser,
 	};
+	char kname[PMC_NAME_MAX] = "";
 	enum hwpmc_alloc_check check;
 	struct hwpmc_owner *po;
 	struct hwpmc_pmc *pm, *other;
@@ -213,7 +220,7 @@ int hwpmc_pmc_allocate(struct file *file, struct pmc_op_pmcallocate *pa)
 		/* a PERF-class type: what kind of PMU, perf says */
 		facts.perf_pmu = hwpmc_md_perf_probe(&pa->pm_md.pm_pmu,
 			PMC_IS_SYSTEM_MODE(mode) ? (int)pa->pm_cpu : -1,
-			&facts.ev_caps);
+			&facts.ev_caps, kname, sizeof(kname));
 		check = hwpmc_alloc_check(pa, &facts);
 	}
 	if (check == HWPMC_ALLOC_SYSTEM_PRIV ||
@@ -247,6 +254,12 @@ int hwpmc_pmc_allocate(struct file *file, struct pmc_op_pmcallocate *pa)
 	INIT_LIST_HEAD(&pm->slots);
 	INIT_LIST_HEAD(&pm->sslink);
 	pm->event = ev;
+	if (evname[0] && (ev->code == PMC_EV_PERF ||
+			  ev->code == PMC_EV_PMU_RAW))
+		strscpy(pm->evname, evname, sizeof(pm->evname));
+	else
+		strscpy(pm->evname, kname[0] ? kname : ev->name,
+			sizeof(pm->evname));
 	pm->mode = mode;
 	pm->flags = pa->pm_flags;
 	pm->stacksize = pa->pm_stacksize;

@@ -19,7 +19,8 @@ int hwpmc_pmc_init(void);
 void hwpmc_pmc_fini(void);
 void hwpmc_pmc_describe(const struct hwpmc_pmc *pm, struct pmc_info *pi);
 void hwpmc_describe_thread_rows(int cpu, struct pmc_info *pi, u32 n);
-int hwpmc_pmc_allocate(struct file *file, struct pmc_op_pmcallocate *pa);
+int hwpmc_pmc_allocate(struct file *file, struct pmc_op_pmcallocate *pa,
+		       const char *evname);
 int hwpmc_pmc_attach(u32 id, pid_t pid);
 int hwpmc_pmc_detach(u32 id, pid_t pid);
 int hwpmc_pmc_start(u32 id);

@@ -36,8 +36,10 @@
 /* -- PMCs -------------------------------------------------------------------- */
 
 /*
- * PMCALLOCATE, or for a SOFT-class PMC, as FreeBSD's, PMCALLOCATEDYN:
- * the PMC, its event's code and name, its flags and reload count.
+ * PMCALLOCATE, or for a SOFT- or PERF-class PMC, as FreeBSD's for events
+ * whose code does not name them, PMCALLOCATEDYN: the PMC, its event's
+ * code and name (pm->evname: the caller's for the PERF class and raw
+ * events), its flags and reload count.
  */
 void hwpmc_rec_pmcallocate(struct hwpmc_log *lg, const struct hwpmc_pmc *pm)
 {
@@ -55,8 +57,9 @@ void hwpmc_rec_pmcallocate(struct hwpmc_log *lg, const struct hwpmc_pmc *pm)
 	r.pl_flags = pm->flags;
 	if (PMC_IS_SAMPLING_MODE(pm->mode))
 		r.pl_rate = pm->reload;
-	strscpy(r.pl_evname, pm->event->name, sizeof(r.pl_evname));
-	hwpmc_log_append(lg, PMC_ID_TO_CLASS(pm->id) == PMC_CLASS_SOFT ?
+	strscpy(r.pl_evname, pm->evname, sizeof(r.pl_evname));
+	hwpmc_log_append(lg, PMC_ID_TO_CLASS(pm->id) == PMC_CLASS_SOFT ||
+			 PMC_ID_TO_CLASS(pm->id) == PMC_CLASS_PERF ?
 			 PMCLOG_TYPE_PMCALLOCATEDYN : PMCLOG_TYPE_PMCALLOCATE,
 			 ktime_get_ns(), &r, sizeof(r), NULL, 0);
 }

@@ -33,6 +33,7 @@ import re
 import sys
 
 CORE_UNITS = (None, "core", "cpu", "cpu_core")
+ATOM_UNITS = ("cpu_atom",)      # hybrid Intel's E-cores: a companion table
 FLAG_DEPRECATED = 1
 FLAG_PRECISE = 2
 ARCH_X86 = 1
@@ -78,9 +79,9 @@ def load(path):
         return json.load(f)
 
 
-def is_event(ev):
+def is_event(ev, units=CORE_UNITS):
     return isinstance(ev, dict) and "MetricExpr" not in ev and \
-        "MetricName" not in ev and ev.get("Unit") in CORE_UNITS
+        "MetricName" not in ev and ev.get("Unit") in units
 
 
 class Pool:
@@ -110,8 +111,8 @@ def arm64_std(archdir):
     return std
 
 
-def model_events(archdir, arch, subdir, std):
-    """The core events of one model directory: [(name, ev, topic)]."""
+def model_events(archdir, arch, subdir, std, units=CORE_UNITS):
+    """The events of units in one model directory: [(name, ev, topic)]."""
     d = os.path.join(archdir, "x86" if arch == ARCH_X86 else "arm64", subdir)
     out = {}
     for name in sorted(os.listdir(d)):
@@ -119,7 +120,7 @@ def model_events(archdir, arch, subdir, std):
             continue
         topic = name[:-5].replace("-", " ")     # perf's jevents get_topic()
         for ev in load(os.path.join(d, name)):
-            if not is_event(ev):
+            if not is_event(ev, units):
                 continue
             if "ArchStdEvent" in ev:
                 base = std.get(ev["ArchStdEvent"].lower())
@@ -298,39 +299,48 @@ def main():
     pool.add("")
     std = arm64_std(archdir)
     events = {}		# (name, enc, desc, topic, period, flags, ldesc) -> index
-    tables = []		# (name, arch, first, count)
+    tables = []		# (name, arch, first, count, atom)
     index = []
     table_of = {}
     maps = []
+
+    def add_table(name, arch, evs):
+        """Events evs as table name: (name, arch, first, count, atom)."""
+        first = len(index)
+        for lname, ev, topic in evs:
+            desc = (ev.get("BriefDescription") or
+                    ev.get("PublicDescription") or "").strip()
+            # perf list -v's: kept only where it says more
+            ldesc = " ".join((ev.get("PublicDescription") or "").split())
+            if ldesc == " ".join(desc.split()):
+                ldesc = ""
+            flags = 0
+            if ev.get("Deprecated") == "1":
+                flags |= FLAG_DEPRECATED
+            if num(ev.get("PEBS", "0")) > 0:
+                flags |= FLAG_PRECISE
+            period = num(ev.get("SampleAfterValue", "0"))
+            rec = (pool.add(lname), pool.add(encoding(ev, arch)),
+                   pool.add(desc), pool.add(topic),
+                   min(period, 0xffffffff), flags, pool.add(ldesc))
+            if rec not in events:
+                events[rec] = len(events)
+            index.append(events[rec])
+        tables.append((pool.add(name), arch, first, len(index) - first, 0))
+
     for arch in (ARCH_X86, ARCH_ARM64):
         for cpuid, subdir in mapfile(archdir, arch):
             key = (arch, subdir)
             if key not in table_of:
-                first = len(index)
-                for lname, ev, topic in model_events(archdir, arch, subdir,
-                                                     std):
-                    desc = (ev.get("BriefDescription") or
-                            ev.get("PublicDescription") or "").strip()
-                    # perf list -v's: kept only where it says more
-                    ldesc = " ".join((ev.get("PublicDescription") or
-                                      "").split())
-                    if ldesc == " ".join(desc.split()):
-                        ldesc = ""
-                    flags = 0
-                    if ev.get("Deprecated") == "1":
-                        flags |= FLAG_DEPRECATED
-                    if num(ev.get("PEBS", "0")) > 0:
-                        flags |= FLAG_PRECISE
-                    period = num(ev.get("SampleAfterValue", "0"))
-                    rec = (pool.add(lname), pool.add(encoding(ev, arch)),
-                           pool.add(desc), pool.add(topic),
-                           min(period, 0xffffffff), flags, pool.add(ldesc))
-                    if rec not in events:
-                        events[rec] = len(events)
-                    index.append(events[rec])
-                table_of[key] = len(tables)
-                tables.append((pool.add(subdir), arch, first,
-                               len(index) - first))
+                add_table(subdir, arch, model_events(archdir, arch, subdir,
+                                                     std))
+                table_of[key] = len(tables) - 1
+                # hybrid: the E-cores' events, the table after the core's
+                atom = model_events(archdir, arch, subdir, std, ATOM_UNITS)
+                if atom:
+                    add_table(subdir + "/cpu_atom", arch, atom)
+                    t = tables[table_of[key]]
+                    tables[table_of[key]] = t[:4] + (len(tables),)
             maps.append((pool.add(cpuid), table_of[key]))
 
     if len(events) > 0xffff:
@@ -354,7 +364,7 @@ def main():
         f.write("};\n\nconst struct hwpmc_pe_table hwpmc_pe_tables[%d] = {\n"
                 % len(tables))
         for t in tables:
-            f.write("\t{ %d, %d, %d, %d },\n" % t)
+            f.write("\t{ %d, %d, %d, %d, %d },\n" % t)
         f.write("};\n\nconst struct hwpmc_pe_map hwpmc_pe_maps[%d] = {\n"
                 % len(maps))
         for m in maps:

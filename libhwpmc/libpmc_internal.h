@@ -130,6 +130,7 @@ int	pmc_pmu_detect_cpuid(char *_buf, size_t _len);
 int	pmc_pmu_read_midr(char *_buf, size_t _len);
 int	pmc_pmu_table_of(const char *_cpuid);
 const char *pmc_pmu_table_name(int _table);
+int	pmc_pmu_atom_table(int _table);
 unsigned int pmc_pmu_nevents(int _table);
 int	pmc_pmu_event_at(int _table, unsigned int _i, struct pmc_pmu_event *_ev);
 int	pmc_pmu_find(int _table, const char *_name);

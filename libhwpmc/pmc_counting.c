@@ -257,20 +257,33 @@ static int pmc_allocate_pa(const char *spec, struct pmc_op_pmcallocate *pa,
 			   enum pmc_mode mode, uint32_t flags, int cpu,
 			   pmc_id_t *pmcid, uint64_t count)
 {
+	struct pmc_op_pmcallocate_named pn;
+	size_t i;
 	int err;
 
 	pa->pm_mode = mode;
 	pa->pm_flags = flags;
 	pa->pm_cpu = (uint32_t)cpu;
 	pa->pm_count = count;
-	if (pmc_lib_ioctl(HWPMC_IOC_PMCALLOCATE, pa) < 0) {
+	/*
+	 * The specifier names the event in the log records of the PMC
+	 * where its code does not (the PERF class, raw encodings of
+	 * vendor events): cut to PMC_NAME_MAX - 1 bytes, any byte but
+	 * printable ASCII made '?' (the module takes no other).
+	 */
+	memset(&pn, 0, sizeof(pn));
+	pn.pm_a = *pa;
+	for (i = 0; spec && spec[i] && i + 1 < sizeof(pn.pm_evname); i++)
+		pn.pm_evname[i] = spec[i] >= 0x20 && spec[i] <= 0x7e ?
+				  spec[i] : '?';
+	if (pmc_lib_ioctl(HWPMC_IOC_PMCALLOCATE_NAMED, &pn) < 0) {
 		err = errno;
 		pmc_lib_allocate_explain(spec, pa, err, pmc_alloc_msg,
 					 sizeof(pmc_alloc_msg));
 		errno = err;
 		return -1;
 	}
-	*pmcid = pa->pm_pmcid;
+	*pmcid = pa->pm_pmcid = pn.pm_a.pm_pmcid;
 	pmc_alloc_msg[0] = '\0';
 	return 0;
 }

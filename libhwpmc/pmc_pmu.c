@@ -524,6 +524,15 @@ const char *pmc_pmu_table_name(int table)
 	return PE_STR(hwpmc_pe_tables[table].name);
 }
 
+/* Hybrid Intel: the table of table's cpu_atom (E-core) events, or -1. */
+int pmc_pmu_atom_table(int table)
+{
+	if (table < 0 || (unsigned int)table >= hwpmc_pe_ntables ||
+	    !hwpmc_pe_tables[table].atom)
+		return -1;
+	return (int)hwpmc_pe_tables[table].atom - 1;
+}
+
 unsigned int pmc_pmu_nevents(int table)
 {
 	if (table < 0 || (unsigned int)table >= hwpmc_pe_ntables)

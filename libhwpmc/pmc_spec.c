@@ -670,6 +670,40 @@ static int pmc_parse_perf(int machine, const char *pmu, const char *terms,
 }
 
 /*
+ * Hybrid Intel (decision 27): terms of "cpu_atom/terms/" with the events
+ * of the E-cores' table (a companion of the core's, the JSON's "Unit":
+ * "cpu_atom") replaced by their encodings, into out; 0, or -1 (err set).
+ */
+static int pmc_atom_terms(const struct pmc_pmu_cpu *cpu, const char *terms,
+			  const char *spec, char *out, size_t outlen, char *err,
+			  size_t errlen)
+{
+	int atom = pmc_pmu_atom_table(cpu->table), i;
+	char copy[SPECMAX], *tok, *next;
+	struct pmc_pmu_event ev;
+	size_t n = 0;
+
+	if (strlen(terms) >= sizeof(copy))
+		FAIL("'%s' is too long", spec);
+	strcpy(copy, terms);
+	out[0] = '\0';
+	for (tok = copy; tok; tok = next) {
+		next = strchr(tok, ',');
+		if (next)
+			*next++ = '\0';
+		i = atom >= 0 && !strchr(tok, '=') ?
+		    pmc_pmu_find(atom, tok) : -1;
+		if (i >= 0 && pmc_pmu_event_at(atom, (unsigned int)i, &ev) == 0)
+			tok = (char *)ev.enc;
+		n += (size_t)snprintf(out + n, n < outlen ? outlen - n : 0,
+				      "%s%s", n ? "," : "", tok);
+		if (n >= outlen)
+			FAIL("'%s' is too long", spec);
+	}
+	return 0;
+}
+
+/*
  * Is name ("sys:event[:modifiers]") a tracepoint rather than an event
  * with modifiers?  When what follows the ':' is not modifier letters,
  * and what precedes it can be a tracefs system (lower case, digits, '_')
@@ -784,7 +818,17 @@ static int pmc_parse(const char *spec, int machine,
 		goto qualifiers;
 	}
 	if (slash && !pmc_core_pmu(&cpu, name)) {
-		if (pmc_parse_perf(machine, name, slash + 1, spec, pa, &ev,
+		char atom[SPECMAX];
+		const char *terms = slash + 1;
+
+		/* hybrid: cpu_atom/VENDOR_NAME/, from the E-cores' table */
+		if (!strcmp(name, "cpu_atom")) {
+			if (pmc_atom_terms(&cpu, terms, spec, atom,
+					   sizeof(atom), err, errlen) < 0)
+				return -1;
+			terms = atom;
+		}
+		if (pmc_parse_perf(machine, name, terms, spec, pa, &ev,
 				   err, errlen) < 0)
 			return -1;
 		goto qualifiers;
@@ -829,7 +873,18 @@ static int pmc_parse(const char *spec, int machine,
 		ev.cl = PMC_CLASS_PMU;
 		ev.code = PMC_EV_PMU_RAW;
 	} else if (pmc_lookup(machine, name, name, cl, &ev, err, errlen) < 0) {
-		return -1;
+		int atom = pmc_pmu_atom_table(cpu.table), i;
+		struct pmc_pmu_event ae;
+		char enc[SPECMAX];
+
+		/* hybrid: an event of the E-cores only is cpu_atom's */
+		i = atom >= 0 && !cl ? pmc_pmu_find(atom, name) : -1;
+		if (i < 0 || pmc_pmu_event_at(atom, (unsigned int)i, &ae) < 0)
+			return -1;
+		snprintf(enc, sizeof(enc), "%s", ae.enc);
+		if (pmc_parse_perf(machine, "cpu_atom", enc, spec, pa, &ev,
+				   err, errlen) < 0)
+			return -1;
 	} else if (ev.enc) {
 		if (pmc_apply_vendor(&cpu, &ev, name, pa, err, errlen) < 0)
 			return -1;

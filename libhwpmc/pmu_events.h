@@ -32,6 +32,7 @@ struct hwpmc_pe_table {
 	uint32_t	name;		/* the JSON directory: "skylakex" */
 	uint32_t	arch;		/* HWPMC_PE_X86 or HWPMC_PE_ARM64 */
 	uint32_t	first, count;
+	uint32_t	atom;		/* hybrid: the cpu_atom table + 1, or 0 */
 };
 
 /* One mapfile.csv row: a CPU id pattern and its table. */

@@ -438,6 +438,21 @@ static void op_allocate(void)
 		pa.pm_md.pm_pmu.pm_precise = chance(50) ? rn(5) : wild32();
 	if (chance(5))
 		pa.pm_stacksize = wild32();
+	if (chance(30)) {
+		/* with a name for the log: mostly printable, maybe unended */
+		struct pmc_op_pmcallocate_named pn = { .pm_a = pa };
+		uint32_t i, n = rn(PMC_NAME_MAX + 1);
+
+		for (i = 0; i < n && i < PMC_NAME_MAX; i++)
+			pn.pm_evname[i] = chance(95) ? (char)(0x20 + rn(0x5f)) :
+						       (char)wild32();
+		if (chance(5))
+			pn.pm__reserved[rn(2)] = wild64();
+		if (call(dev(), HWPMC_IOC_PMCALLOCATE_NAMED,
+			 hostile(&pn, sizeof(pn))) == 0 && pn.pm_a.pm_pmcid)
+			add_mine(pn.pm_a.pm_pmcid);
+		return;
+	}
 	if (call(dev(), HWPMC_IOC_PMCALLOCATE, hostile(&pa, sizeof(pa))) == 0 &&
 	    pa.pm_pmcid)
 		add_mine(pa.pm_pmcid);

@@ -127,6 +127,12 @@ TEST_F(dev, wrong_size_or_direction_is_einval)
 		buf));
 	EXPECT_EQ(EINVAL, xioctl(self->fd, _IOWR(HWPMC_IOC_MAGIC,
 		PMC_OP_GETPMCINFO, char[8]), buf));
+	/* PMCALLOCATE takes two sizes, the plain and the named, no other */
+	EXPECT_EQ(EINVAL, xioctl(self->fd, _IOWR(HWPMC_IOC_MAGIC,
+		PMC_OP_PMCALLOCATE,
+		char[sizeof(struct pmc_op_pmcallocate_named) + 8]), buf));
+	EXPECT_EQ(EINVAL, xioctl(self->fd, _IOW(HWPMC_IOC_MAGIC,
+		PMC_OP_PMCALLOCATE, struct pmc_op_pmcallocate_named), buf));
 	/* right size, wrong direction */
 	EXPECT_EQ(EINVAL, xioctl(self->fd, _IOW(HWPMC_IOC_MAGIC,
 		PMC_OP_GETCPUINFO, struct pmc_op_getcpuinfo), buf));

@@ -26,6 +26,14 @@ if [ -r "$tp/syscalls/sys_enter_getppid/id" ]; then
 	rc=$?
 	check "a tracepoint in user mode alone is refused, with the reason" \
 		sh -c "test $rc -ne 0 && grep -q 'cannot count user mode alone' '$out'"
+	# a sampling log names the event as it was written (PMCALLOCATEDYN)
+	log=$(mktemp)
+	hwpmc-stat -O "$log" -n 100 -P syscalls:sys_enter_getppid ./hwpmc_getppid 1234 2> "$out" ||
+		sed 's/^/# /' "$out"
+	hwpmc-stat -R "$log" --dump > "$out" 2>&1
+	check "-R --dump names the tracepoint in the log: $(grep allocate "$out")" \
+		grep -q ' allocatedyn 0x[0-9a-f]* "syscalls:sys_enter_getppid"' "$out"
+	rm -f "$log"
 	hwpmc-stat -p syscalls:no_such_call true 2> "$out"
 	check "an unknown tracepoint is named" grep -q "no tracepoint 'syscalls:no_such_call'" "$out"
 else

@@ -13,7 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/mount.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -21,6 +23,7 @@
 
 #include <linux/perf_event.h>
 #include <linux/hwpmc.h>
+#include <linux/hwpmclog.h>
 
 #include "kselftest_harness.h"
 #include "hwpmc_selftest.h"
@@ -277,6 +280,272 @@ TEST_F(perf, precise_refused)
 	pa.pm_ev = EV_PMU(CPU_CYCLES);
 	pa.pm_caps = PMC_CAP_PRECISE | PMC_CAP_USER;
 	EXPECT_EQ(EOPNOTSUPP, pmcallocate(self->fd, &pa, &id));
+}
+
+#define NPING	2000
+
+/* What the ping-pong's processes saw of their own switches. */
+struct pingpong {
+	long	p0, p1;		/* the parent's, before and after */
+	long	c;		/* the child's, before its exit */
+};
+
+/* The calling process's context switches, voluntary or not. */
+static long nswitches(void)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_SELF, &ru))
+		return -1;
+	return ru.ru_nvcsw + ru.ru_nivcsw;
+}
+
+/*
+ * The counted pair: once go has a byte, the parent forks a child and
+ * they exchange n bytes over two pipes, one round trip per byte; each
+ * writes its own switch counts into *r (shared memory).  Never returns.
+ */
+static void pingpong(int go, struct pingpong *r, int n)
+{
+	int a[2], b[2], i, st;
+	pid_t pid;
+	char c = 0;
+
+	if (read(go, &c, 1) != 1)
+		_exit(1);
+	r->p0 = nswitches();
+	if (pipe(a) || pipe(b))
+		_exit(2);
+	pid = fork();
+	if (pid < 0)
+		_exit(3);
+	if (pid == 0) {
+		for (i = 0; i < n; i++)
+			if (read(a[0], &c, 1) != 1 || write(b[1], &c, 1) != 1)
+				_exit(4);
+		r->c = nswitches();
+		_exit(0);
+	}
+	for (i = 0; i < n; i++)
+		if (write(a[1], &c, 1) != 1 || read(b[0], &c, 1) != 1)
+			_exit(5);
+	if (waitpid(pid, &st, 0) != pid || st)
+		_exit(6);
+	r->p1 = nswitches();
+	_exit(0);
+}
+
+/*
+ * sched:sched_switch counts the switches of a pipe ping-pong (issue 12):
+ * a process PMC with PMC_F_DESCENDANTS on the parent counts the parent's
+ * and its child's.  The exact reference is the kernel's own count of the
+ * same thing: __schedule() increments the task's nvcsw or nivcsw (what
+ * getrusage() reports) right where it fires sched_switch with that task
+ * as prev, and nowhere else.  Every switch the pair's getrusage() saw
+ * between the parent's first and last reading (the child's whole life
+ * up to its last reading) falls inside the PMC's run, so the count is
+ * at least their sum; it exceeds it only by the few switches at the
+ * edges (the parent blocking on go after the start, a preemption after
+ * a reading, the exit paths).  Each round trip normally blocks both,
+ * about 2 * NPING in all.
+ */
+TEST_F(perf, sched_switch_counts_a_pipe_ping_pong)
+{
+	long sw = tp_id("sched", "sched_switch"), want;
+	struct pmc_op_pmcallocate pa = {
+		.pm_mode = PMC_MODE_TC, .pm_class = PMC_CLASS_PERF,
+		.pm_ev = PMC_EV_PERF, .pm_cpu = PMC_CPU_ANY,
+		.pm_flags = PMC_F_DESCENDANTS,
+	};
+	struct pingpong *r;
+	int go[2], st;
+	__u64 v;
+	__u32 id;
+	pid_t pid;
+
+	if (sw < 0)
+		SKIP(return, "no tracefs or no sched:sched_switch");
+	r = mmap(NULL, sizeof(*r), PROT_READ | PROT_WRITE,
+		 MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, r);
+	r->p0 = r->p1 = r->c = -1;
+	ASSERT_EQ(0, pipe(go));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		close(go[1]);
+		pingpong(go[0], r, NPING);
+	}
+	close(go[0]);
+	pa.pm_md.pm_pmu.pm_type = PERF_TYPE_TRACEPOINT;
+	pa.pm_md.pm_pmu.pm_config = sw;
+	ASSERT_EQ(0, pmcallocate(self->fd, &pa, &id));
+	ASSERT_EQ(0, attach(self->fd, id, pid));
+	ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTART, id));
+	ASSERT_EQ(1, write(go[1], "g", 1));
+	ASSERT_EQ(pid, waitpid(pid, &st, 0));
+	ASSERT_EQ(0, st);
+	ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTOP, id));
+	v = value(self->fd, id);
+	ASSERT_LE(0, r->p0);
+	ASSERT_LE(0, r->c);
+	ASSERT_LE(r->p0, r->p1);
+	want = r->p1 - r->p0 + r->c;
+	TH_LOG("%d round trips: %llu switches counted, getrusage %ld (parent %ld, child %ld)",
+	       NPING, (unsigned long long)v, want, r->p1 - r->p0, r->c);
+	EXPECT_LE((__u64)want, v);
+	EXPECT_GE((__u64)want + 10 + NPING / 100, v);
+	/* and only the pair: the child's alone, or the parent's, are fewer */
+	EXPECT_LT((__u64)r->c, v);
+	EXPECT_LT((__u64)(r->p1 - r->p0), v);
+	EXPECT_EQ(0, simple(self->fd, HWPMC_IOC_PMCRELEASE, id));
+	close(go[1]);
+	munmap(r, sizeof(*r));
+}
+
+/* PMCALLOCATE_NAMED of a PERF-class event; 0 or an errno. */
+static int perf_alloc_named(int fd, __u32 mode, __u32 cpu, __u32 type,
+			    __u64 config, const char *name, __u32 *id)
+{
+	struct pmc_op_pmcallocate_named pn = {
+		.pm_a = {
+			.pm_mode = mode, .pm_class = PMC_CLASS_PERF,
+			.pm_ev = PMC_EV_PERF, .pm_cpu = cpu,
+		},
+	};
+	int e;
+
+	pn.pm_a.pm_md.pm_pmu.pm_type = type;
+	pn.pm_a.pm_md.pm_pmu.pm_config = config;
+	snprintf(pn.pm_evname, sizeof(pn.pm_evname), "%s", name);
+	e = xioctl(fd, HWPMC_IOC_PMCALLOCATE_NAMED, &pn);
+	if (!e)
+		*id = pn.pm_a.pm_pmcid;
+	return e;
+}
+
+/*
+ * The name of PMC id in the log file path's PMCALLOCATE(DYN) record,
+ * into name; the record's type, or 0 if none.
+ */
+static int logged_name(const char *path, __u32 id, char *name, size_t len)
+{
+	static char buf[1 << 16];
+	const struct pmclog_pmcallocate *a;
+	const struct pmclog_header *h;
+	size_t off = 0, n, rl;
+	int fd = open(path, O_RDONLY), type = 0;
+	ssize_t r;
+
+	if (fd < 0)
+		return 0;
+	r = read(fd, buf, sizeof(buf));
+	close(fd);
+	n = r > 0 ? (size_t)r : 0;
+	while (off + sizeof(*h) <= n) {
+		h = (const void *)(buf + off);
+		rl = PMCLOG_HEADER_TO_LENGTH(h->pl_header);
+		if (rl < sizeof(*h) || off + rl > n)
+			break;
+		a = (const void *)h;
+		if ((PMCLOG_HEADER_TO_TYPE(h->pl_header) ==
+		     PMCLOG_TYPE_PMCALLOCATE ||
+		     PMCLOG_HEADER_TO_TYPE(h->pl_header) ==
+		     PMCLOG_TYPE_PMCALLOCATEDYN) &&
+		    rl >= sizeof(*a) && a->pl_pmcid == id) {
+			type = PMCLOG_HEADER_TO_TYPE(h->pl_header);
+			snprintf(name, len, "%.*s", PMC_NAME_MAX, a->pl_evname);
+		}
+		off += rl;
+	}
+	return type;
+}
+
+/*
+ * The event's name in the log (issue 12): the caller's, given with
+ * PMCALLOCATE_NAMED, for a PERF-class or raw event; the module's own
+ * without one (a tracepoint's "system:name", "pmu/config=.../"); a
+ * name that is not printable ASCII ended within PMC_NAME_MAX, or
+ * reserved bits, are EINVAL; a SOFT event keeps its own name.
+ */
+TEST_F(perf, names_in_the_log)
+{
+	char path[64], name[PMC_NAME_MAX + 1];
+	struct pmc_op_pmcallocate_named pn = {
+		.pm_a = {
+			.pm_mode = PMC_MODE_TC, .pm_class = PMC_CLASS_SOFT,
+			.pm_ev = EV_SOFT(CPU_CLOCK), .pm_cpu = PMC_CPU_ANY,
+		},
+	};
+	struct pmc_op_configurelog cl = { 0 };
+	int msr = pmu_type("msr");
+	__u32 tp1 = 0, tp2 = 0, m1 = 0, m2 = 0, soft = 0, id;
+
+	snprintf(path, sizeof(path), "/tmp/hwpmc-perfnames.%d", getpid());
+	cl.pm_logfd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	ASSERT_LE(0, cl.pm_logfd);
+	ASSERT_EQ(0, xioctl(self->fd, HWPMC_IOC_CONFIGURELOG, &cl));
+	close(cl.pm_logfd);
+	if (self->getppid_id >= 0) {
+		ASSERT_EQ(0, perf_alloc(self->fd, PMC_MODE_TC, PMC_CPU_ANY,
+					PERF_TYPE_TRACEPOINT,
+					self->getppid_id, 0, &tp1));
+		ASSERT_EQ(0, perf_alloc_named(self->fd, PMC_MODE_TC,
+					      PMC_CPU_ANY,
+					      PERF_TYPE_TRACEPOINT,
+					      self->getppid_id, "getppid calls",
+					      &tp2));
+	}
+	if (msr >= 0) {
+		ASSERT_EQ(0, perf_alloc(self->fd, PMC_MODE_TC, PMC_CPU_ANY,
+					msr, 0, 0, &m1));
+		ASSERT_EQ(0, perf_alloc_named(self->fd, PMC_MODE_TC,
+					      PMC_CPU_ANY, msr, 0, "msr/tsc/",
+					      &m2));
+	}
+	strcpy(pn.pm_evname, "not cpu-clock");
+	ASSERT_EQ(0, xioctl(self->fd, HWPMC_IOC_PMCALLOCATE_NAMED, &pn));
+	soft = pn.pm_a.pm_pmcid;
+	/* refusals: a control character, no NUL, reserved bits, a bad pointer */
+	pn.pm_evname[3] = '\n';
+	EXPECT_EQ(EINVAL, xioctl(self->fd, HWPMC_IOC_PMCALLOCATE_NAMED, &pn));
+	memset(pn.pm_evname, 'x', sizeof(pn.pm_evname));
+	EXPECT_EQ(EINVAL, xioctl(self->fd, HWPMC_IOC_PMCALLOCATE_NAMED, &pn));
+	pn.pm_evname[PMC_NAME_MAX - 1] = '\0';
+	pn.pm__reserved[1] = 1;
+	EXPECT_EQ(EINVAL, xioctl(self->fd, HWPMC_IOC_PMCALLOCATE_NAMED, &pn));
+	EXPECT_EQ(EFAULT, xioctl(self->fd, HWPMC_IOC_PMCALLOCATE_NAMED,
+				 (void *)8));
+	pn.pm__reserved[1] = 0;
+	EXPECT_EQ(0, xioctl(self->fd, HWPMC_IOC_PMCALLOCATE_NAMED, &pn));
+	id = pn.pm_a.pm_pmcid;
+	ASSERT_EQ(0, xioctl(self->fd, HWPMC_IOC_CLOSELOG, NULL));
+
+	if (tp1) {
+		EXPECT_EQ(PMCLOG_TYPE_PMCALLOCATEDYN,
+			  logged_name(path, tp1, name, sizeof(name)));
+		EXPECT_STREQ("syscalls:sys_enter_getppid", name);
+		EXPECT_EQ(PMCLOG_TYPE_PMCALLOCATEDYN,
+			  logged_name(path, tp2, name, sizeof(name)));
+		EXPECT_STREQ("getppid calls", name);
+	}
+	if (m1) {
+		EXPECT_EQ(PMCLOG_TYPE_PMCALLOCATEDYN,
+			  logged_name(path, m1, name, sizeof(name)));
+		EXPECT_STREQ("msr/config=0x0/", name);
+		EXPECT_EQ(PMCLOG_TYPE_PMCALLOCATEDYN,
+			  logged_name(path, m2, name, sizeof(name)));
+		EXPECT_STREQ("msr/tsc/", name);
+	}
+	EXPECT_EQ(PMCLOG_TYPE_PMCALLOCATEDYN,
+		  logged_name(path, soft, name, sizeof(name)));
+	EXPECT_STREQ("cpu-clock", name);
+	EXPECT_EQ(PMCLOG_TYPE_PMCALLOCATEDYN,
+		  logged_name(path, id, name, sizeof(name)));
+	EXPECT_STREQ("cpu-clock", name);
+	unlink(path);
+	if (!tp1 && !m1)
+		SKIP(return, "no tracefs and no msr PMU: SOFT names only");
 }
 
 TEST_HARNESS_MAIN

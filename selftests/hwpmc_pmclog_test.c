@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -365,6 +366,135 @@ TEST_F(pmclog, samples_of_the_process)
 	EXPECT_LE(50, s.ncc) TH_LOG("%d samples", s.ncc);
 	EXPECT_EQ(0, s.cc_bad);
 	/* (samples are stamped when taken, logged when drained: not in order) */
+}
+
+/* Does tracefs have event path ("sys/name"), mounted here if need be? */
+static int have_tracepoint(const char *path)
+{
+	static const char *const dirs[] = {
+		"/sys/kernel/tracing/events", "/sys/kernel/debug/tracing/events",
+	};
+	char buf[256];
+	unsigned int i;
+
+	if (access(dirs[0], F_OK) && access(dirs[1], F_OK))
+		mount("nodev", "/sys/kernel/tracing", "tracefs", 0, NULL);
+	for (i = 0; i < 2; i++) {
+		snprintf(buf, sizeof(buf), "%s/%s/id", dirs[i], path);
+		if (!access(buf, R_OK))
+			return 1;
+	}
+	return 0;
+}
+
+/* Has the machine an armv8 core PMU (armv8_pmuv3_0, armv8_cortex_a57...)? */
+static int have_armv8(void)
+{
+	DIR *d = opendir("/sys/bus/event_source/devices");
+	struct dirent *de;
+	int found = 0;
+
+	while (d && (de = readdir(d)))
+		found |= !strncmp(de->d_name, "armv8", 5);
+	if (d)
+		closedir(d);
+	return found;
+}
+
+/*
+ * The log names a PERF-class PMC's event as it was given (issue 12):
+ * PMCALLOCATEDYN, FreeBSD's record for an event whose number does not
+ * name it, with pl_evname the specifier, for tracepoints and other
+ * PMUs; and on arm64 PMCALLOCATE of a vendor event (a raw encoding)
+ * with its vendor name.  Before, they were all "perf" (and "raw").
+ */
+TEST_F(pmclog, perf_class_names_in_the_log)
+{
+	static const struct {
+		const char	*spec;
+		enum pmc_mode	mode;
+		const char	*tp;		/* tracefs event, or */
+		const char	*need;		/* a sysfs path it needs, or
+						   neither: an armv8 PMU */
+		int		dyn;
+	} c[] = {
+		{ "syscalls:sys_enter_getppid", PMC_MODE_TC,
+		  "syscalls/sys_enter_getppid", NULL, 1 },
+		{ "sched:sched_switch", PMC_MODE_SC, "sched/sched_switch", NULL,
+		  1 },
+		{ "msr/tsc/", PMC_MODE_TC, NULL,
+		  "/sys/bus/event_source/devices/msr/events/tsc", 1 },
+		{ "power/energy-pkg/", PMC_MODE_SC, NULL,
+		  "/sys/bus/event_source/devices/power/events/energy-pkg", 1 },
+		{ "INST_RETIRED,usr", PMC_MODE_TC, NULL, NULL, 0 },	/* armv8 */
+	};
+	enum { N = sizeof(c) / sizeof(c[0]) };
+	char name[N][PMC_NAME_MAX + 1];
+	int found[N], dyn[N], tried = 0, fd;
+	pmc_id_t id[N];
+	struct pmclog_ev ev;
+	unsigned int i;
+	void *p;
+
+	fd = open(self->path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, pmc_configure_logfile(fd));
+	close(fd);
+	for (i = 0; i < N; i++) {
+		id[i] = PMC_ID_INVALID;
+		found[i] = dyn[i] = 0;
+		name[i][0] = '\0';
+		if (c[i].tp ? !have_tracepoint(c[i].tp) :
+		    c[i].need ? access(c[i].need, F_OK) : !have_armv8()) {
+			TH_LOG("%s: not on this machine", c[i].spec);
+			continue;
+		}
+		ASSERT_EQ(0, pmc_allocate(c[i].spec, c[i].mode, 0,
+					  c[i].mode == PMC_MODE_SC ? 0 :
+					  PMC_CPU_ANY, &id[i], 0))
+			TH_LOG("%s: %s", c[i].spec, pmc_allocate_message());
+		tried++;
+	}
+	ASSERT_EQ(0, pmc_close_logfile());
+	if (!tried)
+		SKIP(return, "no tracepoint and no other PMU here");
+	fd = open(self->path, O_RDONLY);
+	ASSERT_LE(0, fd);
+	p = pmclog_open(fd);
+	ASSERT_NE(NULL, p);
+	while (pmclog_read(p, &ev) == 0) {
+		pmc_id_t rid;
+		const char *n;
+
+		if (ev.pl_type == PMCLOG_TYPE_PMCALLOCATE) {
+			rid = ev.pl_u.pl_a.pl_pmcid;
+			n = ev.pl_u.pl_a.pl_evname;
+		} else if (ev.pl_type == PMCLOG_TYPE_PMCALLOCATEDYN) {
+			rid = ev.pl_u.pl_ad.pl_pmcid;
+			n = ev.pl_u.pl_ad.pl_evname;
+		} else {
+			continue;
+		}
+		for (i = 0; i < N; i++)
+			if (id[i] != PMC_ID_INVALID && rid == id[i]) {
+				found[i]++;
+				dyn[i] = ev.pl_type ==
+					 PMCLOG_TYPE_PMCALLOCATEDYN;
+				snprintf(name[i], sizeof(name[i]), "%s",
+					 n ? n : "");
+			}
+	}
+	EXPECT_EQ(PMCLOG_EOF, ev.pl_state);
+	pmclog_close(p);
+	close(fd);
+	for (i = 0; i < N; i++) {
+		if (id[i] == PMC_ID_INVALID)
+			continue;
+		EXPECT_EQ(1, found[i]) TH_LOG("%s", c[i].spec);
+		EXPECT_STREQ(c[i].spec, name[i]);
+		EXPECT_EQ(c[i].dyn, dyn[i]) TH_LOG("%s", c[i].spec);
+		EXPECT_EQ(0, pmc_release(id[i]));
+	}
 }
 
 /*

@@ -95,6 +95,9 @@ struct layout_entry {
 	F(pmc_op_pmcallocate, pm_mode) F(pmc_op_pmcallocate, pm_pmcid)	\
 	F(pmc_op_pmcallocate, pm_stacksize) F(pmc_op_pmcallocate, pm_count)	\
 	F(pmc_op_pmcallocate, pm_md)					\
+	S(pmc_op_pmcallocate_named) F(pmc_op_pmcallocate_named, pm_a)	\
+	F(pmc_op_pmcallocate_named, pm_evname)				\
+	F(pmc_op_pmcallocate_named, pm__reserved)			\
 	S(pmc_op_pmcattach) F(pmc_op_pmcattach, pm_pmc)			\
 	F(pmc_op_pmcattach, pm_pid)					\
 	S(pmc_op_pmcsetcount) F(pmc_op_pmcsetcount, pm_count)		\
@@ -192,7 +195,8 @@ struct layout_entry {
 	IOC(HWPMC_IOC_PMCRW) IOC(HWPMC_IOC_PMCSETCOUNT)			\
 	IOC(HWPMC_IOC_PMCSTART) IOC(HWPMC_IOC_PMCSTOP)			\
 	IOC(HWPMC_IOC_WRITELOG) IOC(HWPMC_IOC_CLOSELOG)			\
-	IOC(HWPMC_IOC_GETDYNEVENTINFO) IOC(HWPMC_IOC_GETCAPS)
+	IOC(HWPMC_IOC_GETDYNEVENTINFO) IOC(HWPMC_IOC_GETCAPS)		\
+	IOC(HWPMC_IOC_PMCALLOCATE_NAMED)
 
 /* The numbers. */
 #define S(s)	  { K_STRUCT, sizeof(struct s), 0 },

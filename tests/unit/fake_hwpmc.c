@@ -336,6 +336,7 @@ static uint64_t fake_value(struct fake_pmc *pm)
 }
 
 int fake_hwpmc_alloc_check;
+char fake_hwpmc_evname[PMC_NAME_MAX];
 
 /* The module's checks (<hwpmc_allocate.h>) with the fake's facts, then a row. */
 static int do_pmcallocate(struct pmc_op_pmcallocate *pa)
@@ -687,7 +688,21 @@ static int fake_ioctl(unsigned long cmd, void *arg)
 	case HWPMC_IOC_GETCAPS:
 		return do_getcaps(arg);
 	case HWPMC_IOC_PMCALLOCATE:
+		fake_hwpmc_evname[0] = '\0';
 		return do_pmcallocate(arg);
+	case HWPMC_IOC_PMCALLOCATE_NAMED: {
+		/* the module's checks of the name (hwpmc_dev.c) */
+		struct pmc_op_pmcallocate_named *pn = arg;
+
+		for (i = 0; i < PMC_NAME_MAX && pn->pm_evname[i]; i++)
+			if (pn->pm_evname[i] < 0x20 || pn->pm_evname[i] > 0x7e)
+				return -EINVAL;
+		if (i == PMC_NAME_MAX || pn->pm__reserved[0] ||
+		    pn->pm__reserved[1])
+			return -EINVAL;
+		memcpy(fake_hwpmc_evname, pn->pm_evname, PMC_NAME_MAX);
+		return do_pmcallocate(&pn->pm_a);
+	}
 	case HWPMC_IOC_PMCATTACH:
 		return do_pmcattach(arg, 1);
 	case HWPMC_IOC_PMCDETACH:

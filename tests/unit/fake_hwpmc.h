@@ -48,6 +48,8 @@
 #define FAKE_PID_EPERM		1
 
 extern int fake_hwpmc_alloc_check;	/* enum hwpmc_alloc_check */
+/* the pm_evname of the last PMCALLOCATE_NAMED ("" after a plain one) */
+extern char fake_hwpmc_evname[PMC_NAME_MAX];
 extern int fake_hwpmc_attached_tid;	/* PMC_F_THREAD: the last attach's */
 
 #endif

@@ -166,6 +166,9 @@ static void module(void)
 			PMC_CPU_ANY, &id, 0) == 0 &&
 	   PMC_ID_TO_CLASS(id) == PMC_CLASS_PERF && pmc_release(id) == 0,
 	   "process-scope tracepoint allocated: %s", pmc_allocate_message());
+	ok(!strcmp(fake_hwpmc_evname, "syscalls:sys_enter_getppid"),
+	   "the specifier goes to the module as the event's name: '%s'",
+	   fake_hwpmc_evname);
 	ok(pmc_allocate("sched:sched_switch:u", PMC_MODE_TC, 0, PMC_CPU_ANY,
 			&id, 0) == -1 && errno == EOPNOTSUPP &&
 	   strstr(pmc_allocate_message(), "cannot count user mode alone"),
@@ -173,6 +176,8 @@ static void module(void)
 	   pmc_allocate_message());
 	ok(pmc_allocate("msr/tsc/", PMC_MODE_SC, 0, 0, &id, 0) == 0 &&
 	   pmc_release(id) == 0, "msr/tsc/ in system scope");
+	ok(!strcmp(fake_hwpmc_evname, "msr/tsc/"), "... named 'msr/tsc/': '%s'",
+	   fake_hwpmc_evname);
 	ok(pmc_allocate("uncore_imc_0/cas_count_read/", PMC_MODE_TC, 0,
 			PMC_CPU_ANY, &id, 0) == -1 && errno == EINVAL &&
 	   strstr(pmc_allocate_message(), "counts CPUs, not processes"),
@@ -195,6 +200,49 @@ static void module(void)
 	unsetenv("HWPMC_DEVICE");
 }
 
+/*
+ * Hybrid Intel (Alder Lake, HWPMC_CPUID): a fake sysfs with cpu_core
+ * (type 4) and cpu_atom (type 10).  Vendor names resolve to the PMU
+ * whose table has them: the core's (the PMU class), else the E-cores'
+ * companion table (cpu_atom, the PERF class); "cpu_atom/NAME/" takes the
+ * E-cores' encoding, never the core's.  ICACHE.ACCESSES is E-core only
+ * (alderlake/frontend.json: EventCode 0x80, UMask 0x3, Unit cpu_atom).
+ */
+static void hybrid(void)
+{
+	static char hdir[] = "/tmp/hwpmc-hybrid.XXXXXX";
+	int r;
+
+	ok(mkdtemp(hdir) != NULL &&
+	   sh("for p in cpu_core cpu_atom; do d=%s/bus/event_source/devices/$p && "
+	      "mkdir -p $d/format && echo config:0-7 > $d/format/event && "
+	      "echo config:8-15 > $d/format/umask && "
+	      "echo config:24-31 > $d/format/cmask; done && "
+	      "echo 4 > %s/bus/event_source/devices/cpu_core/type && "
+	      "echo 10 > %s/bus/event_source/devices/cpu_atom/type", hdir) == 0,
+	   "fake hybrid sysfs in %s", hdir);
+	setenv("HWPMC_SYSFS", hdir, 1);
+	setenv("HWPMC_CPUID", "GenuineIntel-6-97-2", 1);
+	perf("ICACHE.ACCESSES", 10, 0x380, 0);
+	perf("icache.accesses:u", 10, 0x380, PMC_CAP_USER);
+	perf("cpu_atom/ICACHE.ACCESSES/", 10, 0x380, 0);
+	perf("cpu_atom/ICACHE.ACCESSES,cmask=2/k", 10, 0x2000380,
+	     PMC_CAP_SYSTEM);
+	perf("cpu_atom/event=0xc0/", 10, 0xc0, 0);
+	r = pmc_parse_spec("BR_INST_RETIRED.ALL_BRANCHES", &pa, err,
+			   sizeof(err));
+	ok(r == 0 && pa.pm_class == PMC_CLASS_PMU && pa.pm_ev == PMC_EV_PMU_RAW &&
+	   pa.pm_md.pm_pmu.pm_config == 0xc4,
+	   "an event of both: the core's, PMU class (%s)", r ? err : "");
+	bad("cpu_core/ICACHE.ACCESSES/", "unknown event 'ICACHE.ACCESSES'", NULL);
+	bad("cpu_atom/NO_SUCH.EVENT/", "unknown term 'NO_SUCH.EVENT' for PMU cpu_atom",
+	    NULL);
+	bad("NO_SUCH.EVENT", "unknown event 'NO_SUCH.EVENT'", NULL);
+	unsetenv("HWPMC_CPUID");
+	setenv("HWPMC_SYSFS", dir, 1);
+	sh("rm -rf %s", hdir);
+}
+
 int main(void)
 {
 	int r = fake_tree();
@@ -207,6 +255,7 @@ int main(void)
 	cpus();
 	listing();
 	module();
+	hybrid();
 	sh("rm -rf %s", dir);
 	return tap_done();
 }

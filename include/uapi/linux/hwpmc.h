@@ -27,7 +27,7 @@
  * major.minor is newer than the module's.
  */
 #define PMC_VERSION_MAJOR	0x01
-#define PMC_VERSION_MINOR	0x02
+#define PMC_VERSION_MINOR	0x03
 #define PMC_VERSION_PATCH	0x0000
 #define PMC_VERSION		(PMC_VERSION_MAJOR << 24 |		\
 				 PMC_VERSION_MINOR << 16 |		\
@@ -372,6 +372,25 @@ struct pmc_op_pmcallocate {
 	union pmc_md_op_pmcallocate pm_md;
 };
 
+/*
+ * PMCALLOCATE with the event's name (Linux, ABI 0x01030000): the same
+ * operation with a larger argument, HWPMC_IOC_PMCALLOCATE_NAMED.
+ * pm_evname is what the PMC's log records call its event (pl_evname of
+ * PMCALLOCATE, or PMCALLOCATEDYN for the PERF class) where the event's
+ * code does not name it: PMC_EV_PERF and PMC_EV_PMU_RAW.  libhwpmc gives
+ * the specifier ("syscalls:sys_enter_write", "msr/tsc/",
+ * "INST_RETIRED.ANY"); the module does not check that it names what is
+ * counted (only the owner's log carries it).  Printable ASCII ended by
+ * a NUL within PMC_NAME_MAX, or empty: the module's name (for the PERF
+ * class, "system:name" of a tracepoint, "pmu/config=.../" otherwise).
+ * Other events keep the module's name.  pm__reserved must be zero.
+ */
+struct pmc_op_pmcallocate_named {
+	struct pmc_op_pmcallocate pm_a;
+	char	pm_evname[PMC_NAME_MAX];
+	__u64	pm__reserved[2];
+};
+
 /* PMCATTACH, PMCDETACH */
 struct pmc_op_pmcattach {
 	__u32	pm_pmc;			/* PMC id */
@@ -445,6 +464,7 @@ struct pmc_op_caps {
 #define HWPMC_IOC_GETPMCINFO	 _IOWR(HWPMC_IOC_MAGIC, PMC_OP_GETPMCINFO, struct pmc_op_getpmcinfo)
 #define HWPMC_IOC_PMCADMIN	 _IOW(HWPMC_IOC_MAGIC, PMC_OP_PMCADMIN, struct pmc_op_pmcadmin)
 #define HWPMC_IOC_PMCALLOCATE	 _IOWR(HWPMC_IOC_MAGIC, PMC_OP_PMCALLOCATE, struct pmc_op_pmcallocate)
+#define HWPMC_IOC_PMCALLOCATE_NAMED _IOWR(HWPMC_IOC_MAGIC, PMC_OP_PMCALLOCATE, struct pmc_op_pmcallocate_named)
 #define HWPMC_IOC_PMCATTACH	 _IOW(HWPMC_IOC_MAGIC, PMC_OP_PMCATTACH, struct pmc_op_pmcattach)
 #define HWPMC_IOC_PMCDETACH	 _IOW(HWPMC_IOC_MAGIC, PMC_OP_PMCDETACH, struct pmc_op_pmcattach)
 #define HWPMC_IOC_PMCGETMSR	 _IOWR(HWPMC_IOC_MAGIC, PMC_OP_PMCGETMSR, struct pmc_op_getmsr)

@@ -40,7 +40,7 @@
 #define PMCLOG_TYPE_MAP_IN		14
 #define PMCLOG_TYPE_MAP_OUT		15
 #define PMCLOG_TYPE_CALLCHAIN		16
-#define PMCLOG_TYPE_PMCALLOCATEDYN	17	/* SOFT-class PMCs */
+#define PMCLOG_TYPE_PMCALLOCATEDYN	17	/* SOFT, PERF-class PMCs */
 #define PMCLOG_TYPE_THR_CREATE		18
 #define PMCLOG_TYPE_THR_EXIT		19
 #define PMCLOG_TYPE_PROC_CREATE		20
@@ -97,7 +97,9 @@ struct pmclog_pmcallocate {
 /*
  * PMCALLOCATEDYN: FreeBSD's record for a PMC of a SOFT-class event, whose
  * number is not fixed, so its name comes with it (fields as FreeBSD's).
- * The module writes it for SOFT-class PMCs, PMCALLOCATE for the others.
+ * The module writes it for SOFT- and PERF-class PMCs (the PERF class's
+ * one code names no event: pl_evname is the name given at allocation,
+ * HWPMC_IOC_PMCALLOCATE_NAMED), PMCALLOCATE for the others.
  */
 struct pmclog_pmcallocatedyn {
 	struct pmclog_header pl_hdr;

@@ -107,6 +107,11 @@ else
 	ub=$HWPMC_B/arm64
 	# KSFT_DIR: the kselftest headers the host build already extracted
 	umake=(CC=aarch64-linux-gnu-gcc STATIC=1 WITH_KMOD=0 "B=$ub" "KSFT_DIR=$HWPMC_B/ksft")
+	# hwpmc-stat with Debian's arm64 libdw and libiberty, static: its
+	# symbols, demangling and --call-graph dwarf in the guest
+	dw=$(fetch_arm64_dw)
+	umake+=(WITH_DW=1 WITH_IBERTY=1 "PKG_CONFIG=env PKG_CONFIG_LIBDIR=$dw/usr/lib/aarch64-linux-gnu/pkgconfig pkg-config"
+		"EXTRA_CFLAGS=-isystem $dw/usr/include" "EXTRA_LDFLAGS=-L$dw/usr/lib/aarch64-linux-gnu")
 fi
 if [ $build = 1 ]; then
 	log "$kver: make lib tools selftests ${umake[*]}"

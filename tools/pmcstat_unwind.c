@@ -42,7 +42,14 @@ int unwind_available(void)
 	return HWPMC_WITH_DW;
 }
 
-void ustack_set(struct ustack *us, const struct pmclog_ev_userstack *r)
+static char uw_error[256];	/* the first failure's reason */
+
+const char *unwind_error(void)
+{
+	return uw_error[0] ? uw_error : NULL;
+}
+
+void ustack_set(struct ustack *us, const struct pmclog_ev_userstack *r, int borrow)
 {
 	us->valid = r->pl_nregs >= 2 && r->pl_nregs <= PMC_USTACK_NREGS_MAX &&
 		    r->pl_dynsize <= sizeof(us->stack);
@@ -53,7 +60,12 @@ void ustack_set(struct ustack *us, const struct pmclog_ev_userstack *r)
 	us->nregs = r->pl_nregs;
 	us->dynsize = r->pl_dynsize;
 	memcpy(us->regs, r->pl_regs, r->pl_nregs * sizeof(uint64_t));
-	memcpy(us->stack, r->pl_stack, r->pl_dynsize);
+	if (borrow) {
+		us->data = r->pl_stack;
+	} else {
+		memcpy(us->stack, r->pl_stack, r->pl_dynsize);
+		us->data = us->stack;
+	}
 }
 
 #if HWPMC_WITH_DW
@@ -126,7 +138,7 @@ static bool uw_memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result,
 	if (addr < cur.sp || addr - cur.sp > cur.us->dynsize ||
 	    cur.us->dynsize - (addr - cur.sp) < sizeof(*result))
 		return false;
-	memcpy(result, cur.us->stack + (addr - cur.sp), sizeof(*result));
+	memcpy(result, cur.us->data + (addr - cur.sp), sizeof(*result));
 	return true;
 }
 
@@ -191,6 +203,9 @@ static Dwfl *make_dwfl(struct proc *p)
 	dwfl_report_end(dwfl, NULL, NULL);
 	if (!nseen || !dwfl_attach_state(dwfl, NULL, p->pid,
 					 &uw_thread_callbacks, &cur)) {
+		if (!uw_error[0])
+			snprintf(uw_error, sizeof(uw_error), "process %d: %s", (int)p->pid,
+				 nseen ? dwfl_errmsg(-1) : "none of its files could be read");
 		dwfl_end(dwfl);
 		return NULL;
 	}
@@ -254,7 +269,9 @@ size_t unwind_user(struct proc *p, pid_t tid, const struct ustack *us,
 	cur.n = 0;
 	cur.max = max;
 	/* an error ends the chain where it happened: the frames so far */
-	dwfl_getthread_frames(dwfl, tid, uw_frame, NULL);
+	if (dwfl_getthread_frames(dwfl, tid, uw_frame, NULL) < 0 && !cur.n &&
+	    !uw_error[0])
+		snprintf(uw_error, sizeof(uw_error), "libdw: %s", dwfl_errmsg(-1));
 	return cur.n;
 }
 
@@ -263,6 +280,7 @@ void unwind_free(void)
 	struct pdwfl *d, *next;
 	size_t i;
 
+	uw_error[0] = 0;
 	for (i = 0; i < PD_BUCKETS; i++) {
 		for (d = pds[i]; d; d = next) {
 			next = d->next;

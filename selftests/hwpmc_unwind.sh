@@ -28,11 +28,10 @@ ok "--call-graph dwarf accepted"
 
 # the event: the PMU's cycles where there is one (the arm64 guest), else
 # cpu-clock (ns); a sample per 10^6 of either (1 ms: QEMU's -icount
-# shift=0 counts a cycle per ns), 10^5 for the cost
+# shift=0 counts a cycle per ns), 10^5 for the cost (-n before -P: it
+# sets the rate of the -P after it)
 if hwpmc-control -L 2>/dev/null | grep -qx '	cycles'; then EV=cycles; else EV=cpu-clock; fi
-# -n: about 1000 samples per second of CPU (the arm64 guest's cycles
-# run at ~13 per ns of -icount time)
-if [ "$EV" = cycles ]; then N=10000000 NC=1000000; else N=1000000 NC=100000; fi
+N=1000000 NC=100000
 diag "event $EV"
 
 # samples (of folded file F) whose leaf is LEAF, and of them those whose
@@ -50,7 +49,7 @@ pct() {	# A B: 100 * B / A
 }
 
 # -- C: main -> outer -> inner ------------------------------------------------
-hwpmc-stat -P "$EV" -n "$N" --call-graph dwarf -O "$T/dw.log" ./hwpmc_nofp 1.5 > "$T/dw.out" 2>&1
+hwpmc-stat -n "$N" -P "$EV" --call-graph dwarf -O "$T/dw.log" ./hwpmc_nofp 1.5 > "$T/dw.out" 2>&1
 hwpmc-stat -R "$T/dw.log" --folded "$T/dw.folded" > /dev/null 2> "$T/dw.rerr"
 set -- $(leaf_paths "$T/dw.folded" inner "main;outer;inner")
 p=$(pct "$1" "$2")
@@ -61,7 +60,7 @@ else
 	sed 's/^/# /' "$T/dw.rerr"
 	awk '{ print $NF, $0 }' "$T/dw.folded" | sort -n -r | head -n 5 | sed 's/^/# /'
 fi
-hwpmc-stat -P "$EV" -n "$N" -O "$T/fp.log" ./hwpmc_nofp 1.5 > "$T/fp.out" 2>&1
+hwpmc-stat -n "$N" -P "$EV" -O "$T/fp.log" ./hwpmc_nofp 1.5 > "$T/fp.out" 2>&1
 hwpmc-stat -R "$T/fp.log" --folded "$T/fp.folded" > /dev/null 2>&1
 set -- $(leaf_paths "$T/fp.folded" inner "main;outer;inner")
 p=$(pct "$1" "$2")
@@ -80,7 +79,7 @@ check "--dump: 8192 bytes asked by default, no more copied" sh -c \
 	"grep ' userstack ' '$T/dw.dump' | awk '\$9 != 8192 || \$11 > 8192 { exit 1 }'"
 hwpmc-stat -R "$T/fp.log" --dump > "$T/fp.dump"
 check "--dump: no USERSTACK with frame pointers" sh -c "! grep -q ' userstack ' '$T/fp.dump'"
-hwpmc-stat -P "$EV" -n "$N" --call-graph dwarf,1001 -O "$T/dw1k.log" ./hwpmc_nofp 0.3 > /dev/null 2>&1
+hwpmc-stat -n "$N" -P "$EV" --call-graph dwarf,1001 -O "$T/dw1k.log" ./hwpmc_nofp 0.3 > /dev/null 2>&1
 hwpmc-stat -R "$T/dw1k.log" --dump > "$T/dw1k.dump"
 check "--call-graph dwarf,1001: rounded up to 1008" sh -c \
 	"grep -q ' userstack ' '$T/dw1k.dump' &&
@@ -91,8 +90,8 @@ expect_exit "--call-graph lbr: refused" 64 "give fp or dwarf" \
 	hwpmc-stat -P cpu-clock --call-graph lbr -O "$T/x" true
 
 # the cost: outer() calls in the same CPU time, 10 times the rate
-hwpmc-stat -P "$EV" -n "$NC" -O "$T/c0.log" ./hwpmc_nofp 2 > "$T/c0.out" 2>&1
-hwpmc-stat -P "$EV" -n "$NC" --call-graph dwarf -O "$T/c1.log" ./hwpmc_nofp 2 > "$T/c1.out" 2>&1
+hwpmc-stat -n "$NC" -P "$EV" -O "$T/c0.log" ./hwpmc_nofp 2 > "$T/c0.out" 2>&1
+hwpmc-stat -n "$NC" -P "$EV" --call-graph dwarf -O "$T/c1.log" ./hwpmc_nofp 2 > "$T/c1.out" 2>&1
 c0=$(sed -n 's/^outer calls //p' "$T/c0.out")
 c1=$(sed -n 's/^outer calls //p' "$T/c1.out")
 s0=$(hwpmc-stat -R "$T/c0.log" --dump | grep -c ' callchain ')
@@ -121,10 +120,10 @@ if [ -f ./libhwpmc_sortlib.so ]; then
 	mkdir -p "$T/debug/.build-id/${bid%%/*}"
 	cp ./hwpmc_sortlib.debug "$T/debug/.build-id/$bid.debug"
 fi
-hwpmc-stat -P "$EV" -n "$N" --call-graph dwarf -O "$T/sdw.log" ./hwpmc_nofp_sort "$SORT_SECS" > /dev/null 2>&1
+hwpmc-stat -n "$N" -P "$EV" --call-graph dwarf -O "$T/sdw.log" ./hwpmc_nofp_sort "$SORT_SECS" > /dev/null 2>&1
 hwpmc-stat -R "$T/sdw.log" --debug-dir "$T/debug" --folded "$T/sdw.folded" > /dev/null 2> "$T/sdw.rerr"
 hwpmc-stat -R "$T/sdw.log" --debug-dir "$T/debug" --lines --folded "$T/sdwl.folded" > /dev/null 2>&1
-hwpmc-stat -P "$EV" -n "$N" -O "$T/sfp.log" ./hwpmc_nofp_sort 1.5 > /dev/null 2>&1
+hwpmc-stat -n "$N" -P "$EV" -O "$T/sfp.log" ./hwpmc_nofp_sort 1.5 > /dev/null 2>&1
 hwpmc-stat -R "$T/sfp.log" --folded "$T/sfp.folded" > /dev/null 2>&1
 set -- $(leaf_paths "$T/sdw.folded" "" "main")
 pd=$(pct "$1" "$2") nd=$1

@@ -881,6 +881,9 @@ static void dump_rec(struct ctx *c, const struct pmclog_ev *ev)
 				u->pl_abi == PMC_USTACK_ABI_X86_64 &&
 				u->pl_nregs > 7 ? u->pl_regs[7] :
 				u->pl_nregs > 31 ? u->pl_regs[31] : 0);
+		/* arm64: the link register, a leaf's return address */
+		if (u->pl_abi == PMC_USTACK_ABI_ARM64 && u->pl_nregs > 31)
+			fprintf(out, " lr 0x%" PRIx64, u->pl_regs[30]);
 		fputc('\n', out);
 		break;
 	}

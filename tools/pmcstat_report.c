@@ -1732,7 +1732,7 @@ int report_log(int fd, const struct report_outs *ro, const struct report_opts *o
 	struct stat st;
 	struct ctx c;
 	ssize_t n;
-	off_t at;
+	off_t at = 0;
 	int rc = 0, err = 0;
 
 	memset(sum, 0, sizeof(*sum));

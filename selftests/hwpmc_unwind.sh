@@ -60,6 +60,19 @@ else
 	sed 's/^/# /' "$T/dw.rerr"
 	awk '{ print $NF, $0 }' "$T/dw.folded" | sort -n -r | head -n 5 | sed 's/^/# /'
 fi
+# at 15 samples/ms some come from hwpmc-stat's child before its exec of
+# the program: the unwinder must not keep the Dwfl of the image the
+# exec replaced (static programs: one mapping before and after)
+hwpmc-stat -n 65536 -P "$EV" --call-graph dwarf -O "$T/dwx.log" ./hwpmc_nofp 0.3 > /dev/null 2>&1
+hwpmc-stat -R "$T/dwx.log" --folded "$T/dwx.folded" > /dev/null 2>&1
+set -- $(leaf_paths "$T/dwx.folded" inner "main;outer;inner")
+p=$(pct "$1" "$2")
+if [ "${1:-0}" -gt 20 ] && [ "$p" -ge 80 ]; then
+	ok "dwarf, -n 65536: main;outer;inner in $p% of $1 samples in inner()"
+else
+	fail "dwarf, -n 65536: main;outer;inner in $p% of ${1:-0} samples in inner()"
+	awk '{ print $NF, $0 }' "$T/dwx.folded" | sort -n -r | head -n 5 | sed 's/^/# /'
+fi
 hwpmc-stat -n "$N" -P "$EV" -O "$T/fp.log" ./hwpmc_nofp 1.5 > "$T/fp.out" 2>&1
 hwpmc-stat -R "$T/fp.log" --folded "$T/fp.folded" > /dev/null 2>&1
 set -- $(leaf_paths "$T/fp.folded" inner "main;outer;inner")

@@ -49,6 +49,7 @@ struct proc {
 	char		*comm;		/* basename of its executable, or NULL */
 	struct map	*maps;
 	size_t		nmap, room;
+	unsigned long	gen;		/* changes whenever maps do */
 	size_t		hint;		/* the mapping found last */
 	struct jitmap	*jit;		/* its /tmp/perf-PID.map */
 	int		jit_read;	/* jit: looked for */

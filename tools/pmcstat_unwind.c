@@ -83,12 +83,15 @@ static int sp_regno(uint32_t abi)
 	}
 }
 
-/* A process's Dwfl, and what it was made of. */
+/*
+ * A process's Dwfl, and what it was made of: the process's mappings of
+ * generation gen (not their array and count, which an exec leaves the
+ * same when both images have one mapping, as static programs do).
+ */
 struct pdwfl {
 	pid_t		pid;
 	const struct proc *p;
-	const struct map *maps;
-	size_t		nmap;
+	unsigned long	gen;
 	Dwfl		*dwfl;		/* NULL: no module could be reported */
 	struct pdwfl	*next;
 };
@@ -219,7 +222,7 @@ static Dwfl *proc_dwfl(struct proc *p)
 	for (d = *pp; d; d = d->next)
 		if (d->pid == p->pid)
 			break;
-	if (d && d->p == p && d->maps == p->maps && d->nmap == p->nmap)
+	if (d && d->p == p && d->gen == p->gen)
 		return d->dwfl;
 	if (!d) {
 		d = calloc(1, sizeof(*d));
@@ -232,8 +235,7 @@ static Dwfl *proc_dwfl(struct proc *p)
 		dwfl_end(d->dwfl);
 	}
 	d->p = p;
-	d->maps = p->maps;
-	d->nmap = p->nmap;
+	d->gen = p->gen;
 	d->dwfl = make_dwfl(p);
 	return d->dwfl;
 }

@@ -260,7 +260,9 @@ if [ "$arch" = arm64 ]; then
 				     sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'); do
 				case " $done_libs " in *" $lib "*) continue ;; esac
 				done_libs="$done_libs $lib"
+				# ours: by their rpath ($ORIGIN, $ORIGIN/../lib)
 				[ -e "$ir/opt/hwpmc/selftests/$lib" ] && continue
+				[ -e "$ir/opt/hwpmc/lib/$lib" ] && continue
 				dst=$ir/lib/aarch64-linux-gnu/$lib
 				if [ ! -e "$dst" ] && [ ! -e "$ir/usr/lib/aarch64-linux-gnu/$lib" ]; then
 					src=

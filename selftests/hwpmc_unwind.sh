@@ -176,7 +176,7 @@ check "C++ dwarf --lines: $hot at hwpmc_sortlib.cc:<line>" \
 	"$T/sdwl.folded"
 if [ -n "$lib" ]; then
 	# the same log without the debug file: the name is nowhere else
-	HWPMC_DEBUG_DIR= hwpmc-stat -R "$T/sdw.log" --debug-dir "$T/nodebug" \
+	HWPMC_DEBUG_DIR='' hwpmc-stat -R "$T/sdw.log" --debug-dir "$T/nodebug" \
 		--folded "$T/snd.folded" > /dev/null 2>&1
 	check "C++ dwarf: without the debug file, libhwpmc_sortlib.so is stripped of checksum_block" \
 		sh -c "test -s '$T/snd.folded' && ! grep -q 'checksum_block' '$T/snd.folded'"

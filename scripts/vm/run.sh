@@ -271,7 +271,7 @@ if [ "$arch" = arm64 ]; then
 						[ -e "$d/$lib" ] && { src=$d/$lib; break; }
 					done
 					if [ -z "$src" ]; then
-						log "$kver: WARNING: no arm64 $lib for ${f#$ir}"
+						log "$kver: WARNING: no arm64 $lib for ${f#"$ir"}"
 						continue
 					fi
 					cp -L "$src" "$dst"

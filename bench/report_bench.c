@@ -712,11 +712,267 @@ static void generate(const char *dir, uint64_t nsamples, uint64_t seed,
 	free(o.pbuf);
 }
 
+/* -- a perf.data of `perf record --call-graph dwarf`, as an hwpmc log ------------ */
+
+/*
+ * The DWARF-unwinding report benchmark (report_bench dwarf) compares the
+ * tools on the same real samples: a perf.data written by `perf record
+ * --call-graph dwarf` of a program on x86-64 (user registers and the top
+ * of the user stack in each sample) becomes an hwpmc log of the same
+ * samples: a PMCATTACH at each process's first executable mapping, a
+ * MAP_IN per executable MMAP/MMAP2, and per sample a USERSTACK (perf's
+ * registers in DWARF order, its stack bytes) and a CALLCHAIN with the
+ * sampled PC, as the module writes them for `hwpmc-stat -P EVENT
+ * --call-graph dwarf`.  Both tools then unwind every sample with libdw.
+ */
+
+/* perf's x86-64 register of each DWARF register 0..15, then the PC */
+static const int x86_dwarf_to_perf[17] = {
+	0 /* ax */, 3 /* dx */, 2 /* cx */, 1 /* bx */, 4 /* si */, 5 /* di */,
+	6 /* bp */, 7 /* sp */, 16, 17, 18, 19, 20, 21, 22, 23 /* r8..r15 */,
+	8 /* ip */,
+};
+
+#define DW_PIDS		64
+
+struct dwconv {
+	uint64_t	sample_type, regs_mask;
+	uint32_t	stack_size;
+	int		pids[DW_PIDS], npid;
+	uint64_t	samples, with_stack, bytes;
+};
+
+static int dw_seen(struct dwconv *d, int pid)
+{
+	int i;
+
+	for (i = 0; i < d->npid; i++)
+		if (d->pids[i] == pid)
+			return 1;
+	if (d->npid < DW_PIDS)
+		d->pids[d->npid++] = pid;
+	return 0;
+}
+
+static void dw_map(struct dwconv *d, struct lb *b, int pid, uint64_t addr,
+		   uint64_t len, uint64_t pgoff, uint32_t prot, const char *path)
+{
+	struct pmclog_map_in mi;
+
+	if (pid <= 0 || !(prot & PROT_EXEC) || path[0] != '/')
+		return;		/* the kernel's, data, [vdso], anonymous */
+	if (!dw_seen(d, pid)) {
+		struct pmclog_pmcattach at = { .pl_pmcid = PMCID, .pl_pid = (uint32_t)pid };
+
+		lb_rec(b, PMCLOG_TYPE_PMCATTACH, &at, sizeof(at), path, strlen(path) + 1);
+	}
+	memset(&mi, 0, sizeof(mi));
+	mi.pl_pid = pid;
+	mi.pl_prot = prot;
+	mi.pl_start = addr - pgoff;
+	mi.pl_mapstart = addr;
+	mi.pl_end = addr + len;
+	mi.pl_pgoff = pgoff;
+	lb_rec(b, PMCLOG_TYPE_MAP_IN, &mi, sizeof(mi), path, strlen(path) + 1);
+}
+
+/* a SAMPLE's fields up to PERF_SAMPLE_STACK_USER; 0: not one to convert */
+static int dw_sample(struct dwconv *d, struct lb *b, const unsigned char *p,
+		     const unsigned char *end)
+{
+	uint64_t st = d->sample_type, v, ip = 0, nr, abi = 0, size = 0, dyn = 0;
+	uint64_t regs[64], dregs[17];
+	const unsigned char *stack = NULL;
+	uint32_t pid = 0, tid = 0;
+	int nregs = __builtin_popcountll(d->regs_mask), i;
+	struct pmclog_callchain cc;
+	struct pmclog_userstack us;
+
+#define TAKE(dst, n) do { if ((size_t)(end - p) < (n)) return 0; \
+			  memcpy((dst), p, (n)); p += (n); } while (0)
+	if (st & PERF_SAMPLE_IDENTIFIER)
+		TAKE(&v, 8);
+	if (st & PERF_SAMPLE_IP)
+		TAKE(&ip, 8);
+	if (st & PERF_SAMPLE_TID) {
+		TAKE(&pid, 4);
+		TAKE(&tid, 4);
+	}
+	if (st & PERF_SAMPLE_TIME)
+		TAKE(&v, 8);
+	if (st & PERF_SAMPLE_ADDR)
+		TAKE(&v, 8);
+	if (st & PERF_SAMPLE_ID)
+		TAKE(&v, 8);
+	if (st & PERF_SAMPLE_STREAM_ID)
+		TAKE(&v, 8);
+	if (st & PERF_SAMPLE_CPU)
+		TAKE(&v, 8);
+	if (st & PERF_SAMPLE_PERIOD)
+		TAKE(&v, 8);
+	if (st & PERF_SAMPLE_CALLCHAIN) {
+		TAKE(&nr, 8);
+		if ((uint64_t)(end - p) / 8 < nr)
+			return 0;
+		p += nr * 8;
+	}
+	if (st & PERF_SAMPLE_REGS_USER) {
+		TAKE(&abi, 8);
+		if (abi)
+			TAKE(regs, (size_t)nregs * 8);
+	}
+	if (st & PERF_SAMPLE_STACK_USER) {
+		TAKE(&size, 8);
+		if (size) {
+			if ((uint64_t)(end - p) < size)
+				return 0;
+			stack = p;
+			p += size;
+			TAKE(&dyn, 8);
+			if (dyn > size)
+				return 0;
+		}
+	}
+#undef TAKE
+	d->samples++;
+	if (abi == PERF_SAMPLE_REGS_ABI_64 && stack) {
+		for (i = 0; i < 17; i++) {
+			int bit = x86_dwarf_to_perf[i];
+
+			dregs[i] = regs[__builtin_popcountll(d->regs_mask &
+							     ((1ULL << bit) - 1))];
+		}
+		memset(&us, 0, sizeof(us));
+		us.pl_pmcid = PMCID;
+		us.pl_abi = PMC_USTACK_ABI_X86_64;
+		us.pl_nregs = 17;
+		us.pl_size = d->stack_size;
+		us.pl_dynsize = (uint32_t)dyn;
+		{
+			unsigned char *t = xmalloc(sizeof(dregs) + dyn);
+
+			memcpy(t, dregs, sizeof(dregs));
+			memcpy(t + sizeof(dregs), stack, dyn);
+			lb_rec(b, PMCLOG_TYPE_USERSTACK, &us, sizeof(us), t,
+			       sizeof(dregs) + dyn);
+			free(t);
+		}
+		d->with_stack++;
+		d->bytes += dyn;
+	}
+	memset(&cc, 0, sizeof(cc));
+	cc.pl_pid = pid;
+	cc.pl_tid = tid;
+	cc.pl_pmcid = PMCID;
+	cc.pl_cpuflags = PMC_CALLCHAIN_TO_CPUFLAGS(0, PMC_CC_F_USERSPACE);
+	lb_rec(b, PMCLOG_TYPE_CALLCHAIN, &cc, sizeof(cc), &ip, sizeof(ip));
+	return 1;
+}
+
+/* perf.data IN (one event, x86-64 user registers and stack) to OUT */
+static void dw_convert(const char *in, const char *out, struct dwconv *d)
+{
+	struct perf_file_header h;
+	struct perf_file_attr fa;
+	struct perf_event_header eh;
+	struct pmclog_pmcallocate pa;
+	struct out o;
+	unsigned char *buf;
+	uint64_t off;
+	struct stat st;
+	int fd = open(in, O_RDONLY);
+
+	if (fd < 0 || fstat(fd, &st))
+		die("%s: %s", in, strerror(errno));
+	buf = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	if (buf == MAP_FAILED)
+		die("%s: mmap: %s", in, strerror(errno));
+	close(fd);
+	if ((size_t)st.st_size < sizeof(h))
+		die("%s: not a perf.data file", in);
+	memcpy(&h, buf, sizeof(h));
+	if (h.magic != 0x32454c4946524550ULL || h.attr_size < sizeof(uint64_t) * 4 ||
+	    h.attrs.offset + h.attrs.size > (uint64_t)st.st_size ||
+	    h.data.offset + h.data.size > (uint64_t)st.st_size)
+		die("%s: not a perf.data file (PERFILE2) of this machine's byte order", in);
+	if (h.attrs.size != h.attr_size)
+		die("%s: %lu events: record one (-e EVENT)", in,
+		    (unsigned long)(h.attrs.size / h.attr_size));
+	memset(&fa, 0, sizeof(fa));
+	memcpy(&fa.attr, buf + h.attrs.offset,
+	       h.attr_size - sizeof(fa.ids) < sizeof(fa.attr) ?
+	       h.attr_size - sizeof(fa.ids) : sizeof(fa.attr));
+	memset(d, 0, sizeof(*d));
+	d->sample_type = fa.attr.sample_type;
+	d->regs_mask = fa.attr.sample_regs_user;
+	d->stack_size = fa.attr.sample_stack_user;
+	if (d->sample_type & (PERF_SAMPLE_READ | PERF_SAMPLE_RAW | PERF_SAMPLE_BRANCH_STACK))
+		die("%s: samples with READ, RAW or BRANCH_STACK are not converted", in);
+	if (!(d->sample_type & PERF_SAMPLE_REGS_USER) ||
+	    !(d->sample_type & PERF_SAMPLE_STACK_USER) || (~d->regs_mask & 0xff01ffULL))
+		die("%s: no x86-64 user registers and stack: perf record --call-graph dwarf", in);
+
+	memset(&o, 0, sizeof(o));
+	lb_init(&o.lb);
+	o.hf = fopen(out, "w");
+	if (!o.hf)
+		die("%s: %s", out, strerror(errno));
+	lb_initialize(&o.lb, PMCLOG_VERSION);
+	memset(&pa, 0, sizeof(pa));
+	pa.pl_pmcid = PMCID;
+	pa.pl_event = 0x1000;
+	pa.pl_flags = PMC_F_CALLCHAIN | PMC_F_USERSTACK;
+	pa.pl_rate = fa.attr.freq ? 0 : fa.attr.sample_period;
+	strcpy(pa.pl_evname, "cpu-clock");
+	lb_rec(&o.lb, PMCLOG_TYPE_PMCALLOCATE, &pa, sizeof(pa), NULL, 0);
+	for (off = h.data.offset; off + sizeof(eh) <= h.data.offset + h.data.size;
+	     off += eh.size) {
+		const unsigned char *r = buf + off, *rend;
+
+		memcpy(&eh, r, sizeof(eh));
+		if (eh.size < sizeof(eh) || off + eh.size > h.data.offset + h.data.size)
+			die("%s: a record of %u bytes at %lu", in, eh.size, (unsigned long)off);
+		rend = r + eh.size;
+		r += sizeof(eh);
+		if (eh.type == PERF_RECORD_SAMPLE) {
+			dw_sample(d, &o.lb, r, rend);
+		} else if (eh.type == PERF_RECORD_MMAP && rend - r > 32) {
+			uint32_t pid;
+			uint64_t a[3];
+
+			memcpy(&pid, r, 4);
+			memcpy(a, r + 8, 24);
+			if (memchr(r + 32, 0, (size_t)(rend - r - 32)))
+				dw_map(d, &o.lb, (int)pid, a[0], a[1], a[2],
+				       PROT_READ | PROT_EXEC, (const char *)r + 32);
+		} else if (eh.type == PERF_RECORD_MMAP2 && rend - r > 64) {
+			/* pid tid, addr len pgoff, maj min ino ino_gen, prot flags */
+			uint32_t pid, prot;
+			uint64_t a[3];
+
+			memcpy(&pid, r, 4);
+			memcpy(a, r + 8, 24);
+			memcpy(&prot, r + 56, 4);
+			if (memchr(r + 64, 0, (size_t)(rend - r - 64)))
+				dw_map(d, &o.lb, (int)pid, a[0], a[1], a[2], prot,
+				       (const char *)r + 64);
+		}
+		out_flush(&o, 0);
+	}
+	lb_closelog(&o.lb);
+	out_flush(&o, 1);
+	if (fclose(o.hf))
+		die("%s: %s", out, strerror(errno));
+	lb_free(&o.lb);
+	munmap(buf, (size_t)st.st_size);
+}
+
 /* -- running the tools ---------------------------------------------------------- */
 
 struct run {
 	double	wall;		/* s */
 	double	rss;		/* peak RSS, MB */
+	double	cpu;		/* user + system time, s */
 };
 
 /* argv with stdin from in (or /dev/null), stdout to out, stderr to err */
@@ -750,6 +1006,8 @@ static struct run run_cmd(char *const argv[], const char *in, const char *out,
 		die("wait4: %s", strerror(errno));
 	r.wall = now() - t0;
 	r.rss = ru.ru_maxrss / 1024.0;
+	r.cpu = ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
+		ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
 	if (!WIFEXITED(st) || WEXITSTATUS(st)) {
 		fprintf(stderr, "report_bench: %s failed (status 0x%x); its messages:\n",
 			argv[0], st);
@@ -812,7 +1070,7 @@ static size_t read_hwpmc(const char *path, struct row *rows, size_t max, int gra
 static size_t read_perf(const char *path, struct row *rows, size_t max, int graph)
 {
 	char line[4096];
-	size_t n = 0;
+	size_t n = 0, i;
 	FILE *f = fopen(path, "r");
 
 	if (!f)
@@ -825,6 +1083,20 @@ static size_t read_perf(const char *path, struct row *rows, size_t max, int grap
 					 &rows[n].pct2, &rows[n].pct,
 					 rows[n].name) == 3)
 			n++;
+		else
+			continue;
+		/*
+		 * "name (inlined)": a function's inlined instance in itself
+		 * (std::__introsort_loop's recursion), which perf lists apart
+		 * and hwpmc-stat counts as the function: added to its row
+		 */
+		for (i = 0; i + 1 < n; i++)
+			if (!strcmp(rows[i].name, rows[n - 1].name)) {
+				rows[i].pct += rows[n - 1].pct;
+				rows[i].pct2 += rows[n - 1].pct2;
+				n--;
+				break;
+			}
 	}
 	fclose(f);
 	return n;
@@ -845,6 +1117,8 @@ static const struct row *find_row(const struct row *v, size_t n, const char *nam
  * with the same percentage within rounding (self; graph: inclusive too).
  * Prints one line; 0 when they agree.
  */
+static double cmp_min;	/* %: functions of less self are not compared */
+
 static int compare(const char *what, const char *hpath, const char *ppath,
 		   int graph)
 {
@@ -860,6 +1134,8 @@ static int compare(const char *what, const char *hpath, const char *ppath,
 		return 1;
 	}
 	for (i = 0; i < top; i++) {
+		if (h[i].pct < cmp_min)		/* self */
+			continue;
 		q = find_row(p, np, h[i].name);
 		if (!q) {
 			printf("report: FAILED %s: %s (%.2f%% in hwpmc-stat) is not in perf's\n",
@@ -938,6 +1214,7 @@ static void usage(void)
 		"                    [-H hwpmc-stat] [-P perf] program [library...]\n"
 		"       report_bench gen [-n samples] [-s seed] -d dir program [library...]\n"
 		"       report_bench src dir\n"
+		"       report_bench dwarf [-r reps] [-d dir] [-H hwpmc-stat] [-P perf] perf.data\n"
 		"       report_bench cmp flat|graph hwpmc-output perf-output\n");
 	exit(2);
 }
@@ -971,6 +1248,131 @@ static void remove_tmpdir(void)
 	rmdir(tmpdir);
 }
 
+/*
+ * report_bench dwarf [-r reps] [-d dir] [-H hwpmc-stat] [-P perf] perf.data:
+ * the DWARF-unwinding reports of the same real samples (dw_convert()).
+ * Names raw (--no-demangle in both): perf and hwpmc-stat print C++ names
+ * differently (hwpmc-stat with the return type of templates).
+ */
+static int dwarf_main(int argc, char **argv)
+{
+	const char *dir = NULL, *statbin = "hwpmc-stat", *perf = "perf";
+	static char tmpl[] = "/tmp/report_bench.XXXXXX";
+	double hf[MAXREPS], pf[MAXREPS], hg[MAXREPS], pg[MAXREPS];
+	double hfm[MAXREPS], pfm[MAXREPS], hgm[MAXREPS], pgm[MAXREPS], ratio;
+	double hgc[MAXREPS], pgc[MAXREPS];
+	struct run rr;
+	char *log, *out, *err, *hflat, *pflat, *hgraph, *pgraph;
+	int opt, reps = 5, r, i;
+	struct dwconv d;
+	struct stat st, sp;
+	double t0;
+
+	while ((opt = getopt(argc, argv, "r:d:H:P:")) != -1) {
+		switch (opt) {
+		case 'r':
+			reps = atoi(optarg);
+			break;
+		case 'd':
+			dir = optarg;
+			break;
+		case 'H':
+			statbin = optarg;
+			break;
+		case 'P':
+			perf = optarg;
+			break;
+		default:
+			usage();
+		}
+	}
+	if (optind + 1 != argc || reps < 1 || reps > MAXREPS)
+		usage();
+	if (!dir) {
+		dir = mkdtemp(tmpl);
+		if (!dir)
+			die("mkdtemp: %s", strerror(errno));
+		tmpdir = dir;
+		atexit(remove_tmpdir);
+	}
+	mkdir(dir, 0755);
+	/*
+	 * the functions of 0.1% and more of self samples: the tools name
+	 * some of libc's by different aliases (__clock_gettime_2 and
+	 * clock_gettime; perf names __libc_start_main by its inlined
+	 * __libc_start_main_impl, hwpmc-stat __libc_start_main_alias_2)
+	 */
+	cmp_min = 0.1;
+	log = path_in(dir, "hwpmc.log");
+	t0 = now();
+	dw_convert(argv[optind], log, &d);
+	if (stat(log, &st) || stat(argv[optind], &sp))
+		die("%s: %s", log, strerror(errno));
+	printf("# DWARF-unwinding report benchmark: %lu samples of %d processes, %lu with "
+	       "user registers and stack (%.0f bytes of stack on average, %u asked); "
+	       "converted in %.1f s\n", (unsigned long)d.samples, d.npid,
+	       (unsigned long)d.with_stack, d.with_stack ? (double)d.bytes / d.with_stack : 0,
+	       d.stack_size, now() - t0);
+	printf("# perf.data %s: %.1f MB; hwpmc log %s: %.1f MB\n", argv[optind],
+	       sp.st_size / 1e6, log, st.st_size / 1e6);
+	setenv("DEBUGINFOD_URLS", "", 1);
+	out = path_in(dir, "out.txt");
+	err = path_in(dir, "err.txt");
+	hflat = path_in(dir, "flat-hwpmc.txt");
+	pflat = path_in(dir, "flat-perf.txt");
+	hgraph = path_in(dir, "graph-hwpmc.txt");
+	pgraph = path_in(dir, "graph-perf.txt");
+	{
+		char *h_flat[] = { (char *)statbin, "-R", log, "--no-demangle", NULL };
+		char *h_graph[] = { (char *)statbin, "-R", log, "--no-demangle", "--graph",
+				    hgraph, NULL };
+		char *p_flat[] = { (char *)perf, "report", "--stdio", "-i", argv[optind],
+				   "--no-demangle", "--sort", "sym", "--no-children", NULL };
+		char *p_graph[] = { (char *)perf, "report", "--stdio", "-i", argv[optind],
+				    "--no-demangle", "--sort", "sym", "-g", NULL };
+
+		printf("# flat:  hwpmc-stat -R hwpmc.log --no-demangle  vs  perf report --stdio "
+		       "-i perf.data --no-demangle --sort sym --no-children (both unwind: perf "
+		       "keeps the call chains it prints)\n");
+		printf("# graph: hwpmc-stat -R hwpmc.log --no-demangle --graph FILE  vs  perf "
+		       "report --stdio -i perf.data --no-demangle --sort sym -g\n");
+		run_cmd(h_flat, NULL, hflat, err);
+		run_cmd(p_flat, NULL, pflat, err);
+		nfailed += compare("flat profiles", hflat, pflat, 0);
+		run_cmd(h_graph, NULL, out, err);
+		run_cmd(p_graph, NULL, pgraph, err);
+		nfailed += compare("call graphs", hgraph, pgraph, 1);
+		fflush(stdout);
+		for (r = 0; r < reps; r++)
+			for (i = 0; i < 2; i++) {
+				if ((r + i) % 2 == 0) {
+					timed(h_flat, out, err, &hf[r], &hfm[r]);
+					rr = run_cmd(h_graph, NULL, out, err);
+					hg[r] = rr.wall;
+					hgm[r] = rr.rss;
+					hgc[r] = rr.cpu;
+				} else {
+					timed(p_flat, out, err, &pf[r], &pfm[r]);
+					rr = run_cmd(p_graph, NULL, out, err);
+					pg[r] = rr.wall;
+					pgm[r] = rr.rss;
+					pgc[r] = rr.cpu;
+				}
+			}
+	}
+	printf("# %d repetitions\n", reps);
+	result("dwarf report flat profile: time", "s", hf, pf, reps);
+	result("dwarf report flat profile: peak RSS", "MB", hfm, pfm, reps);
+	ratio = result("dwarf report call graph: time", "s", hg, pg, reps);
+	result("dwarf report call graph: peak RSS", "MB", hgm, pgm, reps);
+	/* what the wall time is made of on a host whose CPUs others use too */
+	result("dwarf report call graph: CPU time", "s", hgc, pgc, reps);
+	printf("# target hwpmc/perf <= 0.5: dwarf call graph time %s\n",
+	       ratio <= 0.5 ? "met" : "MISSED");
+	printf("bench: done, %d results%s\n", nresults, nfailed ? ", FAILED" : "");
+	return nfailed ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *dir = NULL, *statbin = "hwpmc-stat", *perf = "perf";
@@ -1000,6 +1402,8 @@ int main(int argc, char **argv)
 		return compare(argv[2][0] == 'f' ? "flat profiles" : "call graphs",
 			       argv[3], argv[4], argv[2][0] == 'g');
 	}
+	if (argc > 1 && !strcmp(argv[1], "dwarf"))
+		return dwarf_main(argc - 1, argv + 1);
 	if (argc > 1 && !strcmp(argv[1], "gen")) {
 		only_gen = 1;
 		argv++;

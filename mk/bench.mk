@@ -12,6 +12,9 @@
 #   make bench-report    reports: hwpmc-stat -R against perf report, on the
 #                        host (no module); build/bench-results/report-host.txt
 #                        (REPORT_ARGS: report_bench's options, e.g. -r 3)
+#   make bench-report-dwarf  the same of a perf record --call-graph dwarf
+#                        of a C++ program (DWARF_SECS=10: 40000 samples);
+#                        build/bench-results/report-dwarf-host.txt
 
 BENCH_PROGS	:= $(B)/bench/hwpmc_bench $(B)/bench/suite.sh $(B)/bench/profile.sh
 
@@ -66,6 +69,33 @@ bench-report: $(RB_HOST) $(B)/bin/hwpmc-stat
 		tee $(B)/bench-results/report-host.txt
 	@exit $$(cat $(B)/bench-results/report-host.rc)
 
+# ---- DWARF-unwinding reports against perf report, on the host ----
+# perf record --call-graph dwarf of the selftests' C++ program (-O2, no
+# frame pointers: std::sort, and its library unstripped) gives the
+# samples; report_bench dwarf writes them as an hwpmc log and times
+# hwpmc-stat -R against perf report (DWARF_SECS: the program's CPU
+# seconds, 4000 samples each).
+DWARF_SECS	?= 10
+DW_DIR		:= $(B)/bench/dw
+DW_CXXFLAGS	:= -std=c++17 -O2 -g -fomit-frame-pointer
+
+$(DW_DIR)/libhwpmc_sortlib.so: selftests/hwpmc_sortlib.cc
+	@mkdir -p $(@D)
+	$(CXX) $(DW_CXXFLAGS) -fPIC -shared -o $@ $<
+
+$(DW_DIR)/dw_prog: selftests/hwpmc_nofp_sort.cc $(DW_DIR)/libhwpmc_sortlib.so
+	$(CXX) $(DW_CXXFLAGS) -o $@ $< -L$(@D) -lhwpmc_sortlib -Wl,-rpath,'$$ORIGIN'
+
+bench-report-dwarf: $(B)/bench/report_bench $(DW_DIR)/dw_prog $(B)/bin/hwpmc-stat
+	@mkdir -p $(B)/bench-results
+	perf record -q -e cpu-clock:u -F 4000 --call-graph dwarf -o $(DW_DIR)/perf.data \
+		$(DW_DIR)/dw_prog $(DWARF_SECS)
+	@{ $(B)/bench/report_bench dwarf -d $(DW_DIR) -H $(B)/bin/hwpmc-stat \
+		$(REPORT_ARGS) $(DW_DIR)/perf.data; \
+		echo $$? > $(B)/bench-results/report-dwarf-host.rc; } | \
+		tee $(B)/bench-results/report-dwarf-host.txt
+	@exit $$(cat $(B)/bench-results/report-dwarf-host.rc)
+
 # the quick variant runs in check-unit (tests/unit/test_report_bench.sh)
 check-unit: $(RB_UNIT) $(UT)/pty_run
 
@@ -75,4 +105,4 @@ $(UT)/pty_run: tests/unit/pty_run.c
 	@mkdir -p $(@D)
 	$(CC) $(filter-out -fvisibility=hidden -MMD -MP,$(U_CFLAGS)) -o $@ $<
 
-.PHONY: bench bench-vm bench-report
+.PHONY: bench bench-vm bench-report bench-report-dwarf

@@ -51,8 +51,9 @@ PACKAGES=(
 	# the guests; perf, to compare counts with in the guest; udev: systemd-udevd
 	# applies the installed rule in the x86-64 guests (arm64: downloaded)
 	qemu-system-x86 qemu-system-arm busybox-static linux-perf udev
-	# arm64: cross compiler for the module and the static userland
-	gcc-aarch64-linux-gnu libc6-dev-arm64-cross
+	# arm64: cross compiler for the module and the static userland; C++
+	# for the selftests' std::sort program (hwpmc_unwind.sh)
+	gcc-aarch64-linux-gnu g++-aarch64-linux-gnu libc6-dev-arm64-cross
 )
 # (not gcc-multilib: it conflicts with the cross compiler)
 

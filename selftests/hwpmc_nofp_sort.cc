@@ -1,15 +1,23 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * hwpmc for Linux: a C++ program without frame pointers (-O2
- * -fomit-frame-pointer) whose time goes into libstdc++'s std::sort of a
- * large vector with a comparator function of its own, for the seconds of
- * argv[1] (CPU time).  hwpmc_unwind.sh samples it: with --call-graph
- * dwarf the samples' stacks reach main().
+ * -fomit-frame-pointer, as Debian builds) whose time goes into
+ * libstdc++'s std::sort of a large vector with a comparator function of
+ * its own, and into hwpmc_sortlib::checksum_block() of its own shared
+ * library (hwpmc_sortlib.cc; stripped, its symbols only in a separate
+ * debug file), for the seconds of argv[1] (CPU time).  argv[2] sets the
+ * library's share (rounds of checksum per sort, default 24).
+ * hwpmc_unwind.sh samples it: with --call-graph dwarf the samples'
+ * stacks reach main().
  */
 #include <algorithm>
 #include <cstdlib>
 #include <ctime>
 #include <vector>
+
+namespace hwpmc_sortlib {
+unsigned long checksum(const std::vector<unsigned int> &v, unsigned int rounds);
+}
 
 static volatile unsigned long sink;
 
@@ -19,14 +27,14 @@ __attribute__((noinline)) bool by_key(unsigned int a, unsigned int b)
 }
 
 __attribute__((noinline)) static unsigned long sort_once(std::vector<unsigned int> &v,
-						       unsigned int seed)
+						       unsigned int seed, unsigned int rounds)
 {
 	for (auto &x : v) {
 		seed = seed * 1103515245u + 12345u;
 		x = seed;
 	}
 	std::sort(v.begin(), v.end(), by_key);
-	return v[v.size() / 2];
+	return v[v.size() / 2] + hwpmc_sortlib::checksum(v, rounds);
 }
 
 static double cpu_seconds()
@@ -40,10 +48,11 @@ static double cpu_seconds()
 int main(int argc, char **argv)
 {
 	double secs = argc > 1 ? std::atof(argv[1]) : 1;
+	unsigned int rounds = argc > 2 ? std::atoi(argv[2]) : 24;
 	std::vector<unsigned int> v(200000);
 	unsigned int seed = 1;
 
 	while (cpu_seconds() < secs)
-		sink += sort_once(v, seed++);
+		sink += sort_once(v, seed++, rounds);
 	return 0;
 }

@@ -49,6 +49,7 @@ struct proc {
 	char		*comm;		/* basename of its executable, or NULL */
 	struct map	*maps;
 	size_t		nmap, room;
+	unsigned long	gen;		/* changes whenever maps do */
 	size_t		hint;		/* the mapping found last */
 	struct jitmap	*jit;		/* its /tmp/perf-PID.map */
 	int		jit_read;	/* jit: looked for */
@@ -112,15 +113,22 @@ struct ustack {
 	int		valid;
 	uint32_t	pmcid, abi, nregs, dynsize;
 	uint64_t	regs[64];	/* PMC_USTACK_NREGS_MAX */
+	const unsigned char *data;	/* the stack: stack[] or the record's */
 	unsigned char	stack[PMC_STACK_USER_MAX];
 };
 
 struct pmclog_ev_userstack;
 int	unwind_available(void);
-void	ustack_set(struct ustack *us, const struct pmclog_ev_userstack *r);
+/*
+ * us from a USERSTACK record; borrow: its stack bytes are not copied but
+ * pointed at (the record stays where it is until us is used: a mapped log)
+ */
+void	ustack_set(struct ustack *us, const struct pmclog_ev_userstack *r, int borrow);
 size_t	unwind_user(struct proc *p, pid_t tid, const struct ustack *us,
 		    uint64_t *pcs, size_t max);
 void	unwind_free(void);
+/* why the first sample that could not be unwound was not, or NULL */
+const char *unwind_error(void);
 /*
  * kernel symbols: 1 loaded, 0 none (the reason in *why); read from
  * /proc/kallsyms once, when the first kernel address is resolved
@@ -237,6 +245,7 @@ struct log_summary {
 	uint64_t	stacked;		/* samples in the stacks written */
 	uint64_t	ustacks;		/* samples with a USERSTACK */
 	uint64_t	unwound;		/* of them, unwound by DWARF CFI */
+	uint64_t	unwind_tried;		/* of them, unwinding tried */
 	int		annotate_failed;	/* --annotate: no such function */
 };
 

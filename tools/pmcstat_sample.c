@@ -207,6 +207,11 @@ int report_file(const char *path, const struct reports *r)
 	if (sum.dropped_records)
 		fprintf(stderr, "%s: warning: the log says %ju records were lost (DROPNOTIFY)\n",
 			prog, (uintmax_t)sum.dropped_records);
+	if (sum.unwind_tried > sum.unwound && !r->ro.quiet)
+		fprintf(stderr, "%s: note: %ju of %ju samples with a user stack were not "
+			"unwound by DWARF CFI (first: %s); their frame-pointer chains are kept\n",
+			prog, (uintmax_t)(sum.unwind_tried - sum.unwound),
+			(uintmax_t)sum.unwind_tried, unwind_error() ? unwind_error() : "?");
 	if (!sum.closed && !r->ro.quiet)
 		fprintf(stderr, "%s: note: the log has no CLOSELOG record (cut short?)\n",
 			prog);

@@ -1125,6 +1125,7 @@ void sym_map_in(pid_t pid, uint64_t start, uint64_t end, uint64_t pgoff,
 	struct proc *p = sym_proc(pid, 1);
 	size_t i;
 
+	p->gen++;
 	/* a mapping replaced (mprotect, a new mmap over it) */
 	for (i = 0; i < p->nmap; i++)
 		if (p->maps[i].start < end && start < p->maps[i].end) {
@@ -1181,6 +1182,7 @@ void sym_exec(pid_t pid, const char *path, uint64_t baseaddr,
 	struct image *im;
 
 	p->nmap = 0;
+	p->gen++;
 	if (!*path)
 		return;
 	free(p->comm);
@@ -1202,6 +1204,7 @@ void sym_fork(pid_t parent, pid_t child)
 	free(c->comm);
 	c->comm = pp->comm ? sym_strdup(pp->comm) : NULL;
 	c->nmap = c->room = pp->nmap;
+	c->gen++;
 	free(c->maps);
 	c->maps = xrealloc(NULL, (c->room ? c->room : 1) * sizeof(*c->maps));
 	if (pp->nmap)

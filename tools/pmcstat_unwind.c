@@ -42,7 +42,14 @@ int unwind_available(void)
 	return HWPMC_WITH_DW;
 }
 
-void ustack_set(struct ustack *us, const struct pmclog_ev_userstack *r)
+static char uw_error[256];	/* the first failure's reason */
+
+const char *unwind_error(void)
+{
+	return uw_error[0] ? uw_error : NULL;
+}
+
+void ustack_set(struct ustack *us, const struct pmclog_ev_userstack *r, int borrow)
 {
 	us->valid = r->pl_nregs >= 2 && r->pl_nregs <= PMC_USTACK_NREGS_MAX &&
 		    r->pl_dynsize <= sizeof(us->stack);
@@ -53,7 +60,12 @@ void ustack_set(struct ustack *us, const struct pmclog_ev_userstack *r)
 	us->nregs = r->pl_nregs;
 	us->dynsize = r->pl_dynsize;
 	memcpy(us->regs, r->pl_regs, r->pl_nregs * sizeof(uint64_t));
-	memcpy(us->stack, r->pl_stack, r->pl_dynsize);
+	if (borrow) {
+		us->data = r->pl_stack;
+	} else {
+		memcpy(us->stack, r->pl_stack, r->pl_dynsize);
+		us->data = us->stack;
+	}
 }
 
 #if HWPMC_WITH_DW
@@ -71,12 +83,15 @@ static int sp_regno(uint32_t abi)
 	}
 }
 
-/* A process's Dwfl, and what it was made of. */
+/*
+ * A process's Dwfl, and what it was made of: the process's mappings of
+ * generation gen (not their array and count, which an exec leaves the
+ * same when both images have one mapping, as static programs do).
+ */
 struct pdwfl {
 	pid_t		pid;
 	const struct proc *p;
-	const struct map *maps;
-	size_t		nmap;
+	unsigned long	gen;
 	Dwfl		*dwfl;		/* NULL: no module could be reported */
 	struct pdwfl	*next;
 };
@@ -126,7 +141,7 @@ static bool uw_memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result,
 	if (addr < cur.sp || addr - cur.sp > cur.us->dynsize ||
 	    cur.us->dynsize - (addr - cur.sp) < sizeof(*result))
 		return false;
-	memcpy(result, cur.us->stack + (addr - cur.sp), sizeof(*result));
+	memcpy(result, cur.us->data + (addr - cur.sp), sizeof(*result));
 	return true;
 }
 
@@ -191,6 +206,9 @@ static Dwfl *make_dwfl(struct proc *p)
 	dwfl_report_end(dwfl, NULL, NULL);
 	if (!nseen || !dwfl_attach_state(dwfl, NULL, p->pid,
 					 &uw_thread_callbacks, &cur)) {
+		if (!uw_error[0])
+			snprintf(uw_error, sizeof(uw_error), "process %d: %s", (int)p->pid,
+				 nseen ? dwfl_errmsg(-1) : "none of its files could be read");
 		dwfl_end(dwfl);
 		return NULL;
 	}
@@ -204,7 +222,7 @@ static Dwfl *proc_dwfl(struct proc *p)
 	for (d = *pp; d; d = d->next)
 		if (d->pid == p->pid)
 			break;
-	if (d && d->p == p && d->maps == p->maps && d->nmap == p->nmap)
+	if (d && d->p == p && d->gen == p->gen)
 		return d->dwfl;
 	if (!d) {
 		d = calloc(1, sizeof(*d));
@@ -217,8 +235,7 @@ static Dwfl *proc_dwfl(struct proc *p)
 		dwfl_end(d->dwfl);
 	}
 	d->p = p;
-	d->maps = p->maps;
-	d->nmap = p->nmap;
+	d->gen = p->gen;
 	d->dwfl = make_dwfl(p);
 	return d->dwfl;
 }
@@ -254,7 +271,9 @@ size_t unwind_user(struct proc *p, pid_t tid, const struct ustack *us,
 	cur.n = 0;
 	cur.max = max;
 	/* an error ends the chain where it happened: the frames so far */
-	dwfl_getthread_frames(dwfl, tid, uw_frame, NULL);
+	if (dwfl_getthread_frames(dwfl, tid, uw_frame, NULL) < 0 && !cur.n &&
+	    !uw_error[0])
+		snprintf(uw_error, sizeof(uw_error), "libdw: %s", dwfl_errmsg(-1));
 	return cur.n;
 }
 
@@ -263,6 +282,7 @@ void unwind_free(void)
 	struct pdwfl *d, *next;
 	size_t i;
 
+	uw_error[0] = 0;
 	for (i = 0; i < PD_BUCKETS; i++) {
 		for (d = pds[i]; d; d = next) {
 			next = d->next;

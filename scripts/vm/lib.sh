@@ -168,6 +168,25 @@ fetch_busybox() {
 	echo "$dir/bin/busybox"
 }
 
+# Debian's arm64 elfutils and libiberty as static archives with their
+# headers (downloaded, never installed), for the static arm64 hwpmc-stat:
+# libdwfl's symbols, --call-graph dwarf's unwinding, the demangler.
+# Prints the root they are unpacked into (ROOT/usr/include,
+# ROOT/usr/lib/aarch64-linux-gnu).
+HWPMC_DW_ARM64_DEBS="libdw-dev libelf-dev zlib1g-dev liblzma-dev libbz2-dev libiberty-dev"
+fetch_arm64_dw() {
+	local dir=$HWPMC_VM_CACHE/dw-arm64 pkg deb
+	if [ ! -f "$dir/usr/lib/aarch64-linux-gnu/libdw.a" ]; then
+		rm -rf "$dir.tmp" && mkdir -p "$dir.tmp"
+		for pkg in $HWPMC_DW_ARM64_DEBS; do
+			deb=$(fetch_deb "$pkg:arm64")
+			dpkg -x "$deb" "$dir.tmp" || die "cannot unpack $deb"
+		done
+		rm -rf "$dir" && mv "$dir.tmp" "$dir"
+	fi
+	echo "$dir"
+}
+
 # Debian's arm64 udevadm (systemd-udevd) with the shared libraries it
 # needs, unpacked from arm64 packages (downloaded, never installed) into a
 # root in the cache; prints that root.  Every library udevadm needs,

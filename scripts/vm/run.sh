@@ -107,6 +107,11 @@ else
 	ub=$HWPMC_B/arm64
 	# KSFT_DIR: the kselftest headers the host build already extracted
 	umake=(CC=aarch64-linux-gnu-gcc STATIC=1 WITH_KMOD=0 "B=$ub" "KSFT_DIR=$HWPMC_B/ksft")
+	# hwpmc-stat with Debian's arm64 libdw and libiberty, static: its
+	# symbols, demangling and --call-graph dwarf in the guest
+	dw=$(fetch_arm64_dw)
+	umake+=(WITH_DW=1 WITH_IBERTY=1 "PKG_CONFIG=env PKG_CONFIG_LIBDIR=$dw/usr/lib/aarch64-linux-gnu/pkgconfig pkg-config"
+		"EXTRA_CFLAGS=-isystem $dw/usr/include" "EXTRA_LDFLAGS=-L$dw/usr/lib/aarch64-linux-gnu")
 fi
 if [ $build = 1 ]; then
 	log "$kver: make lib tools selftests ${umake[*]}"
@@ -242,6 +247,41 @@ for d in bin lib selftests bench; do
 		fi
 	done
 done
+if [ "$arch" = arm64 ]; then
+	# the shared libraries of the dynamic arm64 programs (the selftests'
+	# C++ program, its library found by its rpath): Debian's arm64 libc6
+	# of udevadm's root (the loader's own), else the cross toolchain's
+	# (libstdc++6-arm64-cross, libgcc-s1-arm64-cross), with what they need
+	todo=$(find "$ir/opt/hwpmc" -type f) done_libs=
+	while [ -n "$todo" ]; do
+		next=
+		for f in $todo; do
+			for lib in $(aarch64-linux-gnu-readelf -d "$f" 2>/dev/null |
+				     sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'); do
+				case " $done_libs " in *" $lib "*) continue ;; esac
+				done_libs="$done_libs $lib"
+				# ours: by their rpath ($ORIGIN, $ORIGIN/../lib)
+				[ -e "$ir/opt/hwpmc/selftests/$lib" ] && continue
+				[ -e "$ir/opt/hwpmc/lib/$lib" ] && continue
+				dst=$ir/lib/aarch64-linux-gnu/$lib
+				if [ ! -e "$dst" ] && [ ! -e "$ir/usr/lib/aarch64-linux-gnu/$lib" ]; then
+					src=
+					for d in "$ud/lib/aarch64-linux-gnu" "$ud/usr/lib/aarch64-linux-gnu" \
+						 /usr/aarch64-linux-gnu/lib; do
+						[ -e "$d/$lib" ] && { src=$d/$lib; break; }
+					done
+					if [ -z "$src" ]; then
+						log "$kver: WARNING: no arm64 $lib for ${f#"$ir"}"
+						continue
+					fi
+					cp -L "$src" "$dst"
+				fi
+				next="$next $dst"
+			done
+		done
+		todo=$next
+	done
+fi
 missing=
 [ -x "$ir/opt/hwpmc/bin/hwpmc-control" ] || missing="$missing hwpmc-control"
 [ -x "$ir/opt/hwpmc/selftests/run_tests.sh" ] || missing="$missing selftests"

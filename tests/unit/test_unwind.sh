@@ -26,6 +26,12 @@ ok $? "dwarf: main;outer;inner unwound from the stack copy"
 run 0 -R "$T/dw.log" --dump && cp "$T/out" "$T/dw.dump" &&
 	has dw.dump ' userstack 0x2001 abi 1 regs 17 size 8192 dynsize [0-9]+ pc 0x'
 ok $? "--dump: the USERSTACK record"
+# the process's mappings replaced by as many others (an exec of a static
+# program after a static program): its second sample unwinds against
+# the new files, not the Dwfl of the old ones
+"$PROG" "$T/x.log" -x "$STAT" && run 0 -R "$T/x.log" --folded "$T/x.folded" &&
+	has x.folded '^[^;]*;(.*;)?main;outer;inner 1$'
+ok $? "dwarf after the mappings were replaced: main;outer;inner"
 "$PROG" "$T/fp.log" -n && run 0 -R "$T/fp.log" --folded "$T/fp.folded" &&
 	has fp.folded '^[^;]*;inner 1$'
 ok $? "without USERSTACK: the PC alone"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * unwind_prog LOG [-n]: a log of one sample of this very process, as
+ * unwind_prog LOG [-n | -x FILE]: a log of one sample of this very process, as
  * the module writes it for a PMC_F_USERSTACK PMC, for hwpmc-stat's
  * --call-graph dwarf unwinder on the host (tests/unit/test_unwind.sh).
  * Built -O2 -fomit-frame-pointer: inner() <- outer() <- main() have no
@@ -8,7 +8,9 @@
  * of its stack, from the stack pointer to the end of [stack] or 8 KB;
  * the log has the executable file mappings of /proc/self/maps (MAP_IN),
  * then USERSTACK, then the CALLCHAIN of the PC alone (what the
- * frame-pointer walk finds in such code).  -n: no USERSTACK.  Exits 77
+ * frame-pointer walk finds in such code).  -n: no USERSTACK.  -x FILE:
+ * first the same mappings as of FILE, with the same sample, then its
+ * own (an exec's new image of as many mappings as the old).  Exits 77
  * where it cannot take registers (not x86-64).
  */
 #include <stdint.h>
@@ -73,22 +75,16 @@ __attribute__((noinline)) static void outer(void)
 	sink++;		/* not a tail call */
 }
 
-static void write_log(const char *file, int with_stack)
+/* MAP_IN of the executable mappings of /proc/self/maps, of path as, if given */
+static void write_maps(struct lb *b, const char *as)
 {
 	struct pmclog_map_in mi = { .pl_prot = 5 };
-	struct pmclog_userstack us;
-	struct pmclog_callchain cc;
 	unsigned long long s, e, off;
-	char line[4096], perms[8], path[4096], *tail;
-	unsigned char *t;
-	FILE *f = fopen("/proc/self/maps", "r"), *out = fopen(file, "w");
-	struct lb b;
+	char line[4096], perms[8], path[4096];
+	FILE *f = fopen("/proc/self/maps", "r");
 
-	if (!f || !out)
+	if (!f)
 		exit(1);
-	lb_init(&b);
-	lb_initialize(&b, PMCLOG_VERSION);
-	lb_pmcallocate(&b, PMCID, "cpu-clock");
 	while (fgets(line, sizeof(line), f)) {
 		if (sscanf(line, "%llx-%llx %7s %llx %*s %*s %4095s", &s, &e,
 			   perms, &off, path) != 5 || perms[2] != 'x' ||
@@ -98,10 +94,22 @@ static void write_log(const char *file, int with_stack)
 		mi.pl_start = s;
 		mi.pl_end = e;
 		mi.pl_pgoff = off;
-		lb_rec(&b, PMCLOG_TYPE_MAP_IN, &mi, sizeof(mi), path,
+		if (as)
+			snprintf(path, sizeof(path), "%s", as);
+		lb_rec(b, PMCLOG_TYPE_MAP_IN, &mi, sizeof(mi), path,
 		       strlen(path) + 1);
 	}
 	fclose(f);
+}
+
+/* the sample taken in inner(): USERSTACK (with_stack), then CALLCHAIN */
+static void write_sample(struct lb *b, int with_stack)
+{
+	struct pmclog_userstack us;
+	struct pmclog_callchain cc;
+	unsigned char *t;
+	char *tail;
+
 	if (with_stack) {
 		memset(&us, 0, sizeof(us));
 		us.pl_pmcid = PMCID;
@@ -114,7 +122,7 @@ static void write_log(const char *file, int with_stack)
 			exit(1);
 		memcpy(tail, regs, sizeof(regs));
 		memcpy(tail + sizeof(regs), stack, dynsize);
-		lb_rec(&b, PMCLOG_TYPE_USERSTACK, &us, sizeof(us), tail,
+		lb_rec(b, PMCLOG_TYPE_USERSTACK, &us, sizeof(us), tail,
 		       sizeof(regs) + dynsize);
 		free(tail);
 	}
@@ -123,7 +131,30 @@ static void write_log(const char *file, int with_stack)
 	cc.pl_pmcid = PMCID;
 	cc.pl_cpuflags = PMC_CALLCHAIN_TO_CPUFLAGS(0, PMC_CC_F_USERSPACE);
 	t = (unsigned char *)&regs[16];
-	lb_rec(&b, PMCLOG_TYPE_CALLCHAIN, &cc, sizeof(cc), t, 8);
+	lb_rec(b, PMCLOG_TYPE_CALLCHAIN, &cc, sizeof(cc), t, 8);
+}
+
+/*
+ * before: the same mappings first as of the file before, with a sample
+ * (an image an exec replaces by one of as many mappings: the unwinder
+ * must not keep its Dwfl)
+ */
+static void write_log(const char *file, int with_stack, const char *before)
+{
+	FILE *out = fopen(file, "w");
+	struct lb b;
+
+	if (!out)
+		exit(1);
+	lb_init(&b);
+	lb_initialize(&b, PMCLOG_VERSION);
+	lb_pmcallocate(&b, PMCID, "cpu-clock");
+	if (before) {
+		write_maps(&b, before);
+		write_sample(&b, with_stack);
+	}
+	write_maps(&b, NULL);
+	write_sample(&b, with_stack);
 	lb_closelog(&b);
 	if (fwrite(b.buf, 1, b.len, out) != b.len || fclose(out))
 		exit(1);
@@ -140,7 +171,8 @@ int main(int argc, char **argv)
 	if (argc < 2)
 		return 2;
 	outer();
-	write_log(argv[1], !(argc > 2 && !strcmp(argv[2], "-n")));
+	write_log(argv[1], !(argc > 2 && !strcmp(argv[2], "-n")),
+		  argc > 3 && !strcmp(argv[2], "-x") ? argv[3] : NULL);
 	return 0;
 #endif
 }

@@ -1,0 +1,332 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hwpmc for Linux: a sample client of pmc(9) (man/pmc.9).
+ *
+ * At load it counts a kernel loop with a counter of the loading task
+ * (instructions where the machine has a PMU, exactly: the loop is two
+ * instructions an iteration, and the difference of runs of loops and of
+ * 2 * loops iterations leaves only the loop), counts the task's context
+ * switches and task-clock over ten sleeps, and profiles the machine with
+ * pmc_start_profiling() while it spins.  The results are its read-only
+ * parameters (/sys/module/hwpmc_pmc9_sample/parameters/), -1 where a step
+ * did not run; "error" is the first failure's errno.  hold=1 keeps a
+ * kernel counter on the last SOFT row while loaded (held_row), hold=2 on
+ * every free SOFT row (nheld of them); leave=1 leaves a task counter
+ * configured at unload, which hwpmc releases.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/kernel.h>
+#include <linux/delay.h>
+#include <linux/irqflags.h>
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/perf_event.h>
+#include <linux/preempt.h>
+#include <linux/sched.h>
+#include <linux/hwpmc_pmc.h>
+
+static ulong loops = 100000;
+module_param(loops, ulong, 0444);
+MODULE_PARM_DESC(loops, "iterations of the counted loop (100000)");
+static int hold;
+module_param(hold, int, 0444);
+MODULE_PARM_DESC(hold, "keep kernel counters while loaded: 1 on the last SOFT row, 2 on every free one");
+static bool leave;
+module_param(leave, bool, 0444);
+MODULE_PARM_DESC(leave, "leave a task counter configured at unload");
+
+static int error;
+module_param(error, int, 0444);
+static int ncounters = -1;
+module_param(ncounters, int, 0444);
+static int cputype = -1;
+module_param(cputype, int, 0444);
+static int pmu_row = -1;
+module_param(pmu_row, int, 0444);
+static int soft_row = -1;
+module_param(soft_row, int, 0444);
+static long insns_loop = -1;	/* instructions of `loops` iterations */
+module_param(insns_loop, long, 0444);
+static long insns_run = -1;	/* of the shortest run of `loops` */
+module_param(insns_run, long, 0444);
+static long csw = -1;		/* context switches over 10 sleeps */
+module_param(csw, long, 0444);
+static long task_clock = -1;	/* ns of task-clock over them */
+module_param(task_clock, long, 0444);
+static long prof_samples = -1;	/* pmc_start_profiling()'s */
+module_param(prof_samples, long, 0444);
+static int held_row = -1;
+module_param(held_row, int, 0444);
+static int nheld;
+module_param(nheld, int, 0444);
+static int busy_errno;			/* configuring the held row */
+module_param(busy_errno, int, 0444);
+static int held[64];
+
+static void note(int err, const char *what)
+{
+	pr_info("%s: error %d\n", what, err);
+	if (!error)
+		error = err;
+}
+
+/* The last row of class cl that takes a counter for current, or -1. */
+static int find_row(int cl, pmc_evid_t ev)
+{
+	struct pmc_counter_cfg cfg = { .event_id = ev };
+	int ctr;
+
+	for (ctr = pmc_get_num_counters() - 1; ctr >= 0; ctr--)
+		if (pmc_get_counter_type(ctr) == cl &&
+		    !pmc_configure_counter(current, ctr, &cfg))
+			return ctr;
+	return -1;
+}
+
+/* Two instructions an iteration. */
+static noinline void loop(unsigned long n)
+{
+	if (!n)
+		return;
+#if defined(CONFIG_ARM64)
+	asm volatile("1: subs %0, %0, #1\n\tb.ne 1b" : "+r" (n) : : "cc");
+#elif defined(CONFIG_X86)
+	asm volatile("1: dec %0\n\tjnz 1b" : "+r" (n) : : "cc");
+#else
+	while (n--)
+		barrier();
+#endif
+}
+
+/* The same with interrupts off: no handler counted in the loop. */
+static void spin(unsigned long n)
+{
+	unsigned long flags;
+
+	local_irq_save(flags);
+	loop(n);
+	local_irq_restore(flags);
+}
+
+/* What ctr counts over spin(n), the least of five runs. */
+static long count_spin(int ctr, unsigned long n)
+{
+	u64 a, b, least = U64_MAX;
+	int i, err;
+
+	for (i = 0; i < 5; i++) {
+		err = pmc_get_counter_value(current, ctr, 0, &a);
+		if (!err)
+			err = pmc_enable_counter(current, ctr);
+		if (err)
+			return err;
+		spin(n);
+		err = pmc_disable_counter(current, ctr);
+		if (!err)
+			err = pmc_get_counter_value(current, ctr, 0, &b);
+		if (err)
+			return err;
+		least = min(least, b - a);
+	}
+	return least;
+}
+
+static void count_instructions(void)
+{
+	long one, two;
+
+	pmu_row = find_row(PMC_CLASS_PMU, PMC_EV_PMU_HW_FIRST +
+			   PERF_COUNT_HW_INSTRUCTIONS);
+	if (pmu_row < 0)
+		return;			/* no PMU: the x86 guests */
+	if (!pmc_counter_isconfigured(current, pmu_row) ||
+	    pmc_counter_isrunning(current, pmu_row)) {
+		note(-EPROTO, "configured, not running");
+		return;
+	}
+	one = count_spin(pmu_row, loops);
+	two = count_spin(pmu_row, 2 * loops);
+	if (one < 0 || two < 0) {
+		note(one < 0 ? one : two, "instructions");
+		return;
+	}
+	insns_run = one;
+	insns_loop = two - one;
+	pr_info("instructions: %ld a run of %lu, %ld the loop alone\n",
+		one, loops, insns_loop);
+}
+
+static void count_sleeps(void)
+{
+	struct pmc_counter_cfg cfg = {
+		.event_id = PMC_EV_SOFT_FIRST + PERF_COUNT_SW_TASK_CLOCK,
+	};
+	int ctr, clk = -1, i, err;
+	u64 v;
+
+	soft_row = find_row(PMC_CLASS_SOFT, PMC_EV_SOFT_FIRST +
+			    PERF_COUNT_SW_CONTEXT_SWITCHES);
+	if (soft_row < 0) {
+		note(-ENODEV, "no SOFT row");
+		return;
+	}
+	for (ctr = soft_row - 1; ctr >= 0 && clk < 0; ctr--)
+		if (pmc_get_counter_type(ctr) == PMC_CLASS_SOFT &&
+		    !pmc_configure_counter(current, ctr, &cfg))
+			clk = ctr;
+	err = pmc_enable_counter(current, soft_row);
+	if (!err && clk >= 0)
+		err = pmc_enable_counter(current, clk);
+	if (err) {
+		note(err, "enable");
+		return;
+	}
+	if (!PMC_ENABLED(current) || !pmc_counter_isrunning(current, soft_row))
+		note(-EPROTO, "PMC_ENABLED");
+	for (i = 0; i < 10; i++)
+		msleep(1);
+	pmc_disable_counter(current, soft_row);
+	if (clk >= 0)
+		pmc_disable_counter(current, clk);
+	err = pmc_get_counter_value(current, soft_row, 0, &v);
+	if (err) {
+		note(err, "context switches");
+		return;
+	}
+	csw = v;
+	if (clk >= 0 && !pmc_get_counter_value(current, clk, 0, &v))
+		task_clock = v;
+	if (clk >= 0)
+		pmc_unconfigure_counter(current, clk);
+	pr_info("context switches %ld, task-clock %ld ns\n", csw, task_clock);
+}
+
+/*
+ * Profile the machine while spinning: instructions every 10M on a PMU,
+ * else cpu-clock every 1 ms.
+ */
+static void profile(void)
+{
+	struct pmc_counter_cfg cfg;
+	int ctr, err;
+	u64 n;
+
+	for (ctr = 0; ctr < pmc_get_num_counters(); ctr++) {
+		if (pmu_row >= 0) {
+			if (pmc_get_counter_type(ctr) != PMC_CLASS_PMU ||
+			    ctr == pmu_row)
+				continue;
+			cfg = (struct pmc_counter_cfg){
+				.event_id = PMC_EV_PMU_HW_FIRST +
+					    PERF_COUNT_HW_INSTRUCTIONS,
+				.reset_value = 10000000,
+			};
+		} else {
+			if (pmc_get_counter_type(ctr) != PMC_CLASS_SOFT ||
+			    ctr == soft_row)
+				continue;
+			cfg = (struct pmc_counter_cfg){
+				.event_id = PMC_EV_SOFT_FIRST +
+					    PERF_COUNT_SW_CPU_CLOCK,
+				.reset_value = 1000000,
+			};
+		}
+		err = pmc_start_profiling(ctr, &cfg);
+		if (err == -EBUSY)
+			continue;
+		if (err) {
+			note(err, "pmc_start_profiling");
+			return;
+		}
+		if (pmu_row >= 0)
+			loop(100000000);	/* interrupts on: each overflow */
+		else
+			mdelay(50);
+		err = pmc_profiling_samples(ctr, &n);
+		pmc_stop_profiling(ctr);
+		if (err) {
+			note(err, "pmc_profiling_samples");
+			return;
+		}
+		prof_samples = n;
+		pr_info("profiling on row %d: %llu samples\n", ctr, n);
+		return;
+	}
+	note(-EBUSY, "no row to profile with");
+}
+
+/*
+ * Kernel counters on the last SOFT row (hold=2: on every free one),
+ * kept; the row refused to tasks.
+ */
+static void hold_rows(void)
+{
+	struct pmc_counter_cfg cfg = {
+		.event_id = PMC_EV_SOFT_FIRST + PERF_COUNT_SW_CPU_CLOCK,
+	};
+	int ctr, err;
+	u64 v;
+
+	for (ctr = pmc_get_num_counters() - 1; ctr >= 0; ctr--) {
+		if (pmc_get_counter_type(ctr) != PMC_CLASS_SOFT)
+			continue;
+		if (nheld == ARRAY_SIZE(held))
+			break;
+		err = pmc_alloc_kernel_counter(ctr, &cfg);
+		if (err == -EBUSY)	/* a task counter has it */
+			continue;
+		if (!err)
+			err = pmc_enable_counter(NULL, ctr);
+		if (err) {
+			note(err, "pmc_alloc_kernel_counter");
+			return;
+		}
+		held[nheld++] = ctr;
+		if (hold == 1)
+			break;
+	}
+	if (!nheld) {
+		note(-ENODEV, "no SOFT row to hold");
+		return;
+	}
+	held_row = held[0];
+	mdelay(2);
+	err = pmc_get_counter_value(NULL, held_row, 0, &v);
+	if (err || !v)
+		note(err ?: -EPROTO, "the kernel counter's value");
+	/* a kernel counter takes its row alone */
+	busy_errno = -pmc_configure_counter(current, held_row, &cfg);
+	if (!pmc_counter_isrunning(current, held_row))
+		note(-EPROTO, "isrunning: the kernel's counter");
+}
+
+static int __init sample_init(void)
+{
+	ncounters = pmc_get_num_counters();
+	cputype = pmc_get_counter_type(-1);
+	count_instructions();
+	count_sleeps();
+	profile();
+	if (pmu_row >= 0)
+		pmc_unconfigure_counter(current, pmu_row);
+	if (hold)
+		hold_rows();
+	if (!leave && soft_row >= 0)
+		pmc_unconfigure_counter(current, soft_row);
+	return 0;
+}
+
+static void __exit sample_exit(void)
+{
+	int i;
+
+	for (i = 0; i < nheld; i++)
+		pmc_free_kernel_counter(held[i]);
+}
+
+module_init(sample_init);
+module_exit(sample_exit);
+
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("A sample client of hwpmc's pmc(9): counts and profiles a kernel loop");

@@ -216,7 +216,7 @@ rm -rf "$sdir" && cp -a "$HWPMC_TOP/samples/hwpmc_pmc9_sample" "$sdir"
 rm -f "$sdir"/*.o "$sdir"/*.ko "$sdir"/*.mod* "$sdir"/Module.symvers "$sdir"/modules.order
 log "$kver: building samples/hwpmc_pmc9_sample"
 $MAKE -C "$skdir" M="$sdir" KCFLAGS=-Werror "${sargs[@]}" \
-	KBUILD_EXTRA_SYMBOLS="$src/Module.symvers" HWPMC_INCLUDE="$src/include" modules \
+	KBUILD_EXTRA_SYMBOLS="$src/Module.symvers" HWPMC_INCLUDE="$src/include/kernel $src/include/uapi" modules \
 	> "$work/sample.log" 2>&1 || {
 	tail -n 40 "$work/sample.log" >&2
 	die "$kver: the pmc(9) sample module did not build (log: $work/sample.log)"

@@ -185,7 +185,7 @@ static void count_sleeps(void)
 	if (!PMC_ENABLED(current) || !pmc_counter_isrunning(current, soft_row))
 		note(-EPROTO, "PMC_ENABLED");
 	for (i = 0; i < 10; i++)
-		msleep(1);
+		usleep_range(1000, 2000);
 	pmc_disable_counter(current, soft_row);
 	if (clk >= 0)
 		pmc_disable_counter(current, clk);
@@ -253,7 +253,7 @@ static void profile(void)
 		pr_info("profiling on row %d: %llu samples\n", ctr, n);
 		return;
 	}
-	note(-EBUSY, "no row to profile with");
+	note(-EBUSY, "no row for pmc_start_profiling()");
 }
 
 /*

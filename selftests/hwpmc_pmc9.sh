@@ -76,6 +76,9 @@ check "held row $held FREE again" test "$(row 0 "$held")" = FREE
 check "modprobe $M hold=2" modprobe $M hold=2
 diag "nheld=$(param nheld) error=$(param error)"
 check "hold=2: no step failed" test "$(param error)" -eq 0
+nsoft=$(hwpmc-control -l | awk '/^#CPU 0:/ { on = 1; next } /^#CPU/ { on = 0 }
+	on && $3 == "SOFT" { n++ } END { print n + 0 }')
+check "hold=2: every SOFT row held ($nsoft)" test "$(param nheld)" -eq "$nsoft"
 hwpmc-stat -p task-clock true > "$out" 2>&1; rc=$?
 diag "$(cat "$out")"
 check "hwpmc-stat on a SOFT event fails" test "$rc" -ne 0

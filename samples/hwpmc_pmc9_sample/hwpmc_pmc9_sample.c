@@ -19,6 +19,7 @@
 #include <linux/kernel.h>
 #include <linux/delay.h>
 #include <linux/irqflags.h>
+#include <linux/ktime.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/perf_event.h>
@@ -107,6 +108,15 @@ static void spin(unsigned long n)
 	local_irq_save(flags);
 	loop(n);
 	local_irq_restore(flags);
+}
+
+/* Busy for ms milliseconds of the clock (mdelay() trusts a calibration). */
+static void busy_ms(unsigned int ms)
+{
+	ktime_t end = ktime_add_ms(ktime_get(), ms);
+
+	while (ktime_before(ktime_get(), end))
+		cpu_relax();
 }
 
 /* What ctr counts over spin(n), the least of five runs. */
@@ -242,7 +252,7 @@ static void profile(void)
 		if (pmu_row >= 0)
 			loop(100000000);	/* interrupts on: each overflow */
 		else
-			mdelay(50);
+			busy_ms(50);
 		err = pmc_profiling_samples(ctr, &n);
 		pmc_stop_profiling(ctr);
 		if (err) {
@@ -291,7 +301,7 @@ static void hold_rows(void)
 		return;
 	}
 	held_row = held[0];
-	mdelay(2);
+	busy_ms(2);
 	err = pmc_get_counter_value(NULL, held_row, 0, &v);
 	if (err || !v)
 		note(err ?: -EPROTO, "the kernel counter's value");
@@ -310,10 +320,10 @@ static int __init sample_init(void)
 	profile();
 	if (pmu_row >= 0)
 		pmc_unconfigure_counter(current, pmu_row);
-	if (hold)
-		hold_rows();
 	if (!leave && soft_row >= 0)
 		pmc_unconfigure_counter(current, soft_row);
+	if (hold)
+		hold_rows();
 	return 0;
 }
 

@@ -87,5 +87,31 @@ check "rmmod $M (hold=2)" rmmod $M
 hwpmc-stat -p task-clock true > "$out" 2>&1; rc=$?
 check "hwpmc-stat counts again after its unload" test "$rc" -eq 0
 
+# fork semantics: a process's counter is copied into its children from
+# zero, copies of an enabled counter count, of a disabled one do not, and
+# what exited children counted is PMC_VALUE_FLAGS_CHILDREN's
+fifo=/tmp/pmc9.fifo.$$
+done_f=/tmp/pmc9.done.$$
+rm -f "$fifo" "$done_f"
+mkfifo "$fifo"
+sh -c "read x < $fifo; ./hwpmc_touch 2000; ./hwpmc_touch 2000; : > $done_f; read x < $fifo" &
+tp=$!
+check "modprobe $M target=$tp" modprobe $M target="$tp"
+echo go > "$fifo"
+i=0
+while [ ! -e "$done_f" ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
+check "the target's children ran" test -e "$done_f"
+own=$(param target_own); ch=$(param target_children); off=$(param target_off_children)
+diag "target: own $own, children $ch, disabled counter's children $off; error $(param error)"
+check "target: no step failed" test "$(param error)" -eq 0
+check "children: both children's 2000 page faults (>= 4000)" test "$ch" -ge 4000
+check "children: not more than twice that" test "$ch" -lt 8000
+check "own: not the children's (< 2000)" test "$own" -ge 0 -a "$own" -lt 2000
+check "a disabled counter's copies counted nothing" test "$off" -eq 0
+echo go > "$fifo"
+wait "$tp"
+check "rmmod $M (target)" rmmod $M
+rm -f "$fifo" "$done_f"
+
 rm -f "$out"
 ksft_done

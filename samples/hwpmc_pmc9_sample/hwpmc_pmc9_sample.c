@@ -12,7 +12,10 @@
  * did not run; "error" is the first failure's errno.  hold=1 keeps a
  * kernel counter on the last SOFT row while loaded (held_row), hold=2 on
  * every free SOFT row (nheld of them); leave=1 leaves a task counter
- * configured at unload, which hwpmc releases.
+ * configured at unload, which hwpmc releases.  target=PID counts the page
+ * faults of that process with two counters, one enabled, one not, read
+ * live: target_own, target_children and target_off_children
+ * (PMC_VALUE_FLAGS_CHILDREN: what its exited children's copies counted).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -24,7 +27,9 @@
 #include <linux/moduleparam.h>
 #include <linux/perf_event.h>
 #include <linux/preempt.h>
+#include <linux/pid.h>
 #include <linux/sched.h>
+#include <linux/sched/task.h>
 #include <linux/hwpmc_pmc.h>
 
 static ulong loops = 100000;
@@ -64,6 +69,14 @@ module_param(nheld, int, 0444);
 static int busy_errno;			/* configuring the held row */
 module_param(busy_errno, int, 0444);
 static int held[64];
+static int target;
+module_param(target, int, 0444);
+MODULE_PARM_DESC(target, "a process whose page faults, and its children's, to count");
+static int target_row = -1;		/* enabled: its copies count */
+module_param(target_row, int, 0444);
+static int target_off_row = -1;		/* never enabled */
+module_param(target_off_row, int, 0444);
+static struct task_struct *target_task;
 
 static void note(int err, const char *what)
 {
@@ -311,6 +324,71 @@ static void hold_rows(void)
 		note(-EPROTO, "isrunning: the kernel's counter");
 }
 
+/* target's counters, read when the parameter is. */
+enum { T_OWN, T_CHILDREN, T_OFF_CHILDREN };
+static int t_sel[] = { T_OWN, T_CHILDREN, T_OFF_CHILDREN };
+
+static int target_get(char *buf, const struct kernel_param *kp)
+{
+	int sel = *(int *)kp->arg;
+	int ctr = sel == T_OFF_CHILDREN ? target_off_row : target_row;
+	u64 v;
+	int err;
+
+	if (!target_task || ctr < 0)
+		return scnprintf(buf, PAGE_SIZE, "-1\n");
+	err = pmc_get_counter_value(target_task, ctr, sel == T_OWN ? 0 :
+				    PMC_VALUE_FLAGS_CHILDREN, &v);
+	if (err)
+		return scnprintf(buf, PAGE_SIZE, "%d\n", err);
+	return scnprintf(buf, PAGE_SIZE, "%llu\n", v);
+}
+
+static const struct kernel_param_ops target_ops = {
+	.get = target_get,
+};
+
+module_param_cb(target_own, &target_ops, &t_sel[T_OWN], 0444);
+module_param_cb(target_children, &target_ops, &t_sel[T_CHILDREN], 0444);
+module_param_cb(target_off_children, &target_ops, &t_sel[T_OFF_CHILDREN],
+		0444);
+
+static void count_target(void)
+{
+	struct pmc_counter_cfg cfg = {
+		.event_id = PMC_EV_SOFT_FIRST + PERF_COUNT_SW_PAGE_FAULTS,
+	};
+	struct pid *pid = find_get_pid(target);
+	int ctr, err;
+
+	if (pid) {
+		target_task = get_pid_task(pid, PIDTYPE_PID);
+		put_pid(pid);
+	}
+	if (!target_task) {
+		note(-ESRCH, "target");
+		return;
+	}
+	for (ctr = 0; ctr < pmc_get_num_counters(); ctr++) {
+		if (pmc_get_counter_type(ctr) != PMC_CLASS_SOFT ||
+		    pmc_configure_counter(target_task, ctr, &cfg))
+			continue;
+		if (target_row < 0) {
+			target_row = ctr;
+		} else {
+			target_off_row = ctr;
+			break;
+		}
+	}
+	if (target_off_row < 0) {
+		note(-EBUSY, "no rows for the target");
+		return;
+	}
+	err = pmc_enable_counter(target_task, target_row);
+	if (err)
+		note(err, "enable the target's counter");
+}
+
 static int __init sample_init(void)
 {
 	ncounters = pmc_get_num_counters();
@@ -324,6 +402,8 @@ static int __init sample_init(void)
 		pmc_unconfigure_counter(current, soft_row);
 	if (hold)
 		hold_rows();
+	if (target)
+		count_target();
 	return 0;
 }
 
@@ -333,6 +413,13 @@ static void __exit sample_exit(void)
 
 	for (i = 0; i < nheld; i++)
 		pmc_free_kernel_counter(held[i]);
+	if (target_task) {
+		if (target_row >= 0)
+			pmc_unconfigure_counter(target_task, target_row);
+		if (target_off_row >= 0)
+			pmc_unconfigure_counter(target_task, target_off_row);
+		put_task_struct(target_task);
+	}
 }
 
 module_init(sample_init);

@@ -200,6 +200,12 @@ int __pmc_configure_counter(struct module *mod, struct task_struct *t,
 		kfree(kc);
 		return error;
 	}
+	/*
+	 * perf swaps the contexts of a task and its copy (a clone of it) at
+	 * switches between them, counters and all: pinned, the counter
+	 * stays on t, and its copies on the children (hwpmc_md_pin()).
+	 */
+	hwpmc_md_pin(kc->ev[0]);
 	get_task_struct(t);
 	kc->task = t;
 	kc->mod = mod;

@@ -90,14 +90,19 @@ check "hwpmc-stat counts again after its unload" test "$rc" -eq 0
 # fork semantics: a process's counter is copied into its children from
 # zero, copies of an enabled counter count, of a disabled one do not, and
 # what exited children counted is PMC_VALUE_FLAGS_CHILDREN's
+# (progress in the kernel log too, where a hang shows up at once)
+klog() { echo "hwpmc_pmc9.sh: $*" > /dev/kmsg 2> /dev/null; }
 fifo=/tmp/pmc9.fifo.$$
 done_f=/tmp/pmc9.done.$$
 rm -f "$fifo" "$done_f"
 mkfifo "$fifo"
 sh -c "read x < $fifo; ./hwpmc_touch 2000; ./hwpmc_touch 2000; : > $done_f; read x < $fifo" &
 tp=$!
+klog "target $tp"
 check "modprobe $M target=$tp" modprobe $M target="$tp"
-echo go > "$fifo"
+klog "modprobe target=$tp: done"
+check "the target started" timeout 30 sh -c "echo go > $fifo"
+klog "the target started"
 i=0
 while [ ! -e "$done_f" ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
 check "the target's children ran" test -e "$done_f"
@@ -108,9 +113,11 @@ check "children: both children's 2000 page faults (>= 4000)" test "$ch" -ge 4000
 check "children: not more than twice that" test "$ch" -lt 8000
 check "own: not the children's (< 2000)" test "$own" -ge 0 -a "$own" -lt 2000
 check "a disabled counter's copies counted nothing" test "$off" -eq 0
-echo go > "$fifo"
+check "the target ends" timeout 30 sh -c "echo go > $fifo"
+klog "the target ends"
 wait "$tp"
 check "rmmod $M (target)" rmmod $M
+klog "rmmod: done"
 rm -f "$fifo" "$done_f"
 
 rm -f "$out"

@@ -66,6 +66,10 @@ check "PMCADMIN of a KERNEL row fails" test "$rc" -ne 0
 check "... with EBUSY" grep -q 'busy' "$out"
 check "the row is still KERNEL" test "$(row 0 "$held")" = KERNEL
 
+# hwpmc cannot go first: its client holds a reference on it
+check "rmmod hwpmc refused while its client is loaded" sh -c '! rmmod hwpmc 2> /dev/null'
+check "hwpmc still loaded" test -d /sys/module/hwpmc
+
 # unload: the kernel counter freed by the sample, its task counter by hwpmc
 check "rmmod $M" rmmod $M
 check "hwpmc released what it left configured" sh -c "dmesg | grep -q '$M left a counter on row $soft: released'"

@@ -208,7 +208,7 @@ static void count_sleeps(void)
 	if (!PMC_ENABLED(current) || !pmc_counter_isrunning(current, soft_row))
 		note(-EPROTO, "PMC_ENABLED");
 	for (i = 0; i < 10; i++)
-		usleep_range(1000, 2000);
+		msleep(20);
 	pmc_disable_counter(current, soft_row);
 	if (clk >= 0)
 		pmc_disable_counter(current, clk);

@@ -265,7 +265,7 @@ static void profile(void)
 		if (pmu_row >= 0)
 			loop(100000000);	/* interrupts on: each overflow */
 		else
-			busy_ms(50);
+			busy_ms(200);
 		err = pmc_profiling_samples(ctr, &n);
 		pmc_stop_profiling(ctr);
 		if (err) {

@@ -56,7 +56,8 @@ KSRC_TARBALL	?= $(lastword $(sort $(wildcard /usr/src/linux-source-*.tar.xz)))
 CHECKPATCH	:= $(B)/ksrc/scripts/checkpatch.pl
 KERNEL_SOURCES	:= $(wildcard kmod/*.c kmod/*.h) include/hwpmc_events.h \
 		   include/hwpmc_allocate.h include/hwpmc_version.h \
-		   $(wildcard include/uapi/linux/*.h)
+		   $(wildcard include/uapi/linux/*.h) $(wildcard include/kernel/linux/*.h) \
+		   $(wildcard samples/*/*.c)
 
 $(CHECKPATCH):
 	@test -n "$(KSRC_TARBALL)" || { echo "error: apt-get install linux-source-6.12" >&2; exit 1; }

@@ -69,6 +69,7 @@ static const struct cred *hwpmc_kcred;
 
 /* The core's overflow entry (hwpmc_sample.c), given at load. */
 static hwpmc_overflow_fn hwpmc_md_overflow_fn;
+static hwpmc_overflow_fn hwpmc_md_koverflow_fn;	/* pmc(9)'s profiling */
 
 struct hwpmc_candidate {
 	u32	code;
@@ -420,13 +421,14 @@ int hwpmc_md_perf_probe(const struct pmc_md_pmu_op_pmcallocate *md, int cpu,
 	return kind;
 }
 
-int hwpmc_backend_init(hwpmc_overflow_fn overflow)
+int hwpmc_backend_init(hwpmc_overflow_fn overflow, hwpmc_overflow_fn koverflow)
 {
 	struct hwpmc_mdep *md = &hwpmc_md;
 	struct hwpmc_class *cl;
 	int error;
 
 	hwpmc_md_overflow_fn = overflow;
+	hwpmc_md_koverflow_fn = koverflow;
 	memset(md, 0, sizeof(*md));
 	md->cputype = PMC_CPU_GENERIC;
 	hwpmc_kcred = prepare_kernel_cred(&init_task);
@@ -719,6 +721,69 @@ struct perf_event *hwpmc_md_create_running(const struct perf_event_attr *attr,
 		return ERR_PTR(-EBUSY);
 	}
 	return ev;
+}
+
+/* -- pmc(9)'s counters ------------------------------------------------------------ */
+
+/*
+ * The rest of the attribute of a pmc(9) counter (hwpmc_kapi.c), made by
+ * hwpmc_md_attr() for both modes: the hypervisor's mode too (kernel code
+ * is privileged); a task's counter is copied into the task's new threads
+ * and processes from zero (perf's inheritance: copies of a disabled
+ * counter are off, copies that exit add their counts to its child_count,
+ * pmc(9)'s fork semantics); period, a profiling counter's.
+ */
+void hwpmc_md_attr_kernel(struct perf_event_attr *attr, bool task, u64 period)
+{
+	attr->exclude_hv = 0;
+	attr->inherit = task;
+	attr->sample_period = period;
+}
+
+/*
+ * perf calls this for every overflow of a pmc(9) counter; its context is
+ * its record in hwpmc_kapi.c, alive while the counter is.  A handler of
+ * its own, so that the walks of a task's counters (they look for
+ * hwpmc_md_overflow()) never meet pmc(9)'s.
+ */
+static void hwpmc_md_koverflow(struct perf_event *ev,
+			       struct perf_sample_data *data,
+			       struct pt_regs *regs)
+{
+	hwpmc_md_koverflow_fn(ev->overflow_handler_context, regs);
+}
+
+/* A pmc(9) counter on a task (cpu -1) or on a CPU (task NULL), disabled. */
+struct perf_event *hwpmc_md_create_kernel(struct perf_event_attr *attr,
+					  int cpu, struct task_struct *task,
+					  void *context)
+{
+	const struct cred *old;
+	struct perf_event *ev;
+
+	if (task)
+		return perf_event_create_kernel_counter(attr, -1, task,
+							hwpmc_md_koverflow,
+							context);
+	old = override_creds(hwpmc_kcred);
+	ev = perf_event_create_kernel_counter(attr, cpu, NULL,
+					      hwpmc_md_koverflow, context);
+	revert_creds(old);
+	return ev;
+}
+
+/*
+ * A task counter's own count, its copies left out, and in *exited what
+ * the copies that exited folded into it (pmc(9)'s children).  The full
+ * read first, which brings the count of an active counter up to date.
+ */
+u64 hwpmc_md_read_own(struct perf_event *ev, u64 *exited)
+{
+	u64 enabled, running;
+
+	perf_event_read_value(ev, &enabled, &running);
+	*exited = atomic64_read(&ev->child_count);
+	return local64_read(&ev->count);
 }
 
 /* The PMC a counter of ours belongs to (its perf context). */

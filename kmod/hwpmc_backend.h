@@ -52,7 +52,7 @@ typedef void (*hwpmc_overflow_fn)(void *context, struct pt_regs *regs);
 typedef void (*hwpmc_ev_fn)(struct perf_event *ev, struct hwpmc_pmc *pm,
 			    void *arg);
 
-int hwpmc_backend_init(hwpmc_overflow_fn overflow);
+int hwpmc_backend_init(hwpmc_overflow_fn overflow, hwpmc_overflow_fn koverflow);
 void hwpmc_backend_fini(void);
 const struct hwpmc_class *hwpmc_class_find(u32 class);
 const struct hwpmc_class *hwpmc_row_class(u32 ri);
@@ -91,5 +91,12 @@ void hwpmc_md_stop(struct perf_event *ev);
 u64 hwpmc_md_read(struct perf_event *ev);
 u64 hwpmc_md_read_off(struct perf_event *ev);
 bool hwpmc_md_counted_at_switch_in(const struct perf_event_attr *attr);
+
+/* pmc(9)'s counters (hwpmc_kapi.c). */
+void hwpmc_md_attr_kernel(struct perf_event_attr *attr, bool task, u64 period);
+struct perf_event *hwpmc_md_create_kernel(struct perf_event_attr *attr,
+					  int cpu, struct task_struct *task,
+					  void *context);
+u64 hwpmc_md_read_own(struct perf_event *ev, u64 *exited);
 
 #endif /* _HWPMC_BACKEND_H */

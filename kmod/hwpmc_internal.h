@@ -9,6 +9,8 @@
  * files below it:
  *
  *   hwpmc_main.c       module init/exit, tunables, load banner
+ *   hwpmc_kapi.c       pmc(9): NetBSD's interface for kernel modules,
+ *                      counters of tasks and of the kernel on rows
  *   hwpmc_dev.c        /dev/hwpmc, ioctl dispatch and argument checks
  *   hwpmc_lifecycle.c  process exit and exec, from sched tracepoints
  *   hwpmc_ops.c        the PMC operations: allocate, attach, start, stop,

@@ -16,6 +16,7 @@
 #include <linux/sysfs.h>
 
 #include "hwpmc_internal.h"
+#include "hwpmc_kapi.h"
 #include "hwpmc_dev.h"
 #include "hwpmc_lifecycle.h"
 #include "hwpmc_ops.h"
@@ -264,7 +265,7 @@ static int __init hwpmc_init(void)
 	error = hwpmc_tp_init();
 	if (error)
 		return error;
-	error = hwpmc_backend_init(hwpmc_sample_overflow);
+	error = hwpmc_backend_init(hwpmc_sample_overflow, hwpmc_kapi_overflow);
 	if (error)
 		return error;
 	error = hwpmc_rows_init();
@@ -291,12 +292,17 @@ static int __init hwpmc_init(void)
 	error = hwpmc_lifecycle_init();
 	if (error)
 		goto fail_hooks;
-	error = hwpmc_dev_init();
+	error = hwpmc_kapi_init();
 	if (error)
 		goto fail_lifecycle;
+	error = hwpmc_dev_init();
+	if (error)
+		goto fail_kapi;
 	hwpmc_banner();
 	return 0;
 
+fail_kapi:
+	hwpmc_kapi_fini();
 fail_lifecycle:
 	hwpmc_lifecycle_fini();
 fail_hooks:
@@ -322,6 +328,7 @@ fail_backend:
 static void __exit hwpmc_exit(void)
 {
 	hwpmc_dev_fini();
+	hwpmc_kapi_fini();
 	hwpmc_lifecycle_fini();
 	hwpmc_hooks_fini();
 	hwpmc_watch_flush();	/* no probe notes now */

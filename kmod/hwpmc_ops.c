@@ -195,7 +195,7 @@ int hwpmc_pmc_allocate(struct file *file, struct pmc_op_pmcallocate *pa,
 	const struct hwpmc_class *cl = hwpmc_class_find(pa->pm_class);
 	const struct hwpmc_event *ev = cl ? hwpmc_event_find(cl, pa->pm_ev) :
 					    NULL;
-	bool priv = hwpmc_perfmon_noaudit();
+	bool priv = hwpmc_perfmon_noaudit(), kernel_rows = false;
 	struct hwpmc_alloc_facts facts = {
 		.ncpu = nr_cpu_ids,
 		.cpu_online = pa->pm_cpu < nr_cpu_ids &&
@@ -299,6 +299,11 @@ int hwpmc_pmc_allocate(struct file *file, struct pmc_op_pmcallocate *pa,
 	for (ri = cl->first_row; ri < cl->first_row + cl->num; ri++) {
 		bool mine = false, thr = pa->pm_flags & PMC_F_THREAD;
 
+		if (hwpmc_row_kernel(ri)) {
+			kernel_rows = true;	/* pmc(9)'s: no share */
+			continue;
+		}
+
 		list_for_each_entry(other, &po->pmcs, link)
 			mine |= other->ri == ri &&
 				(PMC_IS_VIRTUAL_MODE(other->mode) ||
@@ -312,7 +317,8 @@ int hwpmc_pmc_allocate(struct file *file, struct pmc_op_pmcallocate *pa,
 			break;
 	}
 	if (ri == cl->first_row + cl->num) {
-		error = -EINVAL;		/* no row for it */
+		/* no row for it; EBUSY where kernel code holds one */
+		error = kernel_rows ? -EBUSY : -EINVAL;
 		goto fail_owner;
 	}
 	pm->owner = po;

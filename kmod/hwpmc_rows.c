@@ -8,7 +8,10 @@
  * process-scope PMCs using it (THREAD: such PMCs follow their threads
  * from CPU to CPU, so the row is reserved everywhere), < 0 minus the
  * number of system-scope PMCs and administratively disabled slots using
- * it (STANDALONE).  Each (CPU, row) slot has an administrative state.
+ * it (STANDALONE).  Rows that kernel code holds through pmc(9)
+ * (hwpmc_kapi.c) are KERNEL, a Linux disposition: no PMC of /dev/hwpmc
+ * may use them, and kernel code may take only rows no PMC uses.  Each
+ * (CPU, row) slot has an administrative state.
  *
  * hwpmc_sx orders everything that changes rows, as FreeBSD's pmc_sx.
  */
@@ -36,6 +39,7 @@ DEFINE_PER_CPU(struct hwpmc_stats, hwpmc_stats);
 
 static struct hwpmc_hw *hwpmc_slots;	/* [nr_cpu_ids][npmc] */
 static int *hwpmc_rowdisp;		/* [npmc] */
+static int *hwpmc_rowkern;		/* [npmc]: pmc(9) counters on it */
 
 static struct hwpmc_hw *hwpmc_hw_at(int cpu, u32 ri)
 {
@@ -67,9 +71,12 @@ int hwpmc_rows_init(void)
 	hwpmc_slots = kvcalloc(n, sizeof(*hwpmc_slots), GFP_KERNEL);
 	hwpmc_rowdisp = kcalloc(hwpmc_md.npmc, sizeof(*hwpmc_rowdisp),
 				GFP_KERNEL);
+	hwpmc_rowkern = kcalloc(hwpmc_md.npmc, sizeof(*hwpmc_rowkern),
+				GFP_KERNEL);
 	hwpmc_cpu_gen = kcalloc(nr_cpu_ids, sizeof(*hwpmc_cpu_gen),
 				GFP_KERNEL);
-	if (!hwpmc_slots || !hwpmc_rowdisp || !hwpmc_cpu_gen) {
+	if (!hwpmc_slots || !hwpmc_rowdisp || !hwpmc_rowkern ||
+	    !hwpmc_cpu_gen) {
 		hwpmc_rows_fini();
 		return -ENOMEM;
 	}
@@ -82,14 +89,18 @@ void hwpmc_rows_fini(void)
 {
 	kvfree(hwpmc_slots);
 	kfree(hwpmc_rowdisp);
+	kfree(hwpmc_rowkern);
 	kfree(hwpmc_cpu_gen);
 	hwpmc_slots = NULL;
 	hwpmc_rowdisp = NULL;
+	hwpmc_rowkern = NULL;
 	hwpmc_cpu_gen = NULL;
 }
 
 static u32 hwpmc_disp(u32 ri)
 {
+	if (hwpmc_rowkern[ri] > 0)
+		return PMC_DISP_KERNEL;
 	if (hwpmc_rowdisp[ri] > 0)
 		return PMC_DISP_THREAD;
 	if (hwpmc_rowdisp[ri] < 0)
@@ -144,7 +155,7 @@ int hwpmc_describe_row(int cpu, u32 ri, struct pmc_info *pi,
 bool hwpmc_row_can_thread(u32 ri)
 {
 	lockdep_assert_held_write(&hwpmc_sx);
-	return hwpmc_rowdisp[ri] >= 0;
+	return hwpmc_rowdisp[ri] >= 0 && !hwpmc_rowkern[ri];
 }
 
 bool hwpmc_row_can_system(int cpu, u32 ri)
@@ -153,7 +164,33 @@ bool hwpmc_row_can_system(int cpu, u32 ri)
 
 	lockdep_assert_held_write(&hwpmc_sx);
 	return hwpmc_rowdisp[ri] <= 0 && !hw->pmc &&
-	       (hw->flags & HWPMC_HW_ENABLED);
+	       (hw->flags & HWPMC_HW_ENABLED) && !hwpmc_rowkern[ri];
+}
+
+/* Does kernel code hold row ri (pmc(9))?  Then PMCs get EBUSY. */
+bool hwpmc_row_kernel(u32 ri)
+{
+	lockdep_assert_held(&hwpmc_sx);
+	return hwpmc_rowkern[ri] > 0;
+}
+
+/*
+ * A pmc(9) counter on row ri: EBUSY while a PMC of /dev/hwpmc uses the
+ * row or a slot of it is disabled (its disposition is not FREE).
+ */
+int hwpmc_row_kernel_take(u32 ri)
+{
+	lockdep_assert_held_write(&hwpmc_sx);
+	if (hwpmc_rowdisp[ri])
+		return -EBUSY;
+	hwpmc_rowkern[ri]++;
+	return 0;
+}
+
+void hwpmc_row_kernel_give(u32 ri)
+{
+	lockdep_assert_held_write(&hwpmc_sx);
+	hwpmc_rowkern[ri]--;
 }
 
 void hwpmc_row_take(struct hwpmc_pmc *pm, u32 mode, int cpu, u32 ri)
@@ -198,7 +235,8 @@ int hwpmc_admin(int cpu, u32 ri, u32 state)
 
 	down_write(&hwpmc_sx);
 	hw = hwpmc_hw_at(cpu, ri);
-	if (state == PMC_STATE_DISABLED && hwpmc_disp(ri) == PMC_DISP_THREAD)
+	if (state == PMC_STATE_DISABLED && (hwpmc_disp(ri) == PMC_DISP_THREAD ||
+					    hwpmc_disp(ri) == PMC_DISP_KERNEL))
 		error = -EBUSY;
 	else if (hw->pmc)
 		error = -EBUSY;

@@ -27,6 +27,9 @@ bool hwpmc_row_can_thread(u32 ri);
 bool hwpmc_row_can_system(int cpu, u32 ri);
 void hwpmc_row_take(struct hwpmc_pmc *pm, u32 mode, int cpu, u32 ri);
 void hwpmc_row_give(u32 mode, int cpu, u32 ri);
+bool hwpmc_row_kernel(u32 ri);
+int hwpmc_row_kernel_take(u32 ri);
+void hwpmc_row_kernel_give(u32 ri);
 
 void hwpmc_stats_get(struct pmc_op_getdriverstats *st);
 

@@ -82,6 +82,7 @@ const char *pmc_name_of_disposition(enum pmc_disp pd)
 		[PMC_DISP_FREE] = "FREE",
 		[PMC_DISP_THREAD] = "THREAD",
 		[PMC_DISP_UNKNOWN] = "UNKNOWN",
+		[PMC_DISP_KERNEL] = "KERNEL",	/* Linux: pmc(9)'s */
 	};
 
 	if ((uint32_t)pd >= ARRAY_SIZE(names)) {

@@ -11,8 +11,9 @@
 #                        linux-source-6.12 (scripts/vm/debug-kernel.sh)
 #   make vm-shell KERNEL=6.1.0-56-amd64     interactive guest, module loaded
 #   make demo            scripts/demo.sh
-#   make install         install-module install-user install-udev
+#   make install         install-module install-kapi install-user install-udev
 #   make install-module  DKMS (when installed) or Kbuild modules_install
+#   make install-kapi    pmc(9)'s header and Module.symvers for module authors
 #   make install-udev    udev rule, group "hwpmc"
 #
 # VM knobs (environment or make variables): HWPMC_VM_KERNELS,
@@ -24,7 +25,7 @@ DKMS		?= $(shell command -v dkms 2>/dev/null)
 WITH_DKMS	?= $(if $(DKMS),1,0)
 DKMS_SRC	:= $(DESTDIR)/usr/src/hwpmc-$(VERSION)
 
-.PHONY: check check-vm check-debug vm-shell demo install-module install-udev \
+.PHONY: check check-vm check-debug vm-shell demo install-module install-kapi install-udev \
 	uninstall-module install
 
 check:
@@ -94,4 +95,22 @@ else
 	install -D -m 0644 udev/70-hwpmc.rules $(DESTDIR)$(UDEVRULESDIR)/70-hwpmc.rules
 endif
 
-install: install-module install-user install-udev
+# pmc(9) for module authors (man/pmc.9): <linux/hwpmc_pmc.h> with the
+# uapi <linux/hwpmc.h> it includes, and hwpmc's Module.symvers for the
+# kernel the module is built for (KBUILD_EXTRA_SYMBOLS), from a Kbuild
+# build of the same sources (DKMS cleans its build area; the same sources
+# and compiler give the same symbol CRCs).  Again for each kernel:
+# make install-kapi KVER=...
+KAPIDIR		?= $(PREFIX)/share/hwpmc/kernel
+# uname -r of KDIR's kernel: Debian's headers are linux-headers-<release>
+KAPI_KREL	= $(patsubst linux-headers-%,%,$(notdir $(realpath $(KDIR))))
+install-kapi:
+	@if [ -z "$(KDIR)" ]; then \
+		echo "error: no kernel build tree: install linux-headers-$(KVER) or set KDIR=" >&2; exit 1; fi
+	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+	install -d $(DESTDIR)$(KAPIDIR)/include/linux
+	install -m 0644 include/kernel/linux/hwpmc_pmc.h include/uapi/linux/hwpmc.h \
+		$(DESTDIR)$(KAPIDIR)/include/linux/
+	install -D -m 0644 Module.symvers $(DESTDIR)$(KAPIDIR)/$(KAPI_KREL)/Module.symvers
+
+install: install-module install-kapi install-user install-udev

@@ -573,7 +573,7 @@ install-user: lib tools
 	    > $(DESTDIR)$(PKGCONFIGDIR)/cpc.pc
 	chmod 0644 $(DESTDIR)$(PKGCONFIGDIR)/cpc.pc
 	install -m 0755 $(TOOLS) $(DESTDIR)$(BINDIR)/
-	@set -e; for s in 1 3 4 8; do \
+	@set -e; for s in 1 3 4 8 9; do \
 		for f in man/*.$$s; do \
 			[ -e "$$f" ] || continue; \
 			install -d $(DESTDIR)$(MANDIR)/man$$s; \

@@ -29,6 +29,8 @@
  * the structure fields then stay __u32/__u64 (no difference in C).
  *
  * Linux additions, absent from FreeBSD: PMC_CLASS_PMU, PMC_CPU_LINUX_*,
+ * PMC_DISP_KERNEL (<linux/hwpmc.h>'s macro, 4: a row kernel code holds
+ * through pmc(9); not in __PMC_DISPOSITIONS(), whose UNKNOWN ends it),
  * PMC_OP_GETCAPS (also in FreeBSD's main branch), the event codes of
  * <linux/hwpmc.h> (events are dynamic: __PMC_EVENTS() lists the perf
  * software and generic hardware events, whose codes are fixed).  Not

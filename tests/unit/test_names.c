@@ -74,6 +74,7 @@ static const struct name cputypes[] = {
 static const struct name disps[] = {
 	{ PMC_DISP_STANDALONE, "STANDALONE" }, { PMC_DISP_FREE, "FREE" },
 	{ PMC_DISP_THREAD, "THREAD" }, { PMC_DISP_UNKNOWN, "UNKNOWN" },
+	{ PMC_DISP_KERNEL, "KERNEL" },
 };
 
 static const struct name modes[] = {
@@ -240,7 +241,7 @@ int main(void)
 	CHECK_INVALID(pmc_name_of_cputype, enum pmc_cputype, 0x401);
 
 	CHECK_TABLE(pmc_name_of_disposition, enum pmc_disp, disps);
-	CHECK_INVALID(pmc_name_of_disposition, enum pmc_disp, 4);
+	CHECK_INVALID(pmc_name_of_disposition, enum pmc_disp, 5);
 	CHECK_INVALID(pmc_name_of_disposition, enum pmc_disp, -1);
 
 	CHECK_TABLE(pmc_name_of_mode, enum pmc_mode, modes);

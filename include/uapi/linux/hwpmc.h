@@ -136,6 +136,7 @@
 #define PMC_DISP_THREAD		2	/* used by process-scope PMCs */
 #define PMC_DISP_UNKNOWN	3
 #define PMC_DISP_LAST		PMC_DISP_UNKNOWN
+#define PMC_DISP_KERNEL		4	/* Linux: held by kernel code, pmc(9) */
 
 /* Capabilities (bit numbers as in FreeBSD). */
 #define PMC_CAP_INTERRUPT	(1U << 0)	/* can sample */

@@ -7,7 +7,9 @@
  * of a CPU), and instructions (PAPI_tot_ins) of a known loop where there
  * is a PMU (skipped without one); then the errors libcpc reports against
  * the module: bad events, too many requests for the counters, a set bound
- * twice, overflow notification (not yet: ENOTSUP).  cpc_bind_curlwp()
+ * twice, overflow notification of a CPU's set (ENOTSUP).  Overflow
+ * notification (SIGEMT, the module's PMC_F_NOTIFY) of PAPI_tot_ins where
+ * there is a PMU, else of page-faults.  cpc_bind_curlwp()
  * counts the calling thread alone (the module's PMC_F_THREAD): a busy
  * sibling thread's work is not in its counts.
  */
@@ -20,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -498,13 +501,154 @@ TEST_F(cpc, errors)
 	EXPECT_EQ(0, cpc_unbind(self->cpc, set));
 	cpc_set_destroy(self->cpc, set);
 
+	/* overflow notification: for cpc_bind_curlwp() only */
 	set = cpc_set_create(self->cpc);
 	EXPECT_EQ(0, cpc_set_add_request(self->cpc, set, "cpu-clock", 0,
 					 CPC_COUNT_USER | CPC_COUNT_SYSTEM | CPC_OVF_NOTIFY_EMT,
 					 0, NULL));
 	errno = 0;
-	EXPECT_EQ(-1, cpc_bind_curlwp(self->cpc, set, 0));
+	EXPECT_EQ(-1, cpc_bind_cpu(self->cpc, 0, set, 0));
 	EXPECT_EQ(ENOTSUP, errno);
+	EXPECT_EQ(CPC_PIC_NOT_CAPABLE, last_sub) TH_LOG("%s", last_msg);
+	cpc_set_destroy(self->cpc, set);
+}
+
+/* ---- overflow notification (CPC_OVF_NOTIFY_EMT: SIGEMT, i.e. SIGSTKFLT) ---- */
+
+static cpc_t *ovf_cpc;
+static cpc_set_t *ovf_set;
+static cpc_buf_t *ovf_buf;
+static pid_t ovf_want;			/* the bound thread */
+static volatile sig_atomic_t ovf_n, ovf_wrong, ovf_badcode, ovf_restart;
+static uint64_t ovf_first;		/* the value sampled by the first */
+static uint64_t ovf_next;		/* the preset a restart applies */
+
+/* as illumos' cpc(3CPC) example: sample, set the preset, restart */
+static void emt_handler(int sig, siginfo_t *si, void *uc)
+{
+	uint64_t v = 0;
+
+	(void)uc;
+	if (sig != SIGEMT || si->si_code != EMT_CPCOVF)
+		ovf_badcode++;
+	if ((pid_t)syscall(SYS_gettid) != ovf_want)
+		ovf_wrong++;
+	if (cpc_set_sample(ovf_cpc, ovf_set, ovf_buf) == 0 &&
+	    cpc_buf_get(ovf_cpc, ovf_buf, 0, &v) == 0 && !ovf_n)
+		ovf_first = v;
+	ovf_n++;
+	if (ovf_restart) {
+		cpc_request_preset(ovf_cpc, 0, ovf_next);
+		cpc_set_restart(ovf_cpc, ovf_set);
+	}
+}
+
+static void do_touch_n(char *m, long n)
+{
+	long pg = sysconf(_SC_PAGESIZE), i;
+
+	for (i = 0; i < n; i++)
+		m[i * pg] = 1;
+}
+
+/*
+ * A request with CPC_OVF_NOTIFY_EMT and a preset P events below 2^64,
+ * bound with cpc_bind_curlwp(), while a sibling thread works the same
+ * event all along: the bound thread gets SIGEMT (si_code EMT_CPCOVF)
+ * once when its count passes 2^64 (the value sampled in the handler has
+ * wrapped: below P), and no more however far it goes on until
+ * cpc_set_restart(); a handler that restarts with the preset gets one
+ * signal every P events; the sibling never gets one; nothing after the
+ * unbind.  PAPI_tot_ins of a known loop where there is a PMU (the arm64
+ * guest), else page-faults of fresh pages (a software event).
+ */
+TEST_F(cpc, overflow_signal_to_the_bound_thread)
+{
+	long pg = sysconf(_SC_PAGESIZE), npg = 4096;
+	struct sigaction sa, old;
+	const char *event = "PAPI_tot_ins";
+	uint_t flags = CPC_COUNT_USER;
+	uint64_t period = 1000000;
+	int ins = 1, n1, n2, n3;
+	struct busy b;
+	char *m;
+
+	ASSERT_EQ(CPC_CAP_OVERFLOW_INTERRUPT,
+		  cpc_caps(self->cpc) & CPC_CAP_OVERFLOW_INTERRUPT);
+	ovf_set = cpc_set_create(self->cpc);
+	ASSERT_NE(NULL, ovf_set);
+	if (cpc_set_add_request(self->cpc, ovf_set, event, UINT64_MAX - period + 1,
+				flags | CPC_OVF_NOTIFY_EMT, 0, NULL) < 0) {
+		TH_LOG("no PAPI_tot_ins (%s): page-faults instead", last_msg);
+		ins = 0;
+		event = "page-faults";
+		flags = CPC_COUNT_USER | CPC_COUNT_SYSTEM;
+		period = 1000;		/* the module's mincount */
+		ASSERT_EQ(0, cpc_set_add_request(self->cpc, ovf_set, event,
+						 UINT64_MAX - period + 1,
+						 flags | CPC_OVF_NOTIFY_EMT, 0, NULL))
+			TH_LOG("%s", last_msg);
+	}
+	ovf_cpc = self->cpc;
+	ovf_buf = cpc_buf_create(self->cpc, ovf_set);
+	ASSERT_NE(NULL, ovf_buf);
+	m = mmap(NULL, 3 * npg * pg, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, m);
+	madvise(m, 3 * npg * pg, MADV_NOHUGEPAGE);
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = emt_handler;
+	sa.sa_flags = SA_SIGINFO;
+	sigemptyset(&sa.sa_mask);
+	ASSERT_EQ(0, sigaction(SIGEMT, &sa, &old));
+	ovf_want = (pid_t)syscall(SYS_gettid);
+	ovf_n = ovf_wrong = ovf_badcode = ovf_restart = 0;
+	ovf_first = UINT64_MAX;
+	ASSERT_EQ(0, busy_start(&b, !ins));
+
+	/* one signal, however far past 2^64 the count goes */
+	ASSERT_EQ(0, cpc_bind_curlwp(self->cpc, ovf_set, 0)) TH_LOG("%s", last_msg);
+	if (ins)
+		do_loop(NULL);		/* > 20 periods */
+	else
+		do_touch_n(m, npg);	/* 4 periods */
+	n1 = ovf_n;
+
+	/* restarted from the preset by the handler: one every period */
+	ovf_next = UINT64_MAX - period + 1;
+	ovf_restart = 1;
+	ASSERT_EQ(0, cpc_request_preset(self->cpc, 0, ovf_next));
+	ASSERT_EQ(0, cpc_set_restart(self->cpc, ovf_set));
+	if (ins)
+		do_loop(NULL);
+	else
+		do_touch_n(m + npg * pg, npg);
+	n2 = ovf_n - n1;
+	ovf_restart = 0;
+
+	/* unbound: none */
+	ASSERT_EQ(0, cpc_unbind(self->cpc, ovf_set));
+	if (ins)
+		do_loop(NULL);
+	else
+		do_touch_n(m + 2 * npg * pg, npg);
+	n3 = ovf_n - n1 - n2;
+	busy_end(&b);
+	sigaction(SIGEMT, &old, NULL);
+
+	TH_LOG("%s, overflow every %llu: %d signal(s) unrestarted, %d restarted, %d unbound; first sampled %llu; sibling's %d, bad si_code %d",
+	       event, (unsigned long long)period, n1, n2, n3,
+	       (unsigned long long)ovf_first, (int)ovf_wrong, (int)ovf_badcode);
+	EXPECT_EQ(1, n1);
+	EXPECT_GT(period, ovf_first);	/* wrapped past 2^64 */
+	EXPECT_LE(3, n2);
+	EXPECT_EQ(0, n3);
+	EXPECT_EQ(0, ovf_wrong);
+	EXPECT_EQ(0, ovf_badcode);
+	cpc_buf_destroy(self->cpc, ovf_buf);
+	cpc_set_destroy(self->cpc, ovf_set);
+	munmap(m, 3 * npg * pg);
 }
 
 TEST_HARNESS_MAIN

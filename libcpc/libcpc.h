@@ -33,18 +33,7 @@
 extern "C" {
 #endif
 
-/* illumos' basic types that glibc lacks (identical redefinitions are valid C11) */
-#ifndef _LIBCPC_SOLARIS_TYPES
-#define _LIBCPC_SOLARIS_TYPES
-typedef unsigned int uint_t;
-typedef long long hrtime_t;
-typedef int processorid_t;
-#endif
-/* <sys/types.h> has id_t only for X/Open and POSIX 2008: a -std=c11 client too */
-#if defined(__GLIBC__) && !defined(__id_t_defined)
-typedef __id_t id_t;
-#define __id_t_defined
-#endif
+/* illumos' basic types that glibc lacks (uint_t, hrtime_t, id_t...): <libpctx.h> */
 
 typedef struct __cpc cpc_t;
 typedef struct __cpc_set cpc_set_t;

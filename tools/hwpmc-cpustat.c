@@ -44,6 +44,7 @@ static struct {
 	cpc_set_t	*total_set[MAXSPEC];
 	int		 nspecs;
 	int		 noheader, soak, tsc;
+	char		 stamp;		/* -T: 'u', 'd', or 0 */
 	double		 interval, period;
 	unsigned long	 count;
 	cpc_t		*cpc;
@@ -58,7 +59,8 @@ static _Atomic int soak_stop;
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: " PROG " -c events [-c events]... [-p period] [-nst] [interval [count]]\n"
+		"usage: " PROG " -c events [-c events]... [-p period] [-nst] [-T u|d]\n"
+		"                      [interval [count]]\n"
 		"       " PROG " -h\n"
 		"  -c events    [picn=]event[,attr[n][=val]][,[picn=]event...]: events\n"
 		"               to count on every CPU (user mode; sys, nouser: modes);\n"
@@ -70,6 +72,8 @@ static void usage(FILE *f)
 		"  -s           an idle soaker thread on each CPU while a system-only\n"
 		"               set (sys,nouser) is counted\n"
 		"  -t           a column of the ns the counters ran (cpc_buf_tick)\n"
+		"  -T u|d       a time stamp before each sample: seconds since the\n"
+		"               Epoch (u) or the date (d)\n"
 		"  interval     seconds between samples (default 5)\n"
 		"  count        samples to take (default: until interrupted)\n");
 }
@@ -173,11 +177,32 @@ static void unbind_all(void)
 	}
 }
 
+/*
+ * -T u: the time in seconds since the Epoch (time(2)); -T d: the date as
+ * date(1) prints it; on a line of its own before each sample's rows, as
+ * illumos' tools print their time stamps.
+ */
+static void stamp(void)
+{
+	char buf[128];
+	time_t now = time(NULL);
+	struct tm tm;
+
+	if (g.stamp == 'u') {
+		printf("%lld\n", (long long)now);
+	} else if (g.stamp == 'd' && localtime_r(&now, &tm) &&
+		   strftime(buf, sizeof(buf), "%a %b %e %H:%M:%S %Z %Y", &tm)) {
+		printf("%s\n", buf);
+	}
+}
+
 /* Sample every CPU, print its row, add it to spec's totals. */
 static void sample_all(int spec)
 {
 	double t;
 	int i;
+
+	stamp();
 
 	for (i = 0; i < g.ncpus; i++) {
 		struct tcpu *c = &g.cpus[i];
@@ -277,7 +302,10 @@ int main(int argc, char **argv)
 			g.soak = 1;
 			break;
 		case 'T':
-			tool_usage_error("-T is not supported");
+			if (strcmp(optarg, "u") && strcmp(optarg, "d"))
+				tool_usage_error("-T: u or d, not \"%s\"", optarg);
+			g.stamp = optarg[0];
+			break;
 		default:
 			usage(stderr);
 			return EX_USAGE;

@@ -1191,7 +1191,12 @@ int hwpmc_detach_descendants(struct hwpmc_pmc *pm,
 	return error;
 }
 
-/* Stop pm and fold what it counted into pm->value; hwpmc_sx held. */
+/*
+ * Stop pm and fold what it counted into pm->value; hwpmc_sx held.  A
+ * PMC_F_NOTIFY PMC is disarmed first: an overflow that the stop itself
+ * brings to light (QEMU's arm64 PMU finds one when its counters are
+ * touched) signals nothing after the stop.
+ */
 void hwpmc_pmc_halt(struct hwpmc_pmc *pm)
 {
 	struct hwpmc_target *pt;
@@ -1199,6 +1204,7 @@ void hwpmc_pmc_halt(struct hwpmc_pmc *pm)
 	lockdep_assert_held(&hwpmc_sx);
 	if (pm->state != PMC_STATE_RUNNING)
 		return;
+	atomic_set(&pm->notify, 0);
 	hwpmc_pmc_unscheduled(pm);	/* before the stop: as it ran */
 	if (pm->sysev) {
 		hwpmc_md_stop(pm->sysev);

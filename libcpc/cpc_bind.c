@@ -32,7 +32,8 @@
  * from its value to 2^64 (cpc_ovf_period()); its first overflow after a
  * start sends the thread SIGEMT, which <libcpc.h> defines as SIGSTKFLT
  * (docs/design.md), with si_code EMT_CPCOVF; later overflows send
- * nothing until cpc_set_restart() (or cpc_enable()) starts it again.
+ * nothing until cpc_set_restart() (or cpc_enable() after cpc_disable())
+ * starts it again.
  * The counters are not frozen: the value goes on counting past 2^64,
  * wrapped.  cpc_set_restart() re-arms each overflow request from the
  * value it restarts at: the new preset, or its current value.

@@ -658,8 +658,10 @@ out:
  * where the signal comes at the overflowing fault (the value is exactly
  * 2^64: 0); PAPI_tot_ins of a known loop where there is a PMU (the arm64
  * guest), where QEMU raises the overflow late (seen: 2M instructions).
+ * Three loops of 20M instructions beside a busy sibling take minutes on
+ * a loaded arm64 guest: 300 s (the harness's default is 30 s).
  */
-TEST_F(cpc, overflow_signal_to_the_bound_thread)
+TEST_F_TIMEOUT(cpc, overflow_signal_to_the_bound_thread, 300)
 {
 	static const struct {
 		const char *event;

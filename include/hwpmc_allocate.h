@@ -34,10 +34,11 @@
 #define HWPMC_ALLOC_F_ALL	(PMC_F_DESCENDANTS | PMC_F_LOG_PROCCSW |	\
 				 PMC_F_LOG_PROCEXIT | PMC_F_CALLCHAIN |	\
 				 PMC_F_USERCALLCHAIN | PMC_F_USERSTACK |	\
-				 PMC_F_THREAD)
+				 PMC_F_THREAD | PMC_F_NOTIFY)
 /* ... of which these are for process modes only */
 #define HWPMC_ALLOC_F_PROCESS	(PMC_F_DESCENDANTS | PMC_F_LOG_PROCCSW |	\
-				 PMC_F_LOG_PROCEXIT | PMC_F_THREAD)
+				 PMC_F_LOG_PROCEXIT | PMC_F_THREAD |	\
+				 PMC_F_NOTIFY)
 /* ... and these for sampling modes only (PMC_F_CALLCHAIN: see below) */
 #define HWPMC_ALLOC_F_CHAIN	(PMC_F_USERCALLCHAIN | PMC_F_USERSTACK)
 /* The largest sampling count: perf's sample_period has bit 63 clear. */
@@ -59,6 +60,7 @@ enum hwpmc_alloc_check {
 	HWPMC_ALLOC_FLAGS_CHAIN,
 	HWPMC_ALLOC_STACK,
 	HWPMC_ALLOC_FLAGS_THREAD,
+	HWPMC_ALLOC_FLAGS_NOTIFY,
 	HWPMC_ALLOC_EVENT,
 	HWPMC_ALLOC_PERF_PROBE,		/* not a refusal: probe the PMU */
 	HWPMC_ALLOC_PERF_TYPE,
@@ -110,7 +112,9 @@ hwpmc_alloc_check_def(enum hwpmc_alloc_check c)
 		[HWPMC_ALLOC_STACK] = { "STACK", EINVAL,
 			"pm_stacksize without PMC_F_USERSTACK, or not a multiple of 8 from 8 to the module's maxstackuser" },
 		[HWPMC_ALLOC_FLAGS_THREAD] = { "FLAGS_THREAD", EINVAL,
-			"PMC_F_THREAD in a mode other than TC, or with PMC_F_DESCENDANTS" },
+			"PMC_F_THREAD in a mode other than TC or TS, with PMC_F_DESCENDANTS, or in TS with PMC_F_LOG_PROCCSW or PMC_F_LOG_PROCEXIT" },
+		[HWPMC_ALLOC_FLAGS_NOTIFY] = { "FLAGS_NOTIFY", EINVAL,
+			"PMC_F_NOTIFY without PMC_MODE_TS and PMC_F_THREAD" },
 		[HWPMC_ALLOC_EVENT] = { "EVENT", EINVAL,
 			"no such class or event" },
 		[HWPMC_ALLOC_PERF_PROBE] = { "PERF_PROBE", EAGAIN,
@@ -228,10 +232,20 @@ hwpmc_alloc_check(const struct pmc_op_pmcallocate *pa,
 	    (!pa->pm_stacksize || pa->pm_stacksize % 8 ||
 	     pa->pm_stacksize > f->stack_max) : pa->pm_stacksize)
 		return HWPMC_ALLOC_STACK;
-	/* a thread scope: counting process PMCs, one thread, no children */
+	/*
+	 * a thread scope: process PMCs, one thread, no children; sampling
+	 * ones without the slots of PROCCSW and PROCEXIT
+	 */
 	if ((pa->pm_flags & PMC_F_THREAD) &&
-	    (mode != PMC_MODE_TC || (pa->pm_flags & PMC_F_DESCENDANTS)))
+	    ((mode != PMC_MODE_TC && mode != PMC_MODE_TS) ||
+	     (pa->pm_flags & PMC_F_DESCENDANTS) ||
+	     (mode == PMC_MODE_TS &&
+	      (pa->pm_flags & (PMC_F_LOG_PROCCSW | PMC_F_LOG_PROCEXIT)))))
 		return HWPMC_ALLOC_FLAGS_THREAD;
+	/* an overflow signal: to the one thread that a TS PMC samples */
+	if ((pa->pm_flags & PMC_F_NOTIFY) &&
+	    (mode != PMC_MODE_TS || !(pa->pm_flags & PMC_F_THREAD)))
+		return HWPMC_ALLOC_FLAGS_NOTIFY;
 	if (!f->have_event)
 		return HWPMC_ALLOC_EVENT;
 	if (pa->pm_class == PMC_CLASS_PERF) {

@@ -608,6 +608,17 @@ void hwpmc_md_attr_pmc(struct perf_event_attr *attr, u32 mode,
 		attr->sample_period = period;
 }
 
+/*
+ * A thread-scope sampling PMC's counter (PMC_F_THREAD): its one thread's,
+ * not copied into the threads it creates.
+ */
+void hwpmc_md_attr_thread(struct perf_event_attr *attr)
+{
+	attr->inherit = 0;
+	attr->inherit_thread = 0;
+	attr->inherit_stat = 0;
+}
+
 /* Is it a software event or a tracepoint (no PMU counter to share)? */
 bool hwpmc_md_soft(const struct perf_event_attr *attr)
 {

@@ -66,6 +66,7 @@ int hwpmc_md_attr(const struct hwpmc_event *ev, u32 caps,
 		  struct perf_event_attr *attr);
 void hwpmc_md_attr_pmc(struct perf_event_attr *attr, u32 mode,
 		       u64 period, bool privileged);
+void hwpmc_md_attr_thread(struct perf_event_attr *attr);
 bool hwpmc_md_soft(const struct perf_event_attr *attr);
 int hwpmc_md_raw_check(const struct perf_event_attr *attr);
 int hwpmc_md_perf_probe(const struct pmc_md_pmu_op_pmcallocate *md, int cpu,

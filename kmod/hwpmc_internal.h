@@ -173,6 +173,7 @@ struct hwpmc_pmc {
 	u64			reload;		/* sampling: the reload count */
 	u32			stacksize;	/* PMC_F_USERSTACK's bytes */
 	bool			unsched;	/* a counter was not scheduled */
+	atomic_t		notify;		/* PMC_F_NOTIFY: armed by start */
 	struct perf_event_attr	attr;
 	struct list_head	targets;	/* process scope */
 	struct hlist_head	*thash;		/* the targets by tgid */

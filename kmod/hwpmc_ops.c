@@ -278,6 +278,8 @@ int hwpmc_pmc_allocate(struct file *file, struct pmc_op_pmcallocate *pa,
 	}
 	hwpmc_md_attr_pmc(&pm->attr, mode, pm->reload,
 			  pm->privileged);
+	if (hwpmc_pmc_thread(pm))
+		hwpmc_md_attr_thread(&pm->attr);
 	error = hwpmc_targets_init(pm);
 	if (error)
 		goto fail;
@@ -500,7 +502,8 @@ int hwpmc_pmc_start(u32 id)
 	if (error || pm->state == PMC_STATE_RUNNING)
 		goto out;
 	if (((pm->flags & HWPMC_F_NEEDS_LOG) ||
-	     PMC_IS_SAMPLING_MODE(pm->mode)) && !pm->owner->log) {
+	     (PMC_IS_SAMPLING_MODE(pm->mode) &&
+	      !(pm->flags & PMC_F_NOTIFY))) && !pm->owner->log) {
 		error = -EDESTADDRREQ;		/* FreeBSD's EDOOFUS: no log */
 		goto out;
 	}
@@ -546,6 +549,8 @@ int hwpmc_pmc_start(u32 id)
 			if (error)
 				goto out;
 		} else {
+			/* PMC_F_NOTIFY: a signal for the next overflow */
+			atomic_set(&pm->notify, 1);
 			list_for_each_entry(pt, &pm->targets, link)
 				hwpmc_target_start(pt);
 		}
@@ -653,6 +658,8 @@ static int hwpmc_set_period(struct hwpmc_pmc *pm, u64 count)
 		/* for the counters of targets attached from now */
 		hwpmc_md_attr_pmc(&pm->attr, pm->mode, count,
 				  pm->privileged);
+		if (hwpmc_pmc_thread(pm))
+			hwpmc_md_attr_thread(&pm->attr);
 	}
 	return error;
 }

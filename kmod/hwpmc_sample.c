@@ -52,6 +52,7 @@
 #include <asm/local.h>
 #include <linux/percpu.h>
 #include <linux/sched.h>
+#include <linux/sched/signal.h>
 #include <linux/sched/task_stack.h>
 #include <linux/slab.h>
 #include <linux/stacktrace.h>
@@ -91,6 +92,9 @@ struct hwpmc_ring {
 	char			*stack;		/* hwpmc_stack_size bytes */
 	struct irq_work		kick;		/* NMI samples: at the tick */
 	struct irq_work		kick_now;	/* NMI samples: half full */
+	struct irq_work		notify;		/* PMC_F_NOTIFY's signal */
+	struct task_struct	*ntask;		/* ... to it (never followed) */
+	unsigned long		naddr;		/* ... its user PC, or 0 */
 };
 
 static DEFINE_PER_CPU(struct hwpmc_ring, hwpmc_rings);
@@ -432,9 +436,46 @@ out:
 }
 
 /*
+ * PMC_F_NOTIFY's signal (hwpmc.4), from the irq_work that the overflow
+ * raised on its CPU: to the thread that overflowed, which a counter of a
+ * thread-scope PMC counts only while it runs, if it still runs here (the
+ * pointer is compared, never followed).  It does unless the overflow
+ * came in the scheduler's switch away from it (perf's context-switch
+ * software event): that one is dropped.  Not from the overflow itself:
+ * NMI, or the scheduler's locks held.
+ */
+static void hwpmc_notify_send(struct irq_work *w)
+{
+	struct hwpmc_ring *r = container_of(w, struct hwpmc_ring, notify);
+	struct kernel_siginfo info;
+
+	if (READ_ONCE(r->ntask) != current) {
+		hwpmc_stat_inc(intr_ignored);
+		return;
+	}
+	clear_siginfo(&info);
+	info.si_signo = PMC_NOTIFY_SIGNAL;
+	info.si_code = PMC_NOTIFY_CODE;
+	info.si_addr = (void __user *)READ_ONCE(r->naddr);
+	send_sig_info(PMC_NOTIFY_SIGNAL, &info, current);
+}
+
+static void hwpmc_notify(struct pt_regs *regs)
+{
+	struct hwpmc_ring *r = this_cpu_ptr(&hwpmc_rings);
+
+	/* a pending signal of this CPU is current's too: they merge */
+	WRITE_ONCE(r->ntask, current);
+	WRITE_ONCE(r->naddr, regs && user_mode(regs) ?
+		   instruction_pointer(regs) : 0);
+	irq_work_queue(&r->notify);
+}
+
+/*
  * A counter of PMC context overflowed (hwpmc_backend.c calls this for
  * perf), in NMI, IRQ or IRQs-off context; the PMC lives while the
- * counter does.
+ * counter does.  A PMC_F_NOTIFY PMC signals the first overflow after its
+ * start, and samples only into a log.
  */
 void hwpmc_sample_overflow(void *context, struct pt_regs *regs)
 {
@@ -445,6 +486,12 @@ void hwpmc_sample_overflow(void *context, struct pt_regs *regs)
 	if (READ_ONCE(pm->state) != PMC_STATE_RUNNING) {
 		hwpmc_stat_inc(intr_ignored);
 		return;
+	}
+	if (pm->flags & PMC_F_NOTIFY) {
+		if (atomic_xchg(&pm->notify, 0))
+			hwpmc_notify(regs);
+		if (!hwpmc_pmc_log(pm))
+			return;
 	}
 	hwpmc_sample_take(pm, pm->flags & (PMC_F_CALLCHAIN |
 					   PMC_F_USERCALLCHAIN), regs);
@@ -539,6 +586,7 @@ int hwpmc_sample_init(void)
 		raw_spin_lock_init(&r->lock);
 		r->kick = IRQ_WORK_INIT_LAZY(hwpmc_ring_kick);
 		r->kick_now = IRQ_WORK_INIT_HARD(hwpmc_ring_kick);
+		r->notify = IRQ_WORK_INIT_HARD(hwpmc_notify_send);
 		r->slots = vzalloc_node(hwpmc_nsamples * hwpmc_slot_size,
 					cpu_to_node(cpu));
 		if (hwpmc_stack_size)
@@ -562,6 +610,7 @@ void hwpmc_sample_fini(void)
 		r = per_cpu_ptr(&hwpmc_rings, cpu);
 		irq_work_sync(&r->kick);
 		irq_work_sync(&r->kick_now);
+		irq_work_sync(&r->notify);
 	}
 	for_each_possible_cpu(cpu) {
 		r = per_cpu_ptr(&hwpmc_rings, cpu);

@@ -491,10 +491,28 @@ static int hwpmc_target_add(struct hwpmc_pmc *pm, struct task_struct *p,
 	if (error)
 		return error;
 	xa_init(&seen);
-	if (hwpmc_pmc_thread(pm)) {
+	if (hwpmc_pmc_thread(pm) && virt) {
 		/* thread p alone: its clones do not inherit (hwpmc_csw.c) */
 		error = hwpmc_vpmc_add_thread(pm, p, &px);
 		nthr = !error;
+		goto made;
+	}
+	if (hwpmc_pmc_thread(pm)) {
+		/* a counter of p's alone, not inherited (no slot: no PROCCSW) */
+		tv = kzalloc(sizeof(*tv), GFP_KERNEL);
+		if (!tv) {
+			error = -ENOMEM;
+			goto made;
+		}
+		ev = hwpmc_md_create(&pm->attr, -1, p, pm);
+		if (IS_ERR(ev)) {
+			error = PTR_ERR(ev);
+			goto made;
+		}
+		hwpmc_md_pin(ev);
+		tv[0].t = get_task_struct(p);
+		tv[0].ev = ev;
+		ntv = nev = 1;
 		goto made;
 	}
 	do {
@@ -986,6 +1004,8 @@ int hwpmc_do_attach(struct hwpmc_pmc *pm, pid_t nr)
 	pm->attach_gen++;
 	if (p->flags & PF_KTHREAD)
 		error = -EINVAL;		/* not a user process */
+	else if ((pm->flags & PMC_F_NOTIFY) && task_tgid(p) != pm->owner->tgid)
+		error = -EPERM;			/* signals for its own threads */
 	else
 		error = hwpmc_attach_one(pm, p, false, 0);
 	if (!error && (pm->flags & PMC_F_DESCENDANTS)) {
@@ -1171,7 +1191,12 @@ int hwpmc_detach_descendants(struct hwpmc_pmc *pm,
 	return error;
 }
 
-/* Stop pm and fold what it counted into pm->value; hwpmc_sx held. */
+/*
+ * Stop pm and fold what it counted into pm->value; hwpmc_sx held.  A
+ * PMC_F_NOTIFY PMC is disarmed first: an overflow that the stop itself
+ * brings to light (QEMU's arm64 PMU finds one when its counters are
+ * touched) signals nothing after the stop.
+ */
 void hwpmc_pmc_halt(struct hwpmc_pmc *pm)
 {
 	struct hwpmc_target *pt;
@@ -1179,6 +1204,7 @@ void hwpmc_pmc_halt(struct hwpmc_pmc *pm)
 	lockdep_assert_held(&hwpmc_sx);
 	if (pm->state != PMC_STATE_RUNNING)
 		return;
+	atomic_set(&pm->notify, 0);
 	hwpmc_pmc_unscheduled(pm);	/* before the stop: as it ran */
 	if (pm->sysev) {
 		hwpmc_md_stop(pm->sysev);

@@ -24,9 +24,19 @@
  * Presets are the library's: a request's value is its preset plus what
  * its PMC counted since the preset was applied (at bind, or at
  * cpc_set_restart() after cpc_request_preset()), so that the PMC itself
- * is never written.  CPC_OVF_NOTIFY_EMT needs an overflow signal that
- * hwpmc does not send yet: binding a set with it fails with ENOTSUP, as
- * illumos does on a processor that cannot detect overflow.
+ * is never written.
+ *
+ * Overflow notification (CPC_OVF_NOTIFY_EMT, cpc_bind_curlwp() only): the
+ * request's PMC is a thread-scope sampling one (PMC_MODE_TS with
+ * PMC_F_THREAD and PMC_F_NOTIFY) whose sampling count is the distance
+ * from its value to 2^64 (cpc_ovf_period()); its first overflow after a
+ * start sends the thread SIGEMT, which <libcpc.h> defines as SIGSTKFLT
+ * (docs/design.md), with si_code EMT_CPCOVF; later overflows send
+ * nothing until cpc_set_restart() (or cpc_enable() after cpc_disable())
+ * starts it again.
+ * The counters are not frozen: the value goes on counting past 2^64,
+ * wrapped.  cpc_set_restart() re-arms each overflow request from the
+ * value it restarts at: the new preset, or its current value.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -129,9 +139,10 @@ static int cpc_bind(cpc_t *cpc, cpc_set_t *set, enum cpc_bind_kind kind,
 		}
 	}
 	for (i = 0; i < set->nreqs; i++) {
-		if (set->reqs[i].flags & CPC_OVF_NOTIFY_EMT) {
+		if ((set->reqs[i].flags & CPC_OVF_NOTIFY_EMT) &&
+		    kind != CPC_BOUND_LWP) {
 			cpc_err(cpc, fn, CPC_PIC_NOT_CAPABLE,
-				"Overflow notification (CPC_OVF_NOTIFY_EMT, request %d, %s) is not supported yet\n",
+				"Overflow notification (CPC_OVF_NOTIFY_EMT, request %d, %s) is for sets bound with cpc_bind_curlwp() only\n",
 				i, set->reqs[i].event);
 			errno = ENOTSUP;
 			return -1;
@@ -142,13 +153,17 @@ static int cpc_bind(cpc_t *cpc, cpc_set_t *set, enum cpc_bind_kind kind,
 		r = &set->reqs[i];
 		r->base = 0;
 		r->has_next = 0;
+		r->ovf = r->counts && (r->flags & CPC_OVF_NOTIFY_EMT);
 		if (!r->counts)
 			continue;
 		if (pmc_allocate_parsed(r->spec, &r->ps.ps_pa,
-					kind == CPC_BOUND_CPU ? PMC_MODE_SC : PMC_MODE_TC,
-					kind == CPC_BOUND_LWP ? PMC_F_THREAD : 0,
+					kind == CPC_BOUND_CPU ? PMC_MODE_SC :
+					r->ovf ? PMC_MODE_TS : PMC_MODE_TC,
+					kind != CPC_BOUND_LWP ? 0 :
+					r->ovf ? PMC_F_THREAD | PMC_F_NOTIFY :
+					PMC_F_THREAD,
 					kind == CPC_BOUND_CPU ? cpu : PMC_CPU_ANY,
-					&r->id, 0) < 0) {
+					&r->id, r->ovf ? cpc_ovf_period(r->preset) : 0) < 0) {
 			err = errno;
 			cpc_err(cpc, fn, err == EINVAL ? CPC_RESOURCE_UNAVAIL :
 				err == EPERM ? CPC_ATTR_REQUIRES_PRIVILEGE :
@@ -290,6 +305,27 @@ int cpc_request_preset(cpc_t *cpc, int index, uint64_t preset)
 	return 0;
 }
 
+/*
+ * Restart overflow request r: from its new preset, or else from its
+ * value, with a sampling count that overflows where that value passes
+ * 2^64, and a signal armed for it (the PMC's start).
+ */
+static int cpc_ovf_restart(struct cpc_req *r)
+{
+	pmc_value_t v = 0;
+	uint64_t val;
+
+	if (pmc_stop(r->id) < 0 || pmc_read(r->id, &v) < 0)
+		return -1;
+	val = r->has_next ? r->next_preset : r->preset + (uint64_t)v - r->base;
+	r->base = v;
+	r->preset = val;
+	r->has_next = 0;
+	if (pmc_set(r->id, cpc_ovf_period(val)) < 0)
+		return -1;
+	return pmc_start(r->id);
+}
+
 int cpc_set_restart(cpc_t *cpc, cpc_set_t *set)
 {
 	CPC_LOCKED;
@@ -303,6 +339,11 @@ int cpc_set_restart(cpc_t *cpc, cpc_set_t *set)
 	}
 	for (i = 0; i < set->nreqs; i++) {
 		r = &set->reqs[i];
+		if (r->allocated && r->ovf) {
+			if (cpc_ovf_restart(r) < 0)
+				return -1;
+			continue;
+		}
 		if (!r->has_next)
 			continue;	/* resumes from its current value */
 		v = 0;

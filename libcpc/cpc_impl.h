@@ -48,7 +48,19 @@ struct cpc_req {
 	int		 counts;	/* some mode asked: a PMC when bound */
 	pmc_id_t	 id;		/* its PMC while bound */
 	int		 allocated;
+	int		 ovf;		/* its PMC signals overflow (TS, NOTIFY) */
 };
+
+/*
+ * The sampling count of an overflow request whose value is v: the events
+ * until the value passes 2^64, at most perf's largest period.
+ */
+static inline uint64_t cpc_ovf_period(uint64_t v)
+{
+	uint64_t d = (uint64_t)0 - v;
+
+	return d == 0 || d > (UINT64_MAX >> 1) ? UINT64_MAX >> 1 : d;
+}
 
 enum cpc_bind_kind {
 	CPC_UNBOUND,

@@ -82,8 +82,8 @@ static void cpc_describe(cpc_t *cpc)
 	uint_t pmu = cpc_class_rows(PMC_CLASS_PMU);
 
 	cpc->npic = pmu ? pmu : cpc_class_rows(PMC_CLASS_SOFT);
-	/* no overflow notification yet: CPC_OVF_NOTIFY_EMT is ENOTSUP */
-	cpc->caps = 0;
+	/* overflow signals (PMC_F_NOTIFY), not telling which request */
+	cpc->caps = cpc->npic ? CPC_CAP_OVERFLOW_INTERRUPT : 0;
 	model = pmc_pmu_model();
 	cpuid = pmc_pmu_cpuid();
 	cputype = pmc_cpuinfo(&ci) == 0 ? pmc_name_of_cputype(ci->pm_cputype) : NULL;

@@ -9,10 +9,11 @@
  * PMCs when the set is bound, events are named as pmc(3) names them
  * (perf's names, generic_events(3CPC)'s PAPI names, the CPU's vendor
  * events).  libcpc(3) lists what differs from illumos; in short:
- *   - cpc_bind_curlwp() counts the calling process, not only the calling
- *     thread (hwpmc has no thread-scope target yet);
- *   - CPC_OVF_NOTIFY_EMT is refused with ENOTSUP at bind time (no
- *     overflow signal yet), and cpc_caps() says so;
+ *   - CPC_BIND_LWP_INHERIT is refused (ENOTSUP);
+ *   - Linux has no SIGEMT on x86 and arm64: this header defines it as
+ *     SIGSTKFLT, the signal of CPC_OVF_NOTIFY_EMT (sets bound with
+ *     cpc_bind_curlwp() only), and EMT_CPCOVF, its si_code; counters
+ *     are not frozen at the overflow;
  *   - cpc_bind_cpu() does not bind the caller to the CPU it measures;
  *   - cpc_buf_tick() counts nanoseconds (a 1 GHz tick), not cycles.
  */
@@ -32,18 +33,7 @@
 extern "C" {
 #endif
 
-/* illumos' basic types that glibc lacks (identical redefinitions are valid C11) */
-#ifndef _LIBCPC_SOLARIS_TYPES
-#define _LIBCPC_SOLARIS_TYPES
-typedef unsigned int uint_t;
-typedef long long hrtime_t;
-typedef int processorid_t;
-#endif
-/* <sys/types.h> has id_t only for X/Open and POSIX 2008: a -std=c11 client too */
-#if defined(__GLIBC__) && !defined(__id_t_defined)
-typedef __id_t id_t;
-#define __id_t_defined
-#endif
+/* illumos' basic types that glibc lacks (uint_t, hrtime_t, id_t...): <libpctx.h> */
 
 typedef struct __cpc cpc_t;
 typedef struct __cpc_set cpc_set_t;
@@ -57,6 +47,22 @@ typedef struct {
 
 /* The interface version cpc_open() takes. */
 #define CPC_VER_CURRENT		2
+
+/*
+ * Overflow notification's signal and si_code (illumos' <sys/machsig.h>):
+ * SIGSTKFLT, which the kernel sends for nothing else on x86 and arm64
+ * (the module's PMC_NOTIFY_SIGNAL and PMC_NOTIFY_CODE).
+ */
+#ifndef SIGEMT
+#ifdef SIGSTKFLT
+#define SIGEMT			SIGSTKFLT
+#else
+#define SIGEMT			16
+#endif
+#endif
+#ifndef EMT_CPCOVF
+#define EMT_CPCOVF		2
+#endif
 
 /* Flags of cpc_bind_curlwp() */
 #define CPC_BIND_LWP_INHERIT	0x1

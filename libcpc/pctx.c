@@ -307,30 +307,28 @@ static void pctx_call_end(pctx_t *pctx, struct pctx_call *c)
 	pthread_sigmask(SIG_SETMASK, &c->old, NULL);
 }
 
-static int pctx_init(pctx_t *pctx, pid_t pid)
+/* The init_lwp or fini_lwp handler fn (the two have one type), if set. */
+static int pctx_lwp_call(pctx_t *pctx, pid_t pid, pctx_init_lwpfn_t *fn)
 {
 	struct pctx_call c;
 	int rc = 0;
 
-	if (pctx->init_fn) {
+	if (fn) {
 		pctx_call_begin(pctx, pid, &c);
-		rc = pctx->init_fn(pctx, pid, PCTX_LWPID, pctx->arg);
+		rc = fn(pctx, pid, PCTX_LWPID, pctx->arg);
 		pctx_call_end(pctx, &c);
 	}
 	return rc;
 }
 
+static int pctx_init(pctx_t *pctx, pid_t pid)
+{
+	return pctx_lwp_call(pctx, pid, pctx->init_fn);
+}
+
 static int pctx_fini(pctx_t *pctx, pid_t pid)
 {
-	struct pctx_call c;
-	int rc = 0;
-
-	if (pctx->fini_fn) {
-		pctx_call_begin(pctx, pid, &c);
-		rc = pctx->fini_fn(pctx, pid, PCTX_LWPID, pctx->arg);
-		pctx_call_end(pctx, &c);
-	}
-	return rc;
+	return pctx_lwp_call(pctx, pid, pctx->fini_fn);
 }
 
 /* The command line of pid, its arguments joined by spaces. */

@@ -184,7 +184,11 @@ int pmc_lib_allocate_explain(const char *spec,
 			 "PMC_F_USERSTACK (a copy of the user stack)");
 		break;
 	case HWPMC_ALLOC_FLAGS_THREAD:
-		snprintf(m, len, "%s: a thread-scope PMC (PMC_F_THREAD) counts in mode TC only, and not a thread's descendants (PMC_F_DESCENDANTS)",
+		snprintf(m, len, "%s: a thread-scope PMC (PMC_F_THREAD) is of mode TC or TS, not of a thread's descendants (PMC_F_DESCENDANTS), and in TS logs no PROCCSW or PROCEXIT",
+			 spec);
+		break;
+	case HWPMC_ALLOC_FLAGS_NOTIFY:
+		snprintf(m, len, "%s: an overflow signal (PMC_F_NOTIFY) needs a thread-scope sampling PMC (PMC_MODE_TS with PMC_F_THREAD)",
 			 spec);
 		break;
 	case HWPMC_ALLOC_EVENT:

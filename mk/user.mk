@@ -158,7 +158,7 @@ STAT_OBJS	:= $(patsubst tools/%.c,$(B)/obj/tools/%.o,$(STAT_SRCS)) $(PPROF_OBJ) 
 		   $(B)/obj/tools/pmu_metrics_data.o
 TOOL_OBJS	:= $(B)/obj/tools/hwpmc-control.o $(B)/obj/tools/hwpmc-stat.o $(STAT_OBJS) \
 		   $(B)/obj/tools/hwpmc-cputrack.o $(B)/obj/tools/hwpmc-cpustat.o \
-		   $(B)/obj/tools/cpc_spec.o
+		   $(B)/obj/tools/cpc_spec.o $(B)/obj/tools/tool_util.o
 USER_HEADERS	:= include/uapi/linux/hwpmc.h include/uapi/linux/hwpmclog.h
 # FreeBSD's <pmc.h>, <pmclog.h>, <pmcformat.h> (C++, header only), and
 # <sys/pmc.h>, <sys/pmclog.h>: the pmc(3) view of the uapi
@@ -310,7 +310,11 @@ $(B)/bin/hwpmc-stat: $(B)/obj/tools/hwpmc-stat.o $(STAT_OBJS) $(LIB_A)
 	$(CC) -static $(U_LDFLAGS) -o $@ $^ $(CURSES_LIBS) $(PPROF_LIBS) $(DW_LIBS) $(LIB_LIBS)
 
 $(B)/bin/hwpmc-cputrack $(B)/bin/hwpmc-cpustat: $(B)/bin/%: $(B)/obj/tools/%.o \
-		$(B)/obj/tools/cpc_spec.o $(CPC_A) $(LIB_A)
+		$(B)/obj/tools/cpc_spec.o $(B)/obj/tools/tool_util.o $(CPC_A) $(LIB_A)
+	@mkdir -p $(@D)
+	$(CC) -static $(U_LDFLAGS) -o $@ $^ $(LIB_LIBS)
+
+$(B)/bin/hwpmc-control: $(B)/obj/tools/hwpmc-control.o $(B)/obj/tools/tool_util.o $(LIB_A)
 	@mkdir -p $(@D)
 	$(CC) -static $(U_LDFLAGS) -o $@ $^ $(LIB_LIBS)
 
@@ -324,9 +328,15 @@ $(B)/bin/hwpmc-stat: $(B)/obj/tools/hwpmc-stat.o $(STAT_OBJS) $(LIB_SO) $(B)/lib
 		-Wl,-rpath,'$$ORIGIN/../lib'
 
 $(B)/bin/hwpmc-cputrack $(B)/bin/hwpmc-cpustat: $(B)/bin/%: $(B)/obj/tools/%.o \
-		$(B)/obj/tools/cpc_spec.o $(CPC_SO) $(B)/lib/libcpc.so
+		$(B)/obj/tools/cpc_spec.o $(B)/obj/tools/tool_util.o $(CPC_SO) $(B)/lib/libcpc.so
 	@mkdir -p $(@D)
 	$(CC) $(U_LDFLAGS) -o $@ $(filter %.o,$^) -L$(B)/lib -lcpc -lhwpmc -pthread \
+		-Wl,-rpath,'$$ORIGIN/../lib'
+
+$(B)/bin/hwpmc-control: $(B)/obj/tools/hwpmc-control.o $(B)/obj/tools/tool_util.o \
+		$(LIB_SO) $(B)/lib/libhwpmc.so
+	@mkdir -p $(@D)
+	$(CC) $(U_LDFLAGS) -o $@ $(filter %.o,$^) -L$(B)/lib -lhwpmc \
 		-Wl,-rpath,'$$ORIGIN/../lib'
 
 $(B)/bin/%: $(B)/obj/tools/%.o $(LIB_SO) $(B)/lib/libhwpmc.so
@@ -429,7 +439,7 @@ $(UT)/pprof_read: tests/unit/pprof_read.c $(UT_PPROF_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $(U_CPPFLAGS) $(PPROF_CFLAGS) $(filter-out -MMD -MP,$(UT_CFLAGS)) -o $@ $^ $(PPROF_LIBS)
 
-$(UT)/hwpmc-control: $(UT)/obj/hwpmc-control.o $(UT_LIB_OBJS)
+$(UT)/hwpmc-control: $(UT)/obj/hwpmc-control.o $(UT)/obj/tools/tool_util.o $(UT_LIB_OBJS)
 	$(CC) $(UT_SAN) -o $@ $^ $(LIB_LIBS)
 
 # hwpmc-cputrack, hwpmc-cpustat with libcpc, sanitized; the fake preloaded
@@ -438,7 +448,7 @@ $(patsubst tools/%.c,$(UT)/obj/tools/%.o,$(CPC_TOOL_SRCS)): $(UT)/obj/tools/%.o:
 	$(CC) $(U_CPPFLAGS) $(CPC_CPPFLAGS) $(UT_CFLAGS) -c $< -o $@
 
 $(UT)/hwpmc-cputrack $(UT)/hwpmc-cpustat: $(UT)/%: $(UT)/obj/tools/%.o \
-		$(UT)/obj/tools/cpc_spec.o $(UT_CPC_OBJS) $(UT_LIB_OBJS)
+		$(UT)/obj/tools/cpc_spec.o $(UT)/obj/tools/tool_util.o $(UT_CPC_OBJS) $(UT_LIB_OBJS)
 	$(CC) $(UT_SAN) -o $@ $^ $(LIB_LIBS)
 
 # The fake module, preloaded into the tools: not instrumented.

@@ -2929,12 +2929,12 @@ TEST_F(count, thread_scope_errors)
 	__u32 id, id2;
 	struct sib sb;
 
-	/* TC only, no DESCENDANTS */
+	/* TC or TS, no DESCENDANTS; in TS no PROCCSW */
 	EXPECT_EQ(EINVAL, alloc_tc(self->fd, EV_SOFT(TASK_CLOCK),
 				   PMC_F_THREAD | PMC_F_DESCENDANTS, NULL));
 	EXPECT_EQ(EINVAL, alloc(self->fd, PMC_MODE_TS, PMC_CLASS_SOFT,
 				EV_SOFT(TASK_CLOCK), PMC_CPU_ANY,
-				PMC_F_THREAD, 0, NULL));
+				PMC_F_THREAD | PMC_F_LOG_PROCCSW, 0, NULL));
 	EXPECT_EQ(EINVAL, alloc(self->fd, PMC_MODE_SC, PMC_CLASS_SOFT,
 				EV_SOFT(TASK_CLOCK), 0, PMC_F_THREAD, 0,
 				NULL));
@@ -2965,6 +2965,84 @@ TEST_F(count, thread_scope_errors)
 	sib_end(&sb);
 	simple(self->fd, HWPMC_IOC_PMCRELEASE, id);
 	simple(self->fd, HWPMC_IOC_PMCRELEASE, id2);
+}
+
+/* -- PMC_F_NOTIFY: an overflow signal to a thread-scope sampling PMC's thread -- */
+
+static volatile sig_atomic_t notify_n, notify_bad;
+
+static void notify_handler(int sig, siginfo_t *si, void *uc)
+{
+	(void)uc;
+	if (sig != PMC_NOTIFY_SIGNAL || si->si_code != PMC_NOTIFY_CODE)
+		notify_bad++;
+	notify_n++;
+}
+
+static void notify_spin(double secs)
+{
+	struct timespec a, b;
+
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	do
+		clock_gettime(CLOCK_MONOTONIC, &b);
+	while ((double)(b.tv_sec - a.tv_sec) + (b.tv_nsec - a.tv_nsec) / 1e9 < secs);
+}
+
+/*
+ * PMC_F_NOTIFY: TS with PMC_F_THREAD only; a thread of the owner's own
+ * process only (EPERM for a child it may attach to otherwise); it starts
+ * without a log (a TS PMC without it does not); the first overflow after
+ * a start signals (task-clock every 10 ms, 100 ms of spin: one signal),
+ * later ones do not; the next start signals again.
+ */
+TEST_F(count, notify_signals_the_first_overflow_per_start)
+{
+	struct sigaction sa, old;
+	__u32 id, plain;
+	pid_t child;
+	int st;
+
+	EXPECT_EQ(EINVAL, alloc_pmc(self->fd, PMC_MODE_TS, PMC_CLASS_SOFT,
+				    EV_SOFT(TASK_CLOCK), PMC_CPU_ANY,
+				    PMC_F_NOTIFY, 0, 10000000, NULL));
+	EXPECT_EQ(EINVAL, alloc_tc(self->fd, EV_SOFT(TASK_CLOCK),
+				   PMC_F_THREAD | PMC_F_NOTIFY, NULL));
+	ASSERT_EQ(0, alloc_pmc(self->fd, PMC_MODE_TS, PMC_CLASS_SOFT,
+			       EV_SOFT(TASK_CLOCK), PMC_CPU_ANY,
+			       PMC_F_THREAD, 0, 10000000, &plain));
+	EXPECT_EQ(EDESTADDRREQ, simple(self->fd, HWPMC_IOC_PMCSTART, plain));
+	simple(self->fd, HWPMC_IOC_PMCRELEASE, plain);
+	ASSERT_EQ(0, alloc_pmc(self->fd, PMC_MODE_TS, PMC_CLASS_SOFT,
+			       EV_SOFT(TASK_CLOCK), PMC_CPU_ANY,
+			       PMC_F_THREAD | PMC_F_NOTIFY, 0, 10000000, &id));
+	child = fork();
+	ASSERT_LE(0, child);
+	if (child == 0) {
+		pause();
+		_exit(0);
+	}
+	EXPECT_EQ(EPERM, attach(self->fd, id, child));
+	kill(child, SIGKILL);
+	waitpid(child, &st, 0);
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = notify_handler;
+	sa.sa_flags = SA_SIGINFO;
+	ASSERT_EQ(0, sigaction(PMC_NOTIFY_SIGNAL, &sa, &old));
+	notify_n = notify_bad = 0;
+	ASSERT_EQ(0, attach(self->fd, id, 0));
+	ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTART, id));
+	notify_spin(0.1);
+	EXPECT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTOP, id));
+	EXPECT_EQ(1, notify_n);
+	ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTART, id));
+	notify_spin(0.1);
+	EXPECT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTOP, id));
+	EXPECT_EQ(2, notify_n);
+	EXPECT_EQ(0, notify_bad);
+	sigaction(PMC_NOTIFY_SIGNAL, &old, NULL);
+	simple(self->fd, HWPMC_IOC_PMCRELEASE, id);
 }
 
 TEST_HARNESS_MAIN

@@ -7,7 +7,9 @@
  * of a CPU), and instructions (PAPI_tot_ins) of a known loop where there
  * is a PMU (skipped without one); then the errors libcpc reports against
  * the module: bad events, too many requests for the counters, a set bound
- * twice, overflow notification (not yet: ENOTSUP).  cpc_bind_curlwp()
+ * twice, overflow notification of a CPU's set (ENOTSUP).  Overflow
+ * notification (SIGEMT, the module's PMC_F_NOTIFY) of PAPI_tot_ins where
+ * there is a PMU, else of page-faults.  cpc_bind_curlwp()
  * counts the calling thread alone (the module's PMC_F_THREAD): a busy
  * sibling thread's work is not in its counts.
  */
@@ -20,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -498,13 +501,211 @@ TEST_F(cpc, errors)
 	EXPECT_EQ(0, cpc_unbind(self->cpc, set));
 	cpc_set_destroy(self->cpc, set);
 
+	/* overflow notification: for cpc_bind_curlwp() only */
 	set = cpc_set_create(self->cpc);
 	EXPECT_EQ(0, cpc_set_add_request(self->cpc, set, "cpu-clock", 0,
 					 CPC_COUNT_USER | CPC_COUNT_SYSTEM | CPC_OVF_NOTIFY_EMT,
 					 0, NULL));
 	errno = 0;
-	EXPECT_EQ(-1, cpc_bind_curlwp(self->cpc, set, 0));
+	EXPECT_EQ(-1, cpc_bind_cpu(self->cpc, 0, set, 0));
 	EXPECT_EQ(ENOTSUP, errno);
+	EXPECT_EQ(CPC_PIC_NOT_CAPABLE, last_sub) TH_LOG("%s", last_msg);
+	cpc_set_destroy(self->cpc, set);
+}
+
+/* ---- overflow notification (CPC_OVF_NOTIFY_EMT: SIGEMT, i.e. SIGSTKFLT) ---- */
+
+static cpc_t *ovf_cpc;
+static cpc_set_t *ovf_set;
+static cpc_buf_t *ovf_buf;
+static pid_t ovf_want;			/* the bound thread */
+static volatile sig_atomic_t ovf_n, ovf_wrong, ovf_badcode, ovf_restart;
+static uint64_t ovf_first;		/* the value sampled by the first */
+static uint64_t ovf_next;		/* the preset a restart applies */
+
+/* as illumos' cpc(3CPC) example: sample, set the preset, restart */
+static void emt_handler(int sig, siginfo_t *si, void *uc)
+{
+	uint64_t v = 0;
+
+	(void)uc;
+	if (sig != SIGEMT || si->si_code != EMT_CPCOVF)
+		ovf_badcode++;
+	if ((pid_t)syscall(SYS_gettid) != ovf_want)
+		ovf_wrong++;
+	if (cpc_set_sample(ovf_cpc, ovf_set, ovf_buf) == 0 &&
+	    cpc_buf_get(ovf_cpc, ovf_buf, 0, &v) == 0 && !ovf_n)
+		ovf_first = v;
+	ovf_n++;
+	if (ovf_restart) {
+		cpc_request_preset(ovf_cpc, 0, ovf_next);
+		cpc_set_restart(ovf_cpc, ovf_set);
+	}
+}
+
+static void do_touch_n(char *m, long n)
+{
+	long pg = sysconf(_SC_PAGESIZE), i;
+
+	for (i = 0; i < n; i++)
+		m[i * pg] = 1;
+}
+
+/* What one overflow run saw */
+struct ovf_seen {
+	int n1, n2, n3;			/* signals: unrestarted, restarted, unbound */
+	uint64_t first;			/* the value the first handler sampled */
+	int wrong, badcode;
+};
+
+/* work of about reps x 4 periods: the known loop, or fresh pages */
+static void ovf_work(int ins, char *m, int reps)
+{
+	long pg = sysconf(_SC_PAGESIZE);
+	int i;
+
+	for (i = 0; i < reps; i++) {
+		if (ins)
+			do_loop(NULL);		/* > 20 periods of 1M */
+		else
+			do_touch_n(m + (long)i * 4096 * pg, 4096);	/* 4 of 1000 */
+	}
+}
+
+static int ovf_run(cpc_t *cpc, const char *event, uint_t flags,
+		   uint64_t period, int ins, struct ovf_seen *seen)
+{
+	long pg = sysconf(_SC_PAGESIZE), npg = 3 * 4096;
+	struct sigaction sa, old;
+	struct busy b;
+	int rc = -1;
+	char *m;
+
+	memset(seen, 0, sizeof(*seen));
+	ovf_cpc = cpc;
+	ovf_set = cpc_set_create(cpc);
+	if (!ovf_set || cpc_set_add_request(cpc, ovf_set, event, UINT64_MAX - period + 1,
+					     flags | CPC_OVF_NOTIFY_EMT, 0, NULL) < 0)
+		return -1;
+	ovf_buf = cpc_buf_create(cpc, ovf_set);
+	m = mmap(NULL, npg * pg, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (!ovf_buf || m == MAP_FAILED)
+		return -1;
+	madvise(m, npg * pg, MADV_NOHUGEPAGE);
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = emt_handler;
+	sa.sa_flags = SA_SIGINFO;
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(SIGEMT, &sa, &old) < 0)
+		return -1;
+	ovf_want = (pid_t)syscall(SYS_gettid);
+	ovf_n = ovf_wrong = ovf_badcode = ovf_restart = 0;
+	ovf_first = UINT64_MAX;
+	if (busy_start(&b, !ins) < 0)
+		return -1;
+
+	/* one signal, however far past 2^64 the count goes */
+	if (cpc_bind_curlwp(cpc, ovf_set, 0) < 0)
+		goto out;
+	ovf_work(ins, m, 1);
+	seen->n1 = ovf_n;
+
+	/* restarted from the preset by the handler: one every period */
+	ovf_next = UINT64_MAX - period + 1;
+	ovf_restart = 1;
+	if (cpc_request_preset(cpc, 0, ovf_next) < 0 ||
+	    cpc_set_restart(cpc, ovf_set) < 0)
+		goto out;
+	ovf_work(ins, ins ? m : m + 4096 * pg, 1);
+	seen->n2 = ovf_n - seen->n1;
+	ovf_restart = 0;
+
+	/*
+	 * unbound: none.  (A signal may come as the unbind returns: on the
+	 * arm64 guest QEMU finds an instruction counter's overflow at the
+	 * next exception, here the unbind's system call, and the signal of
+	 * an overflow that came while bound is delivered at its return.)
+	 */
+	if (cpc_unbind(cpc, ovf_set) < 0)
+		goto out;
+	seen->n2 = ovf_n - seen->n1;
+	ovf_work(ins, ins ? m : m + 2 * 4096 * pg, 1);
+	seen->n3 = ovf_n - seen->n1 - seen->n2;
+	rc = 0;
+out:
+	busy_end(&b);
+	sigaction(SIGEMT, &old, NULL);
+	seen->first = ovf_first;
+	seen->wrong = ovf_wrong;
+	seen->badcode = ovf_badcode;
+	cpc_buf_destroy(cpc, ovf_buf);
+	cpc_set_destroy(cpc, ovf_set);
+	munmap(m, npg * pg);
+	return rc;
+}
+
+/*
+ * A request with CPC_OVF_NOTIFY_EMT and a preset P events below 2^64,
+ * bound with cpc_bind_curlwp(), while a sibling thread works the same
+ * event all along: the bound thread gets SIGEMT (si_code EMT_CPCOVF)
+ * once when its count passes 2^64 (the value sampled in the handler has
+ * wrapped: below the preset), and no more however far it goes on until
+ * cpc_set_restart(); a handler that restarts with the preset gets one
+ * signal every P events; the sibling never gets one; nothing after the
+ * unbind.  page-faults of fresh pages (a software event) in every guest,
+ * where the signal comes at the overflowing fault (the value is exactly
+ * 2^64: 0); PAPI_tot_ins of a known loop where there is a PMU (the arm64
+ * guest), where QEMU raises the overflow late (seen: 2M instructions).
+ * Three loops of 20M instructions beside a busy sibling take minutes on
+ * a loaded arm64 guest: 300 s (the harness's default is 30 s).
+ */
+TEST_F_TIMEOUT(cpc, overflow_signal_to_the_bound_thread, 300)
+{
+	static const struct {
+		const char *event;
+		uint_t flags;
+		uint64_t period;
+		int ins;
+	} runs[] = {
+		{ "page-faults", CPC_COUNT_USER | CPC_COUNT_SYSTEM, 1000, 0 },
+		{ "PAPI_tot_ins", CPC_COUNT_USER, 1000000, 1 },
+	};
+	struct ovf_seen seen;
+	unsigned int i;
+	cpc_set_t *set;
+
+	ASSERT_EQ(CPC_CAP_OVERFLOW_INTERRUPT,
+		  cpc_caps(self->cpc) & CPC_CAP_OVERFLOW_INTERRUPT);
+	for (i = 0; i < sizeof(runs) / sizeof(runs[0]); i++) {
+		if (runs[i].ins) {
+			set = cpc_set_create(self->cpc);
+			if (cpc_set_add_request(self->cpc, set, runs[i].event, 0,
+						runs[i].flags, 0, NULL) < 0) {
+				TH_LOG("no %s (%s): not run", runs[i].event, last_msg);
+				cpc_set_destroy(self->cpc, set);
+				continue;
+			}
+			cpc_set_destroy(self->cpc, set);
+		}
+		ASSERT_EQ(0, ovf_run(self->cpc, runs[i].event, runs[i].flags,
+				     runs[i].period, runs[i].ins, &seen))
+			TH_LOG("%s: %s", runs[i].event, last_msg);
+		TH_LOG("%s, overflow every %llu: %d signal(s) unrestarted, %d restarted, %d unbound; first sampled %llu; sibling's %d, bad si_code %d",
+		       runs[i].event, (unsigned long long)runs[i].period,
+		       seen.n1, seen.n2, seen.n3, (unsigned long long)seen.first,
+		       seen.wrong, seen.badcode);
+		EXPECT_EQ(1, seen.n1);
+		/* wrapped past 2^64: below the preset */
+		EXPECT_GT(UINT64_MAX - runs[i].period + 1, seen.first);
+		if (!runs[i].ins)
+			EXPECT_GT(64, seen.first);	/* at the fault */
+		EXPECT_LE(3, seen.n2);
+		EXPECT_EQ(0, seen.n3);
+		EXPECT_EQ(0, seen.wrong);
+		EXPECT_EQ(0, seen.badcode);
+	}
 }
 
 TEST_HARNESS_MAIN

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cpc_spec.h"
+#include "tool_util.h"
 
 /* Is name one of libcpc's attributes (cpc_walk_attrs())? */
 struct attr_find {
@@ -289,4 +290,92 @@ void cpcs_list(cpc_t *cpc, FILE *f)
 	list_one(&s, "nouser");
 	cpc_walk_attrs(cpc, &s, list_one);
 	fprintf(f, "%s\n\t%s\n", s.col ? "\n" : "", cpc_cpuref(cpc));
+}
+
+int cpcs_tool_opt(struct cpcs_opts *o, int c, const char *arg)
+{
+	switch (c) {
+	case 'c':
+		if (o->ntexts == CPCS_MAXSPEC)
+			tool_usage_error("at most %d -c sets", CPCS_MAXSPEC);
+		o->texts[o->ntexts++] = arg;
+		return 1;
+	case 'h':
+		o->help = 1;
+		return 1;
+	case 'n':
+		o->noheader = 1;
+		return 1;
+	case 't':
+		o->tsc = 1;
+		return 1;
+	case 'D':
+		return 1;	/* illumos' debug mode: nothing more to say */
+	default:
+		return 0;
+	}
+}
+
+cpc_t *cpcs_tool_open(int help, int nspecs, void (*usage)(FILE *f))
+{
+	cpc_t *cpc = cpc_open(CPC_VER_CURRENT);
+
+	if (help) {
+		usage(stdout);
+		if (cpc)
+			cpcs_list(cpc, stdout);
+		exit(0);
+	}
+	if (nspecs == 0)
+		tool_usage_error("no events: -c is needed");
+	return cpc;
+}
+
+void cpcs_tool_sets(cpc_t *cpc, const char *const *texts, int n,
+		    struct cpcs_spec *specs, cpc_set_t **sets)
+{
+	char err[512];
+	cpc_set_t *set;
+	int i;
+
+	if (!cpc)
+		tool_die("cannot access performance counters - %s", strerror(errno));
+	for (i = 0; i < n; i++) {
+		if (cpcs_parse(cpc, texts[i], &specs[i], err, sizeof(err)) < 0)
+			tool_usage_error("-c %s: %s", texts[i], err);
+		set = cpcs_set(cpc, &specs[i], err, sizeof(err));
+		if (!set)
+			tool_die("-c %s: %s", texts[i], err);
+		if (sets)
+			sets[i] = set;
+		else
+			cpc_set_destroy(cpc, set);
+	}
+}
+
+int cpcs_col_width(const char *name)
+{
+	int n = (int)strlen(name);
+
+	return n > 9 ? n : 9;
+}
+
+const char *cpcs_col_name(const struct cpcs_spec *specs, int nspecs,
+			  int spec, int i, char *buf, size_t len)
+{
+	if (nspecs > 1) {
+		snprintf(buf, len, "pic%d", i);
+		return buf;
+	}
+	return specs[spec].reqs[i].event;
+}
+
+int cpcs_ncols(const struct cpcs_spec *specs, int nspecs)
+{
+	int i, n = 0;
+
+	for (i = 0; i < nspecs; i++)
+		if (specs[i].nreqs > n)
+			n = specs[i].nreqs;
+	return n;
 }

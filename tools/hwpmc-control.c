@@ -16,7 +16,6 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,8 +25,9 @@
 #include <pmc.h>
 #include <hwpmc_version.h>
 
+#include "tool_util.h"
+
 #define PROG		"hwpmc-control"
-#define EX_USAGE	64		/* <sysexits.h> */
 #define ALL		(-1)		/* "*": every CPU or every row */
 #define CPU_MAX		4096		/* PMC ids carry 12 bits of CPU */
 #define ROW_MAX		256		/* ... and 8 bits of row */
@@ -60,33 +60,6 @@ static void usage(FILE *f)
 		"'" PROG " -c '*' -e '*' -c 0 -d 0'.\n");
 }
 
-__attribute__((format(printf, 1, 2), noreturn))
-static void usage_error(const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, PROG ": ");
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	usage(stderr);
-	exit(EX_USAGE);
-}
-
-__attribute__((format(printf, 1, 2), noreturn))
-static void die(const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, PROG ": ");
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	exit(1);
-}
-
 /* "*" or a decimal number in [0, max); else a usage error naming what. */
 static int parse_index(const char *s, int max, const char *what)
 {
@@ -98,7 +71,7 @@ static int parse_index(const char *s, int max, const char *what)
 	errno = 0;
 	v = strtol(s, &end, 10);
 	if (!*s || *end || errno || v < 0 || v >= max)
-		usage_error("bad %s '%s': expected a number from 0 to %d, or '*'",
+		tool_usage_error("bad %s '%s': expected a number from 0 to %d, or '*'",
 			    what, s, max - 1);
 	return (int)v;
 }
@@ -106,7 +79,7 @@ static int parse_index(const char *s, int max, const char *what)
 static void init_or_die(void)
 {
 	if (pmc_init() < 0)
-		die("cannot initialise: %s", pmc_init_message());
+		tool_die("cannot initialise: %s", pmc_init_message());
 }
 
 static const char *class_name(uint32_t cl, char *buf, size_t len)
@@ -180,7 +153,7 @@ static void print_vendor_events(int verbose)
 			cap = cap ? 2 * cap : 512;
 			nv = realloc(v, cap * sizeof(*v));
 			if (!nv)
-				die("out of memory");
+				tool_die("out of memory");
 			v = nv;
 		}
 		v[n].idx = idx;
@@ -256,7 +229,7 @@ static int list_events(int verbose)
 	uint32_t c;
 
 	if (pmc_cpuinfo(&ci) < 0)
-		die("cannot get CPU information: %s", strerror(errno));
+		tool_die("cannot get CPU information: %s", strerror(errno));
 	/* vendor events are a PMU's: no word of them without one */
 	for (c = 0; c < ci->pm_nclass; c++)
 		if (ci->pm_classes[c].pm_class == PMC_CLASS_PMU)
@@ -269,7 +242,7 @@ static int list_events(int verbose)
 			continue;
 		}
 		if (pmc_event_names_of_class((enum pmc_class)cl, &names, &n) < 0)
-			die("cannot list the events of class %s: %s",
+			tool_die("cannot list the events of class %s: %s",
 			    class_name(cl, buf, sizeof(buf)), strerror(errno));
 		printf("%s\n", class_name(cl, buf, sizeof(buf)));
 		/* the PMU class's names end with the vendor events: by topic */
@@ -326,7 +299,7 @@ static int list_state(void)
 	uint32_t c, n;
 
 	if (pmc_cpuinfo(&ci) < 0)
-		die("cannot get CPU information: %s", strerror(errno));
+		tool_die("cannot get CPU information: %s", strerror(errno));
 	cputype = pmc_name_of_cputype(ci->pm_cputype);
 	printf("%u %s CPUs present, with %u PMCs per CPU\n", ci->pm_ncpu,
 	       cputype ? cputype : "unknown", ci->pm_npmc);
@@ -336,7 +309,7 @@ static int list_state(void)
 				printf("CPU %u: offline\n", c);
 				continue;
 			}
-			die("cannot get the PMCs of CPU %u: %s", c,
+			tool_die("cannot get the PMCs of CPU %u: %s", c,
 			    strerror(errno));
 		}
 		printf("#CPU %u:\n", c);
@@ -372,7 +345,7 @@ static int show_stats(void)
 	struct pmc_driverstats ds;
 
 	if (pmc_get_driver_stats(&ds) < 0)
-		die("cannot get driver statistics: %s", strerror(errno));
+		tool_die("cannot get driver statistics: %s", strerror(errno));
 #define P(label, field)	printf("%-40s %ju\n", label, (uintmax_t)ds.field)
 	P("interrupts processed:", pm_intr_processed);
 	P("non-PMC interrupts:", pm_intr_ignored);
@@ -405,7 +378,7 @@ static int admin_one(int enable, int cpu, int pmc, int quiet_offline)
 		return 0;		/* "*": offline CPUs are skipped */
 	switch (errno) {
 	case EPERM:
-		die("%s PMC %d on CPU %d: %s (needs CAP_SYS_ADMIN)",
+		tool_die("%s PMC %d on CPU %d: %s (needs CAP_SYS_ADMIN)",
 		    enable ? "enabling" : "disabling", pmc, cpu,
 		    strerror(errno));
 	case EBUSY:
@@ -429,15 +402,15 @@ static int do_admin(const struct admin_op *ops, int nops)
 	ncpu = pmc_ncpu();
 	npmc = ncpu > 0 ? pmc_npmc(0) : -1;
 	if (ncpu < 0 || npmc < 0)
-		die("cannot get CPU information: %s", strerror(errno));
+		tool_die("cannot get CPU information: %s", strerror(errno));
 
 	for (i = 0; i < nops; i++) {
 		const struct admin_op *op = &ops[i];
 
 		if (op->cpu != ALL && op->cpu >= ncpu)
-			die("CPU %d does not exist (%d CPUs)", op->cpu, ncpu);
+			tool_die("CPU %d does not exist (%d CPUs)", op->cpu, ncpu);
 		if (op->pmc != ALL && op->pmc >= npmc)
-			die("PMC %d does not exist (%d PMCs per CPU)",
+			tool_die("PMC %d does not exist (%d PMCs per CPU)",
 			    op->pmc, npmc);
 		for (c = 0; c < ncpu; c++) {
 			if (op->cpu != ALL && c != op->cpu)
@@ -491,6 +464,7 @@ int main(int argc, char **argv)
 	int nops = 0, cpu = ALL, ch, r = 0, verbose = 0;
 	enum mode mode = M_NONE;
 
+	tool_init(PROG, usage);
 	opterr = 0;
 	while ((ch = getopt(argc, argv, ":c:d:e:hlLsvV")) != -1) {
 		enum mode want = M_NONE;
@@ -506,7 +480,7 @@ int main(int argc, char **argv)
 
 			nops_p = realloc(ops, (nops + 1) * sizeof(*ops));
 			if (!nops_p)
-				die("out of memory");
+				tool_die("out of memory");
 			ops = nops_p;
 			ops[nops].enable = ch == 'e';
 			ops[nops].cpu = cpu;
@@ -535,26 +509,26 @@ int main(int argc, char **argv)
 			want = M_VERSION;
 			break;
 		case ':':
-			usage_error("option -%c needs an argument", optopt);
+			tool_usage_error("option -%c needs an argument", optopt);
 		default:
-			usage_error("unknown option -%c", optopt);
+			tool_usage_error("unknown option -%c", optopt);
 		}
 		if (mode != M_NONE && mode != want)
-			usage_error("-L, -l, -s, -V and -c/-e/-d cannot be combined");
+			tool_usage_error("-L, -l, -s, -V and -c/-e/-d cannot be combined");
 		mode = want;
 	}
 	if (optind < argc)
-		usage_error("unexpected argument '%s'", argv[optind]);
+		tool_usage_error("unexpected argument '%s'", argv[optind]);
 	if (mode == M_NONE)
-		usage_error("no operation given");
+		tool_usage_error("no operation given");
 	if (mode == M_ADMIN && nops == 0)
-		usage_error("-c needs a following -e or -d");
+		tool_usage_error("-c needs a following -e or -d");
 	if (verbose && mode != M_LIST_EVENTS)
-		usage_error("-v goes with -L");
+		tool_usage_error("-v goes with -L");
 	if (mode == M_LIST_EVENTS && pmc_init() < 0) {
 		r = list_known_events(verbose);
 		if (fflush(stdout) != 0 || ferror(stdout))
-			die("write error on standard output: %s", strerror(errno));
+			tool_die("write error on standard output: %s", strerror(errno));
 		return r;
 	}
 
@@ -584,6 +558,6 @@ int main(int argc, char **argv)
 	free(ops);
 	pmc_fini();
 	if (fflush(stdout) != 0 || ferror(stdout))
-		die("write error on standard output: %s", strerror(errno));
+		tool_die("write error on standard output: %s", strerror(errno));
 	return r;
 }

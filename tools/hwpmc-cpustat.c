@@ -27,10 +27,10 @@
 #include <libcpc.h>
 
 #include "cpc_spec.h"
+#include "tool_util.h"
 
 #define PROG		"hwpmc-cpustat"
-#define EX_USAGE	64		/* <sysexits.h> */
-#define MAXSPEC		16
+#define MAXSPEC		CPCS_MAXSPEC
 
 struct tcpu {
 	int		 cpu;
@@ -44,6 +44,7 @@ static struct {
 	cpc_set_t	*total_set[MAXSPEC];
 	int		 nspecs;
 	int		 noheader, soak, tsc;
+	char		 stamp;		/* -T: 'u', 'd', or 0 */
 	double		 interval, period;
 	unsigned long	 count;
 	cpc_t		*cpc;
@@ -58,7 +59,8 @@ static _Atomic int soak_stop;
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: " PROG " -c events [-c events]... [-p period] [-nst] [interval [count]]\n"
+		"usage: " PROG " -c events [-c events]... [-p period] [-nst] [-T u|d]\n"
+		"                      [interval [count]]\n"
 		"       " PROG " -h\n"
 		"  -c events    [picn=]event[,attr[n][=val]][,[picn=]event...]: events\n"
 		"               to count on every CPU (user mode; sys, nouser: modes);\n"
@@ -70,54 +72,24 @@ static void usage(FILE *f)
 		"  -s           an idle soaker thread on each CPU while a system-only\n"
 		"               set (sys,nouser) is counted\n"
 		"  -t           a column of the ns the counters ran (cpc_buf_tick)\n"
+		"  -T u|d       a time stamp before each sample: seconds since the\n"
+		"               Epoch (u) or the date (d)\n"
 		"  interval     seconds between samples (default 5)\n"
 		"  count        samples to take (default: until interrupted)\n");
-}
-
-static void __attribute__((noreturn, format(printf, 1, 2))) usage_error(const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, PROG ": ");
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	usage(stderr);
-	exit(EX_USAGE);
-}
-
-static int col_width(const char *name)
-{
-	int n = (int)strlen(name);
-
-	return n > 9 ? n : 9;
-}
-
-static const char *col_name(int spec, int i, char *buf, size_t len)
-{
-	if (g.nspecs > 1) {
-		snprintf(buf, len, "pic%d", i);
-		return buf;
-	}
-	return g.specs[spec].reqs[i].event;
 }
 
 static void header(void)
 {
 	char buf[16];
 	const char *name;
-	int i, n = 0;
+	int i, n = cpcs_ncols(g.specs, g.nspecs);
 
 	if (g.noheader)
 		return;
-	for (i = 0; i < g.nspecs; i++)
-		if (g.specs[i].nreqs > n)
-			n = g.specs[i].nreqs;
 	printf("%8s %3s %5s", "time", "cpu", "event");
 	for (i = 0; i < n; i++) {
-		name = col_name(0, i, buf, sizeof(buf));
-		printf(" %*s", col_width(name), name);
+		name = cpcs_col_name(g.specs, g.nspecs, 0, i, buf, sizeof(buf));
+		printf(" %*s", cpcs_col_width(name), name);
 	}
 	if (g.tsc)
 		printf(" %12s", "ticks");
@@ -143,7 +115,7 @@ static void row(double t, int cpu, const char *event, int spec, cpc_buf_t *b)
 	for (i = 0; i < g.specs[spec].nreqs; i++) {
 		v = 0;
 		cpc_buf_get(g.cpc, b, i, &v);
-		printf(" %*" PRIu64, col_width(col_name(spec, i, buf, sizeof(buf))), v);
+		printf(" %*" PRIu64, cpcs_col_width(cpcs_col_name(g.specs, g.nspecs, spec, i, buf, sizeof(buf))), v);
 	}
 	if (g.tsc)
 		printf(" %12" PRIu64, cpc_buf_tick(g.cpc, b));
@@ -205,11 +177,32 @@ static void unbind_all(void)
 	}
 }
 
+/*
+ * -T u: the time in seconds since the Epoch (time(2)); -T d: the date as
+ * date(1) prints it; on a line of its own before each sample's rows, as
+ * illumos' tools print their time stamps.
+ */
+static void stamp(void)
+{
+	char buf[128];
+	time_t now = time(NULL);
+	struct tm tm;
+
+	if (g.stamp == 'u') {
+		printf("%lld\n", (long long)now);
+	} else if (g.stamp == 'd' && localtime_r(&now, &tm) &&
+		   strftime(buf, sizeof(buf), "%a %b %e %H:%M:%S %Z %Y", &tm)) {
+		printf("%s\n", buf);
+	}
+}
+
 /* Sample every CPU, print its row, add it to spec's totals. */
 static void sample_all(int spec)
 {
 	double t;
 	int i;
+
+	stamp();
 
 	for (i = 0; i < g.ncpus; i++) {
 		struct tcpu *c = &g.cpus[i];
@@ -284,48 +277,35 @@ static double parse_secs(const char *s, const char *what)
 	errno = 0;
 	v = strtod(s, &end);
 	if (errno || end == s || *end || !(v > 0) || v > 86400)
-		usage_error("%s: not a number of seconds: \"%s\"", what, s);
+		tool_usage_error("%s: not a number of seconds: \"%s\"", what, s);
 	return v;
 }
 
 int main(int argc, char **argv)
 {
-	const char *specs[MAXSPEC];
-	int c, i, help = 0, spec, soaking = 0, ncpu_conf;
+	struct cpcs_opts o = { 0 };
+	int c, i, spec, soaking = 0, ncpu_conf;
 	pthread_t *soakers = NULL;
 	unsigned long k, done;
-	struct sigaction sa;
 	double t, cycle0;
-	char err[512];
-	cpc_set_t *set;
 	char *end;
 
+	tool_init(PROG, usage);
 	while ((c = getopt(argc, argv, "c:hnp:stDT:")) != -1) {
+		if (cpcs_tool_opt(&o, c, optarg))
+			continue;
 		switch (c) {
-		case 'c':
-			if (g.nspecs == MAXSPEC)
-				usage_error("at most %d -c sets", MAXSPEC);
-			specs[g.nspecs++] = optarg;
-			break;
-		case 'h':
-			help = 1;
-			break;
-		case 'n':
-			g.noheader = 1;
-			break;
 		case 'p':
 			g.period = parse_secs(optarg, "-p");
 			break;
 		case 's':
 			g.soak = 1;
 			break;
-		case 't':
-			g.tsc = 1;
-			break;
-		case 'D':
-			break;
 		case 'T':
-			usage_error("-T is not supported");
+			if (strcmp(optarg, "u") && strcmp(optarg, "d"))
+				tool_usage_error("-T: u or d, not \"%s\"", optarg);
+			g.stamp = optarg[0];
+			break;
 		default:
 			usage(stderr);
 			return EX_USAGE;
@@ -333,40 +313,24 @@ int main(int argc, char **argv)
 	}
 	argc -= optind;
 	argv += optind;
-	g.cpc = cpc_open(CPC_VER_CURRENT);
-	if (help) {
-		usage(stdout);
-		if (g.cpc)
-			cpcs_list(g.cpc, stdout);
-		return 0;
-	}
-	if (g.nspecs == 0)
-		usage_error("no events: -c is needed");
+	g.nspecs = o.ntexts;
+	g.noheader = o.noheader;
+	g.tsc = o.tsc;
+	g.cpc = cpcs_tool_open(o.help, o.ntexts, usage);
 	if (argc > 2)
-		usage_error("too many arguments: \"%s\"", argv[2]);
+		tool_usage_error("too many arguments: \"%s\"", argv[2]);
 	if (argc >= 1)
 		g.interval = parse_secs(argv[0], "interval");
 	if (argc == 2) {
 		errno = 0;
 		g.count = strtoul(argv[1], &end, 10);
 		if (errno || end == argv[1] || *end || *argv[1] == '-' || g.count == 0)
-			usage_error("count: not a positive number: \"%s\"", argv[1]);
+			tool_usage_error("count: not a positive number: \"%s\"", argv[1]);
 	}
-	if (!g.cpc) {
-		fprintf(stderr, PROG ": cannot access performance counters - %s\n",
-			strerror(errno));
-		return 1;
-	}
+	/* unbound sets: they hold the totals' buffers */
+	cpcs_tool_sets(g.cpc, o.texts, o.ntexts, g.specs, g.total_set);
 	for (i = 0; i < g.nspecs; i++) {
-		if (cpcs_parse(g.cpc, specs[i], &g.specs[i], err, sizeof(err)) < 0)
-			usage_error("-c %s: %s", specs[i], err);
-		set = cpcs_set(g.cpc, &g.specs[i], err, sizeof(err));
-		if (!set) {
-			fprintf(stderr, PROG ": -c %s: %s\n", specs[i], err);
-			return 1;
-		}
-		g.total_set[i] = set;	/* unbound: holds the totals' buffer */
-		g.total[i] = cpc_buf_create(g.cpc, set);
+		g.total[i] = cpc_buf_create(g.cpc, g.total_set[i]);
 		if (!g.total[i]) {
 			fprintf(stderr, PROG ": %s\n", strerror(errno));
 			return 1;
@@ -385,11 +349,7 @@ int main(int argc, char **argv)
 		g.cpus[i].cpu = i;
 	g.ncpus = ncpu_conf;
 
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
+	tool_on_stop_signals(on_signal);
 
 	clock_gettime(CLOCK_MONOTONIC, &g.t0);
 	if (bind_all(0, 1) < 0)

@@ -30,10 +30,10 @@
 #include <libpctx.h>
 
 #include "cpc_spec.h"
+#include "tool_util.h"
 
 #define PROG		"hwpmc-cputrack"
-#define EX_USAGE	64		/* <sysexits.h> */
-#define MAXSPEC		16
+#define MAXSPEC		CPCS_MAXSPEC
 
 struct tproc {
 	struct tproc	*next;
@@ -81,19 +81,6 @@ static void usage(FILE *f)
 		"  -v           verbose: init_lwp and fini_lwp lines\n");
 }
 
-static void __attribute__((noreturn, format(printf, 1, 2))) usage_error(const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, PROG ": ");
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	usage(stderr);
-	exit(EX_USAGE);
-}
-
 static void pctx_errfn(const char *fn, const char *fmt, va_list ap)
 {
 	fprintf(stderr, PROG ": %s: ", fn);
@@ -125,41 +112,21 @@ static void tproc_unset(struct tproc *p)
 	p->start = p->prev = p->cur = p->diff = NULL;
 }
 
-/* A column's width: its header's, at least 9. */
-static int col_width(const char *name)
-{
-	int n = (int)strlen(name);
-
-	return n > 9 ? n : 9;
-}
-
-static const char *col_name(int spec, int i, char *buf, size_t len)
-{
-	if (g.nspecs > 1) {
-		snprintf(buf, len, "pic%d", i);
-		return buf;
-	}
-	return g.specs[spec].reqs[i].event;
-}
-
 static void header(void)
 {
 	char buf[16];
-	int i, n = 0;
+	int i, n = cpcs_ncols(g.specs, g.nspecs);
 
 	if (g.noheader)
 		return;
-	for (i = 0; i < g.nspecs; i++)
-		if (g.specs[i].nreqs > n)
-			n = g.specs[i].nreqs;
 	fprintf(g.out, "%7s ", "time");
 	if (g.follow_fork)
 		fprintf(g.out, "%7s ", "pid");
 	fprintf(g.out, "%3s %10s", "lwp", "event");
 	for (i = 0; i < n; i++) {
-		const char *name = col_name(0, i, buf, sizeof(buf));
+		const char *name = cpcs_col_name(g.specs, g.nspecs, 0, i, buf, sizeof(buf));
 
-		fprintf(g.out, " %*s", col_width(name), name);
+		fprintf(g.out, " %*s", cpcs_col_width(name), name);
 	}
 	if (g.tsc)
 		fprintf(g.out, " %12s", "ticks");
@@ -195,7 +162,7 @@ static void line_counts(struct tproc *p, id_t lwp, const char *event, cpc_buf_t 
 	for (i = 0; i < sp->nreqs; i++) {
 		v = 0;
 		cpc_buf_get(g.cpc, b, i, &v);
-		fprintf(g.out, " %*" PRIu64, col_width(col_name(p->spec, i, buf, sizeof(buf))), v);
+		fprintf(g.out, " %*" PRIu64, cpcs_col_width(cpcs_col_name(g.specs, g.nspecs, p->spec, i, buf, sizeof(buf))), v);
 	}
 	if (g.tsc)
 		fprintf(g.out, " %12" PRIu64, cpc_buf_tick(g.cpc, b));
@@ -307,7 +274,7 @@ static int on_exec(pctx_t *pctx, pid_t pid, id_t lwp, char *cmd, void *arg)
 		tproc_unset(p);
 	}
 	line_start(now_ns(), pid, lwp, "exec");
-	fprintf(g.out, " %*s # '%s'\n", col_width(""), "", cmd);
+	fprintf(g.out, " %*s # '%s'\n", cpcs_col_width(""), "", cmd);
 	fflush(g.out);
 	return g.follow_exec ? 0 : 1;
 }
@@ -317,7 +284,7 @@ static void on_fork(pctx_t *pctx, pid_t pid, id_t lwp, pid_t child, void *arg)
 	(void)pctx;
 	(void)arg;
 	line_start(now_ns(), pid, lwp, "fork");
-	fprintf(g.out, " %*s # %d\n", col_width(""), "", (int)child);
+	fprintf(g.out, " %*s # %d\n", cpcs_col_width(""), "", (int)child);
 	fflush(g.out);
 }
 
@@ -361,39 +328,29 @@ static unsigned long parse_count(const char *s, const char *what)
 	errno = 0;
 	v = strtoul(s, &end, 10);
 	if (errno || end == s || *end || *s == '-' || v == 0 || v > 0x7fffffffUL)
-		usage_error("%s: not a positive number: \"%s\"", what, s);
+		tool_usage_error("%s: not a positive number: \"%s\"", what, s);
 	return v;
 }
 
 int main(int argc, char **argv)
 {
-	const char *outfile = NULL, *specs[MAXSPEC];
-	int c, i, help = 0, rc;
-	struct sigaction sa;
-	char err[512];
-	cpc_set_t *set;
+	struct cpcs_opts o = { 0 };
+	const char *outfile = NULL;
+	int c, i, rc;
 	pctx_t *pctx;
 	char *end;
 	long pid;
 
+	tool_init(PROG, usage);
 	while ((c = getopt(argc, argv, "+c:efhnN:o:p:tT:vD")) != -1) {
+		if (cpcs_tool_opt(&o, c, optarg))
+			continue;
 		switch (c) {
-		case 'c':
-			if (g.nspecs == MAXSPEC)
-				usage_error("at most %d -c sets", MAXSPEC);
-			specs[g.nspecs++] = optarg;
-			break;
 		case 'e':
 			g.follow_exec = 1;
 			break;
 		case 'f':
 			g.follow_fork = 1;
-			break;
-		case 'h':
-			help = 1;
-			break;
-		case 'n':
-			g.noheader = 1;
 			break;
 		case 'N':
 			g.count = parse_count(optarg, "-N");
@@ -405,24 +362,19 @@ int main(int argc, char **argv)
 			errno = 0;
 			pid = strtol(optarg, &end, 10);
 			if (errno || end == optarg || *end || pid <= 0 || pid > 0x7fffffffL)
-				usage_error("-p: not a process id: \"%s\"", optarg);
+				tool_usage_error("-p: not a process id: \"%s\"", optarg);
 			g.pid = (pid_t)pid;
-			break;
-		case 't':
-			g.tsc = 1;
 			break;
 		case 'T':
 			errno = 0;
 			g.interval = strtod(optarg, &end);
 			if (errno || end == optarg || *end || !(g.interval >= 0) ||
 			    g.interval > 86400)
-				usage_error("-T: not an interval in seconds: \"%s\"", optarg);
+				tool_usage_error("-T: not an interval in seconds: \"%s\"", optarg);
 			break;
 		case 'v':
 			g.verbose = 1;
 			break;
-		case 'D':
-			break;		/* illumos' debug mode: nothing more to say */
 		default:
 			usage(stderr);
 			return EX_USAGE;
@@ -431,37 +383,18 @@ int main(int argc, char **argv)
 	argc -= optind;
 	argv += optind;
 
-	g.cpc = cpc_open(CPC_VER_CURRENT);
-	if (help) {
-		usage(stdout);
-		if (g.cpc)
-			cpcs_list(g.cpc, stdout);
-		return 0;
-	}
-	if (g.nspecs == 0)
-		usage_error("no events: -c is needed");
+	g.nspecs = o.ntexts;
+	g.noheader = o.noheader;
+	g.tsc = o.tsc;
+	g.cpc = cpcs_tool_open(o.help, o.ntexts, usage);
 	if (g.pid && argc > 0)
-		usage_error("-p and a command: one or the other");
+		tool_usage_error("-p and a command: one or the other");
 	if (!g.pid && argc == 0)
-		usage_error("no command and no -p");
+		tool_usage_error("no command and no -p");
 	if (g.interval > 0 && g.interval < 0.001)
-		usage_error("-T: at least 0.001 s");
-	if (!g.cpc) {
-		fprintf(stderr, PROG ": cannot access performance counters - %s\n",
-			strerror(errno));
-		return 1;
-	}
-	for (i = 0; i < g.nspecs; i++) {
-		if (cpcs_parse(g.cpc, specs[i], &g.specs[i], err, sizeof(err)) < 0)
-			usage_error("-c %s: %s", specs[i], err);
-		/* the events checked before the command starts */
-		set = cpcs_set(g.cpc, &g.specs[i], err, sizeof(err));
-		if (!set) {
-			fprintf(stderr, PROG ": -c %s: %s\n", specs[i], err);
-			return 1;
-		}
-		cpc_set_destroy(g.cpc, set);
-	}
+		tool_usage_error("-T: at least 0.001 s");
+	/* the events checked before the command starts */
+	cpcs_tool_sets(g.cpc, o.texts, o.ntexts, g.specs, NULL);
 	g.out = stdout;
 	if (outfile) {
 		g.out = fopen(outfile, "w");
@@ -488,11 +421,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	stop_cpc = g.cpc;
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
+	tool_on_stop_signals(on_signal);
 
 	g.t0 = now_ns();
 	header();

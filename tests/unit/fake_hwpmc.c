@@ -271,6 +271,7 @@ struct fake_pmc {
 	pid_t		targets[FAKE_NTARGET];
 	unsigned int	ntarget;
 	uint64_t	value;
+	uint64_t	reload;		/* sampling: the reload count */
 };
 
 static struct fake_pmc fake_pmcs[FAKE_NPMC];
@@ -378,7 +379,13 @@ static int do_pmcallocate(struct pmc_op_pmcallocate *pa)
 	fake_pmcs[i].caps = pa->pm_caps | PMC_CAP_READ | PMC_CAP_WRITE |
 			    (PMC_IS_SAMPLING_MODE(mode) ? PMC_CAP_INTERRUPT : 0);
 	fake_pmcs[i].cpu = PMC_IS_SYSTEM_MODE(mode) ? (int)pa->pm_cpu : -1;
-	fake_pmcs[i].value = pa->pm_count;
+	if (PMC_IS_SAMPLING_MODE(mode)) {
+		fake_pmcs[i].reload = pa->pm_count;
+		if (pa->pm_flags & PMC_F_NOTIFY)
+			fake_hwpmc_notify_count = pa->pm_count;
+	} else {
+		fake_pmcs[i].value = pa->pm_count;
+	}
 	fake_pmcs[i].id = PMC_ID_MAKE_ID(PMC_IS_SYSTEM_MODE(mode) ?
 					 pa->pm_cpu : PMC_CPU_ANY, mode,
 					 pa->pm_class, i);
@@ -386,6 +393,7 @@ static int do_pmcallocate(struct pmc_op_pmcallocate *pa)
 	return 0;
 }
 
+uint64_t fake_hwpmc_notify_count;
 int fake_hwpmc_attached_tid;
 
 /*
@@ -472,7 +480,8 @@ static int do_pmcsimple(unsigned long cmd, const struct pmc_op_simple *sp)
 		if (pm->running)
 			return 0;
 		if (((pm->flags & (PMC_F_LOG_PROCCSW | PMC_F_LOG_PROCEXIT)) ||
-		     PMC_IS_SAMPLING_MODE(pm->mode)) && fake_logfd < 0)
+		     (PMC_IS_SAMPLING_MODE(pm->mode) &&
+		      !(pm->flags & PMC_F_NOTIFY))) && fake_logfd < 0)
 			return -EDESTADDRREQ;	/* no log */
 		if (pm->cpu < 0 && !pm->ntarget) {
 			error = pm->had_targets ? -ESRCH : fake_attach(pm, 0);
@@ -528,8 +537,13 @@ static int do_pmcsetcount(const struct pmc_op_pmcsetcount *sc)
 	if (!error && PMC_IS_SAMPLING_MODE(pm->mode) &&
 	    sc->pm_count > HWPMC_ALLOC_PERIOD_MAX)
 		error = -EINVAL;	/* perf's sample_period bound */
-	if (!error)
+	if (!error && PMC_IS_SAMPLING_MODE(pm->mode)) {
+		pm->reload = sc->pm_count;
+		if (pm->flags & PMC_F_NOTIFY)
+			fake_hwpmc_notify_count = sc->pm_count;
+	} else if (!error) {
 		pm->value = sc->pm_count;
+	}
 	return error;
 }
 

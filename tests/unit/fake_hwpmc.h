@@ -19,7 +19,7 @@
  * four modes; PMCALLOCATE's are the module's own (<hwpmc_allocate.h>),
  * and fake_hwpmc_alloc_check names the one the last PMCALLOCATE failed
  * (HWPMC_ALLOC_OK: none; EINVAL then means no free row).  Sampling PMCs
- * and those with PMC_F_LOG_* need a log at PMCSTART; a running PMC counts
+ * (but PMC_F_NOTIFY ones) and those with PMC_F_LOG_* need a log at PMCSTART; a running PMC counts
  * FAKE_TICK (or FAKE_HWPMC_TICK) more at every read.  Attaching to pid
  * FAKE_PID_EPERM (init) is EPERM, to a pid that does not exist ESRCH.
  * A PMC_F_THREAD PMC's targets are threads (pid 0: the calling thread):
@@ -51,5 +51,7 @@ extern int fake_hwpmc_alloc_check;	/* enum hwpmc_alloc_check */
 /* the pm_evname of the last PMCALLOCATE_NAMED ("" after a plain one) */
 extern char fake_hwpmc_evname[PMC_NAME_MAX];
 extern int fake_hwpmc_attached_tid;	/* PMC_F_THREAD: the last attach's */
+/* PMC_F_NOTIFY: the last reload count given (PMCALLOCATE, PMCSETCOUNT) */
+extern uint64_t fake_hwpmc_notify_count;
 
 #endif

@@ -107,7 +107,7 @@ static void test_open(void)
 	if (!ok(cpc != NULL, "cpc_open(CPC_VER_CURRENT) on the fake module"))
 		return;
 	ok(cpc_npic(cpc) == FAKE_NSOFT, "cpc_npic: the SOFT rows without a PMU (%u)", cpc_npic(cpc));
-	ok(cpc_caps(cpc) == 0, "cpc_caps: no overflow interrupt (yet)");
+	ok(cpc_caps(cpc) == CPC_CAP_OVERFLOW_INTERRUPT, "cpc_caps: overflow interrupts");
 	ok(strstr(cpc_cciname(cpc), "software") != NULL, "cpc_cciname: %s", cpc_cciname(cpc));
 	ok(strlen(cpc_cpuref(cpc)) > 20 && strlen(cpc_cpuref(cpc)) < CPC_MAX_CPUREF,
 	   "cpc_cpuref: %.60s...", cpc_cpuref(cpc));
@@ -453,7 +453,7 @@ static void test_bind_other(void)
 	pctx_t *pctx;
 	uint64_t v;
 	pid_t child;
-	int st;
+	int st, rc;
 
 	if (!cpc)
 		return;
@@ -503,15 +503,40 @@ static void test_bind_other(void)
 	ok(pctx_capture(child, NULL, 0, NULL) == NULL && errno == ESRCH,
 	   "pctx_capture of a process gone: ESRCH");
 
-	/* overflow notification: not yet */
+	/*
+	 * overflow notification: a thread-scope sampling PMC whose count is
+	 * the distance from the value to 2^64, re-armed at each restart
+	 */
 	cpc_set_destroy(cpc, set);
 	set = cpc_set_create(cpc);
 	ok(cpc_set_add_request(cpc, set, "cpu-clock", UINT64_MAX - 999, CPC_COUNT_USER | CPC_OVF_NOTIFY_EMT,
 			       0, NULL) == 0, "a request with CPC_OVF_NOTIFY_EMT is added");
 	reset_err();
 	errno = 0;
-	ok(cpc_bind_curlwp(cpc, set, 0) == -1 && errno == ENOTSUP && last_msg[0],
-	   "... and its set's bind fails: ENOTSUP: %s", last_msg);
+	ok(cpc_bind_cpu(cpc, 0, set, 0) == -1 && errno == ENOTSUP && last_msg[0],
+	   "cpc_bind_cpu of an overflow request: ENOTSUP: %s", last_msg);
+	fake_hwpmc_notify_count = 0;
+	ok(cpc_bind_curlwp(cpc, set, 0) == 0, "cpc_bind_curlwp of it: %s", last_msg);
+	ok(fake_hwpmc_notify_count == 1000,
+	   "... a PMC_F_NOTIFY PMC counting 1000 to overflow (%" PRIu64 ")",
+	   fake_hwpmc_notify_count);
+	b = cpc_buf_create(cpc, set);
+	ok(cpc_set_sample(cpc, set, b) == 0 && cpc_buf_get(cpc, b, 0, &v) == 0 &&
+	   v == UINT64_MAX - 999 + FAKE_TICK,
+	   "its value: the preset and what it counted (%" PRIu64 ")", v);
+	rc = cpc_request_preset(cpc, 0, UINT64_MAX - 4999) == 0 &&
+	     cpc_set_restart(cpc, set) == 0;
+	ok(rc && fake_hwpmc_notify_count == 5000,
+	   "restart with a new preset: 5000 to overflow (%" PRIu64 ")",
+	   fake_hwpmc_notify_count);
+	ok(cpc_set_sample(cpc, set, b) == 0 && cpc_buf_get(cpc, b, 0, &v) == 0 &&
+	   v == UINT64_MAX - 4999 + FAKE_TICK,
+	   "... and the value goes on from it (%" PRIu64 ")", v);
+	rc = cpc_set_restart(cpc, set) == 0;
+	ok(rc && fake_hwpmc_notify_count == 5000 - FAKE_TICK,
+	   "restart without one: from its value (%" PRIu64 " to overflow)",
+	   fake_hwpmc_notify_count);
+	cpc_buf_destroy(cpc, b);
 	cpc_close(cpc);
 }
 

@@ -165,6 +165,13 @@ ok $? "cpustat -n -t: no header; two events and a ticks column"
 run 0 "$CSTAT" -c cpu-clock -c page-faults,sys -p 0.2 0.05 1 && has out ' event +pic0$' &&
 	[ "$(lines out ' tick ')" = $((2 * ncpu)) ] && [ "$(lines out ' total ')" = 2 ]
 ok $? "cpustat -p: a cycle of both sets, a total row each"
+cusage '-T: u or d' -c cpu-clock -T x 1 1; ok $? "cpustat: -T x: usage error"
+now=$(date +%s)
+run 0 "$CSTAT" -T u -c cpu-clock 0.05 2 && [ "$(lines out '^[0-9]{10,}$')" = 2 ] &&
+	t=$(grep -E '^[0-9]{10,}$' "$T/out" | head -n 1) && [ "$t" -ge "$now" ] && [ "$t" -le $((now + 5)) ]
+ok $? "cpustat -T u: the seconds since the Epoch before each sample (2)"
+run 0 "$CSTAT" -T d -c cpu-clock 0.05 1 && [ "$(lines out '^[A-Z][a-z]{2} [A-Z][a-z]{2} [ 0-9][0-9] [0-9:]{8} [A-Z+0-9-]+ [0-9]{4}$')" = 1 ]
+ok $? "cpustat -T d: the date before the sample"
 run 0 "$CSTAT" -s -c cpu-clock,sys,nouser 0.05 1 && [ "$(lines out ' tick ')" = "$ncpu" ]
 ok $? "cpustat -s: a system-only set with idle soakers"
 run 0 "$CSTAT" -h && has out '^usage: hwpmc-cpustat' && has out 'Generic Events'

@@ -191,7 +191,8 @@
 #define PMC_F_EV_PMU		0x00000200	/* event in pm_md */
 #define PMC_F_LAST		0x00000200
 /*
- * Linux extensions (ABI 0x01020000), above FreeBSD's flags:
+ * Linux extensions (ABI 0x01020000; PMC_F_NOTIFY and thread-scope
+ * sampling PMCs 0x01030000), above FreeBSD's flags:
  *
  * PMC_F_USERSTACK: each sample of the PMC in a 64-bit process's user
  * mode also gives the process's user registers and the top pm_stacksize
@@ -203,11 +204,25 @@
  * PMC_F_THREAD, a counting process PMC (PMC_MODE_TC) whose targets are
  * threads: PMCATTACH and PMCDETACH take a thread id in pm_pid (0: the
  * calling thread), and the PMC counts that thread only, not its
- * siblings, new threads or children.  Not with PMC_F_DESCENDANTS.
+ * siblings, new threads or children.  Not with PMC_F_DESCENDANTS.  A
+ * sampling process PMC (PMC_MODE_TS) may be thread-scope too (not with
+ * PMC_F_LOG_PROCCSW or PMC_F_LOG_PROCEXIT): it samples that thread only.
+ *
+ * PMC_F_NOTIFY, a thread-scope sampling PMC (PMC_MODE_TS with
+ * PMC_F_THREAD) whose target is a thread of its owner's process: the
+ * first overflow after each PMCSTART (after pm_count events) sends the
+ * target thread signal PMC_NOTIFY_SIGNAL (SIGSTKFLT, which the kernel
+ * sends for nothing else on x86 and arm64) with si_code PMC_NOTIFY_CODE
+ * and si_addr the user PC (NULL in kernel mode); later overflows send
+ * nothing until the next PMCSTART.  It needs no log: without one its
+ * samples are dropped.  libcpc's CPC_OVF_NOTIFY_EMT (SIGEMT on illumos).
  */
 #define PMC_F_USERSTACK		0x00000400	/* Linux: USERSTACK records */
 #define PMC_STACK_USER_MAX	32768
 #define PMC_F_THREAD		0x01000000
+#define PMC_F_NOTIFY		0x02000000
+#define PMC_NOTIFY_SIGNAL	16		/* SIGSTKFLT */
+#define PMC_NOTIFY_CODE		2		/* illumos' EMT_CPCOVF */
 
 /*
  * Events.  Event codes are dynamic, as FreeBSD's soft events are: the

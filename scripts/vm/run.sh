@@ -357,7 +357,12 @@ if [ "$arch" = amd64 ]; then
 else
 	accel=tcg
 	# PMUv3 with exact cycles and instructions (1 insn = 1 ns): see
-	# docs of the emulated PMU (arm64-pmu-under-qemu); -cpu max is 3x slower
+	# docs of the emulated PMU (arm64-pmu-under-qemu); -cpu max is 3x slower.
+	# HWPMC_VM_ICOUNT_SHIFT=N makes an instruction 2^N ns.  Tried with 3
+	# (2026-11-27): tests busy for a time ran 5x faster, but a 10 us
+	# cpu-clock period left the fuzzer 1250 instructions per interrupt
+	# (RCU stalls, soft lockups) and fixed work took 8x the samples
+	# (bench_smoke's log filled the guest's tmpfs).  So 0.
 	qemu=(qemu-system-aarch64 -M virt -cpu cortex-a57 -icount "shift=${HWPMC_VM_ICOUNT_SHIFT:-0}" -m 1024 -smp 2)
 	append="console=ttyAMA0 $append"
 fi

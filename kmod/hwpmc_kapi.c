@@ -214,6 +214,10 @@ int __pmc_configure_counter(struct module *mod, struct task_struct *t,
 
 	down_write(&hwpmc_sx);
 	old = hwpmc_kctr_find(t, ctr);
+	if (old && old->mod != mod) {
+		error = -EBUSY;		/* another module's: not ours to replace */
+		goto unlock;
+	}
 	if (old)
 		hwpmc_kctr_drop(old);
 	if (hwpmc_kctr_row_used(ctr, true))
@@ -222,6 +226,7 @@ int __pmc_configure_counter(struct module *mod, struct task_struct *t,
 		error = hwpmc_row_kernel_take(ctr);
 	if (!error)
 		list_add_tail_rcu(&kc->link, &hwpmc_kctrs);
+unlock:
 	up_write(&hwpmc_sx);
 	if (error)
 		hwpmc_kctr_free(kc);
@@ -271,6 +276,20 @@ static int hwpmc_kapi_switch(struct task_struct *t, int ctr, bool on)
 				hwpmc_md_stop(kc->ev[i]);
 		}
 		kc->enabled = on;
+		/*
+		 * A CPU's counter is put on its PMU at once, or not at all
+		 * (every hardware counter taken by other perf users).
+		 */
+		for (i = 0; on && !t && i < kc->nev; i++) {
+			if (kc->ev[i] && hwpmc_md_failed(kc->ev[i]))
+				error = -EBUSY;
+		}
+		for (i = 0; error && i < kc->nev; i++) {
+			if (kc->ev[i])
+				hwpmc_md_stop(kc->ev[i]);
+		}
+		if (error)
+			kc->enabled = false;
 	}
 	up_write(&hwpmc_sx);
 	return error;

@@ -524,6 +524,7 @@ void hwpmc_rec_callchain_ustack(struct hwpmc_log *lg, u64 time, u32 pmcid,
 	    hwpmc_log_max_len()) {
 		hwpmc_stat_inc(stacks_dropped);
 		hwpmc_log_appendv(lg, time, rs + 1, 1);
-	} else
+	} else {
 		hwpmc_log_appendv(lg, time, rs, 2);
+	}
 }

@@ -456,7 +456,7 @@ TEST_F(dev, getdriverstats_counts_calls_and_errors)
 	/* 13 calls and the second GETDRIVERSTATS; others may run too */
 	EXPECT_LE(a.pm_syscalls + 14, b.pm_syscalls);
 	EXPECT_LE(a.pm_syscall_errors + 3, b.pm_syscall_errors);
-	for (i = 0; i < 3; i++)
+	for (i = 0; i < (int)ARRAY_SIZE(b.pm__reserved); i++)
 		EXPECT_EQ(0, b.pm__reserved[i]);
 	EXPECT_EQ(EFAULT, xioctl(self->fd, HWPMC_IOC_GETDRIVERSTATS, BAD_PTR));
 }

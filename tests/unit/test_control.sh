@@ -142,12 +142,13 @@ HWPMC_DEVICE=/nonexistent/hwpmc HWPMC_CPUID=AuthenticAMD-25-1-1 run 0 "$CTL" -L 
 	[ "$(topic_of ex_ret_instr)" = "core:" ]
 ok $? "-L without a module: known events and Zen 3's, by topic"
 
-run 0 fake "$CTL" -s && [ "$(wc -l < "$T/out")" = 13 ] &&
+run 0 fake "$CTL" -s && [ "$(wc -l < "$T/out")" = 14 ] &&
 	has out "interrupts processed:                    2" &&
 	has out "non-PMC interrupts:                      5" &&
 	has out "log write errors:                        12" &&
-	has out "process exits and execs handled:         13"
-ok $? "-s: 13 statistics lines"
+	has out "process exits and execs handled:         13" &&
+	has out "user stack copies lost:                  14"
+ok $? "-s: 14 statistics lines"
 
 run 0 fake "$CTL" -c 0 -e 0 -d 2 -c '*' -e 3 && [ ! -s "$T/out" ]
 ok $? "-c 0 -e 0 -d 2 -c * -e 3: silent success (offline CPU skipped)"

@@ -1082,6 +1082,9 @@ int sym_kernel_load(const char **why)
 			continue;
 		if (t != 't' && t != 'T' && t != 'w' && t != 'W')
 			continue;
+		/* arm64's mapping symbols ($x, $d): no function's name */
+		if (name[0] == '$')
+			continue;
 		if (a)
 			nonzero = 1;
 		if (nksym == room) {

@@ -796,9 +796,9 @@ static void hwpmc_kprof_configure(struct hwpmc_owner *po, struct hwpmc_log *lg)
  * CONFIGURELOG: fd >= 0 gives the caller a log writing to fd (EBUSY when
  * it has one); fd < 0 closes it.  PMCALLOCATE records of the owner's
  * PMCs follow INITIALIZE, and PMCATTACH of their targets.  With
- * PMC_LOG_KERNEL_PROFILES the log also takes the kernel's profiles: one
- * log at a time (EBUSY), for a caller that may see kernel addresses
- * (EPERM).
+ * PMC_LOG_KERNEL_PROFILES the log also takes the kernel's profiles, for
+ * a caller with CAP_PERFMON that may see kernel addresses (EPERM), one
+ * log at a time (EBUSY).
  */
 int hwpmc_pmc_configurelog(struct file *file, int fd, u32 flags)
 {
@@ -816,14 +816,18 @@ int hwpmc_pmc_configurelog(struct file *file, int fd, u32 flags)
 		up_write(&hwpmc_sx);
 		return hwpmc_pmc_closelog();
 	}
-	if ((po && po->log) ||
-	    ((flags & PMC_LOG_KERNEL_PROFILES) && hwpmc_kprof.log)) {
+	if (po && po->log) {
 		error = -EBUSY;
 		goto out;
 	}
-	if ((flags & PMC_LOG_KERNEL_PROFILES) && !hwpmc_kaddrs_visible()) {
-		error = -EPERM;
-		goto out;
+	if (flags & PMC_LOG_KERNEL_PROFILES) {
+		/* a system-wide kernel sampler's privilege, kernel addresses */
+		if (!hwpmc_perfmon_noaudit() || !hwpmc_kaddrs_visible())
+			error = -EPERM;
+		else if (hwpmc_kprof.log)
+			error = -EBUSY;
+		if (error)
+			goto out;
 	}
 	lg = hwpmc_log_open(fd, file);
 	if (IS_ERR(lg)) {

@@ -459,10 +459,10 @@ int sample_begin(struct sampling *s, const struct opts *o)
 	if (pmc_configure_logfile_flags(s->logw, o->kprof ?
 					PMC_LOG_KERNEL_PROFILES : 0) < 0) {
 		if (o->kprof && errno == EPERM)
-			fprintf(stderr, "%s: --kernel-profiles: kernel addresses "
-				"are hidden from you (CAP_SYSLOG or CAP_PERFMON, "
-				"and kernel.kptr_restrict below 2, are needed)\n",
-				prog);
+			fprintf(stderr, "%s: --kernel-profiles: not for you: "
+				"CAP_PERFMON is needed, and kernel addresses "
+				"visible (kernel.kptr_restrict 0, or 1 with "
+				"CAP_SYSLOG)\n", prog);
 		else if (o->kprof && errno == EBUSY)
 			fprintf(stderr, "%s: --kernel-profiles: another log "
 				"takes the kernel's profiles\n", prog);

@@ -370,7 +370,7 @@ run 0 fake "$STAT" -O "$T/kprof.log" --kernel-profiles true && test -s "$T/kprof
 ok $? "--kernel-profiles alone: the log is written"
 run 1 env FAKE_HWPMC_KPROF=1 HWPMC_DEVICE=/dev/null LD_PRELOAD="$FAKE" \
 	"$STAT" -O "$T/kprof.log" --kernel-profiles true &&
-	has err 'kernel addresses are hidden from you'
+	has err 'not for you: CAP_PERFMON is needed'
 ok $? "--kernel-profiles refused (EPERM): explained"
 run 1 env FAKE_HWPMC_KPROF=16 HWPMC_DEVICE=/dev/null LD_PRELOAD="$FAKE" \
 	"$STAT" -O "$T/kprof.log" --kernel-profiles -S cpu-clock true &&

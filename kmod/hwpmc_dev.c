@@ -348,9 +348,9 @@ static int hwpmc_op_configurelog(struct file *file, void __user *uarg)
 
 	if (copy_from_user(&cl, uarg, sizeof(cl)))
 		return -EFAULT;
-	if (cl.pm_flags)
+	if (cl.pm_flags & ~PMC_LOG_KERNEL_PROFILES)
 		return -EINVAL;
-	return hwpmc_pmc_configurelog(file, cl.pm_logfd);
+	return hwpmc_pmc_configurelog(file, cl.pm_logfd, cl.pm_flags);
 }
 
 static int hwpmc_op_flushlog(struct file *file, void __user *uarg)

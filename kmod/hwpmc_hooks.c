@@ -85,6 +85,8 @@
 #include "hwpmc_backend.h"
 
 LIST_HEAD(hwpmc_ss_pmcs);
+struct hwpmc_owner hwpmc_kprof;
+LIST_HEAD(hwpmc_kprof_pmcs);
 
 #define HWPMC_LOGSET_MAX	16
 
@@ -99,10 +101,10 @@ struct hwpmc_logset {
 	u32			id[HWPMC_LOGSET_MAX];
 };
 
-/* pm's log in ls; its index, or -1 (no log, or ls full) */
-static int hwpmc_logset_add(struct hwpmc_logset *ls, struct hwpmc_pmc *pm)
+/* lg (NULL: none) in ls, for PMC id; its index, or -1 (ls full) */
+static int hwpmc_logset_add_log(struct hwpmc_logset *ls,
+				struct hwpmc_log *lg, u32 id)
 {
-	struct hwpmc_log *lg = hwpmc_pmc_log(pm);
 	int i;
 
 	if (!lg)
@@ -113,8 +115,14 @@ static int hwpmc_logset_add(struct hwpmc_logset *ls, struct hwpmc_pmc *pm)
 	if (ls->n == HWPMC_LOGSET_MAX)
 		return -1;
 	ls->lg[ls->n] = lg;
-	ls->id[ls->n] = pm->id;
+	ls->id[ls->n] = id;
 	return ls->n++;
+}
+
+/* pm's log in ls; its index, or -1 (no log, or ls full) */
+static int hwpmc_logset_add(struct hwpmc_logset *ls, struct hwpmc_pmc *pm)
+{
+	return hwpmc_logset_add_log(ls, hwpmc_pmc_log(pm), pm->id);
 }
 
 struct hwpmc_carry {
@@ -995,6 +1003,7 @@ static int hwpmc_module_event(struct notifier_block *nb, unsigned long what,
 	list_for_each_entry_rcu(pm, &hwpmc_ss_pmcs, sslink)
 		if (READ_ONCE(pm->owner->kaddrs))
 			hwpmc_logset_add(&ls, pm);
+	hwpmc_logset_add_log(&ls, READ_ONCE(hwpmc_kprof.log), 0);
 	now = ktime_get_ns();
 	for (i = 0; i < ls.n; i++)
 		hwpmc_rec_module(ls.lg[i], data, what == MODULE_STATE_COMING,

@@ -45,6 +45,19 @@ struct hwpmc_born {
  */
 extern struct list_head hwpmc_ss_pmcs;
 
+/*
+ * The kernel's profiles (pmc(9)'s pmc_start_profiling(), hwpmc_kapi.c):
+ * their PMCs, on hwpmc_kprof_pmcs by their sslink (RCU list, changed
+ * under hwpmc_sx), are of the owner hwpmc_kprof, which no process is and
+ * which is in no hash; its log, NULL or the log of the /dev/hwpmc owner
+ * that asked for the profiles (CONFIGURELOG with PMC_LOG_KERNEL_PROFILES,
+ * hwpmc_ops.c; cleared by hwpmc_owner_closelog()), changes under
+ * hwpmc_sx held for writing.  Defined here, their lowest reader (the
+ * MAP_IN and MAP_OUT of modules).
+ */
+extern struct hwpmc_owner hwpmc_kprof;
+extern struct list_head hwpmc_kprof_pmcs;
+
 int hwpmc_hooks_init(void (*born)(struct callback_head *cb));
 void hwpmc_hooks_born_done(struct hwpmc_born *b);
 void hwpmc_hooks_fini(void);

@@ -122,6 +122,7 @@ struct hwpmc_owner {
 	u64			exec_id;	/* self_exec_id at creation */
 	int			nss;		/* its running SS PMCs */
 	bool			kaddrs;		/* may see kernel addresses */
+	bool			kprof;		/* its log: hwpmc_kprof's */
 	struct rcu_head		rcu;
 };
 

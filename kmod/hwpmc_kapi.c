@@ -14,9 +14,18 @@
  * uses.  Many tasks may count with a row; a kernel counter takes its row
  * alone.
  *
+ * A profiling counter's samples go through hwpmc's sampling
+ * (hwpmc_sample.c) as those of a system-sampling PMC with call chains,
+ * a PMC of the record's own (kc->pm) whose owner is hwpmc_kprof
+ * (hwpmc_hooks.h), into the log of the /dev/hwpmc owner that asked for
+ * the kernel's profiles (CONFIGURELOG with PMC_LOG_KERNEL_PROFILES),
+ * if any: a PMCALLOCATE names each profile there, CALLCHAIN records
+ * its samples (hwpmc-stat -R reports them).
+ *
  * The records change under hwpmc_sx held for writing and are read under
  * it; they are freed after an RCU grace period, so that the overflow
- * handler of a profiling counter may use its record until it returns.
+ * handler of a profiling counter may use its record until it returns,
+ * and after the sample rings were drained of their samples.
  * The calls sleep: process context only.
  */
 #define pr_fmt(fmt) "hwpmc: " fmt
@@ -34,7 +43,10 @@
 
 #include "hwpmc_internal.h"
 #include "hwpmc_kapi.h"
+#include "hwpmc_hooks.h"
+#include "hwpmc_sample.h"
 #include "hwpmc_rows.h"
+#include "hwpmc_records.h"
 #include "hwpmc_backend.h"
 
 struct hwpmc_kctr {
@@ -47,6 +59,7 @@ struct hwpmc_kctr {
 	u64			base;		/* -reset_value */
 	u64			accum;		/* pmc_accumulate()'s */
 	atomic64_t		samples;	/* profiling: its overflows */
+	struct hwpmc_pmc	pm;		/* profiling: its samples' */
 	struct rcu_head		rcu;
 	u32			nev;
 	struct perf_event	*ev[];		/* task: 1; kernel: per CPU */
@@ -93,7 +106,10 @@ static struct hwpmc_kctr *hwpmc_kctr_alloc(u32 nev)
 	return kc;
 }
 
-/* A record not on the list (any more): its counters, task and memory. */
+/*
+ * A record not on the list (any more): its counters, task and memory; a
+ * profiling counter's samples still in the rings go to the log first.
+ */
 static void hwpmc_kctr_free(struct hwpmc_kctr *kc)
 {
 	u32 i;
@@ -101,6 +117,8 @@ static void hwpmc_kctr_free(struct hwpmc_kctr *kc)
 	for (i = 0; i < kc->nev; i++)
 		if (kc->ev[i])
 			hwpmc_md_release(kc->ev[i]);
+	if (kc->profiling)
+		hwpmc_sample_drain();
 	if (kc->task)
 		put_task_struct(kc->task);
 	kfree_rcu(kc, rcu);
@@ -111,21 +129,49 @@ static void hwpmc_kctr_drop(struct hwpmc_kctr *kc)
 {
 	lockdep_assert_held_write(&hwpmc_sx);
 	list_del_rcu(&kc->link);
+	if (kc->profiling)
+		list_del_rcu(&kc->pm.sslink);
 	hwpmc_row_kernel_give(kc->ctr);
 	hwpmc_kctr_free(kc);
+}
+
+/*
+ * The PMC of a profile on row ctr, as the logs know it: system sampling
+ * of ev with call chains, every period events, the owner hwpmc_kprof.
+ * Its id is unique: the row is the profile's alone, and the CPU field is
+ * PMC_CPU_ANY, which no system PMC has.
+ */
+static void hwpmc_kprof_pmc(int ctr, const struct hwpmc_event *ev,
+			    u64 period, struct hwpmc_pmc *pm)
+{
+	pm->owner = &hwpmc_kprof;
+	pm->event = ev;
+	strscpy(pm->evname, ev->name, sizeof(pm->evname));
+	pm->mode = PMC_MODE_SS;
+	pm->flags = PMC_F_CALLCHAIN;
+	pm->caps = PMC_CAP_USER | PMC_CAP_SYSTEM | PMC_CAP_INTERRUPT;
+	pm->state = PMC_STATE_RUNNING;
+	pm->cpu = PMC_CPU_ANY;
+	pm->ri = ctr;
+	pm->reload = period;
+	pm->id = PMC_ID_MAKE_ID(PMC_CPU_ANY, PMC_MODE_SS,
+				hwpmc_row_class(ctr)->class, ctr);
 }
 
 /*
  * The perf attribute of cfg on row ctr: an event of the row's class that
  * needs no perf configuration of its own (not RAW, not PERF), both modes;
  * a profiling counter's event must interrupt, every reset_value events
- * (at least the tunable mincount, as hwpmc(4)'s sampling PMCs).
+ * (at least the tunable mincount, as hwpmc(4)'s sampling PMCs), and
+ * its PMC in pm.
  */
 static int hwpmc_kapi_attr(int ctr, const struct pmc_counter_cfg *cfg,
-			   bool task, bool prof, struct perf_event_attr *attr)
+			   bool task, bool prof, struct perf_event_attr *attr,
+			   struct hwpmc_pmc *pm)
 {
 	struct pmc_md_pmu_op_pmcallocate md = { 0 };
 	const struct hwpmc_event *ev;
+	u64 period;
 
 	if (hwpmc_kapi_bad_ctr(ctr) || !cfg || cfg->flags)
 		return -EINVAL;
@@ -136,9 +182,11 @@ static int hwpmc_kapi_attr(int ctr, const struct pmc_counter_cfg *cfg,
 		return -EINVAL;
 	if (hwpmc_md_attr(ev, PMC_CAP_USER | PMC_CAP_SYSTEM, &md, attr))
 		return -EINVAL;
-	hwpmc_md_attr_kernel(attr, task, prof ?
-			     max_t(u64, cfg->reset_value,
-				   READ_ONCE(hwpmc_mincount)) : 0);
+	period = prof ? max_t(u64, cfg->reset_value,
+			      READ_ONCE(hwpmc_mincount)) : 0;
+	hwpmc_md_attr_kernel(attr, task, period);
+	if (prof)
+		hwpmc_kprof_pmc(ctr, ev, period, pm);
 	return 0;
 }
 
@@ -188,7 +236,7 @@ int __pmc_configure_counter(struct module *mod, struct task_struct *t,
 	might_sleep();
 	if (!t)
 		return -EINVAL;
-	error = hwpmc_kapi_attr(ctr, cfg, true, false, &attr);
+	error = hwpmc_kapi_attr(ctr, cfg, true, false, &attr, NULL);
 	if (error)
 		return error;
 	kc = hwpmc_kctr_alloc(1);
@@ -422,12 +470,14 @@ static int hwpmc_kapi_kernel(struct module *mod, int ctr,
 	int cpu, error;
 
 	might_sleep();
-	error = hwpmc_kapi_attr(ctr, cfg, false, prof, &attr);
-	if (error)
-		return error;
 	kc = hwpmc_kctr_alloc(nr_cpu_ids);
 	if (!kc)
 		return -ENOMEM;
+	error = hwpmc_kapi_attr(ctr, cfg, false, prof, &attr, &kc->pm);
+	if (error) {
+		kfree(kc);
+		return error;
+	}
 	kc->mod = mod;
 	kc->ctr = ctr;
 	kc->profiling = prof;
@@ -452,6 +502,9 @@ static int hwpmc_kapi_kernel(struct module *mod, int ctr,
 	if (!error) {
 		list_add_tail_rcu(&kc->link, &hwpmc_kctrs);
 		if (prof) {
+			list_add_tail_rcu(&kc->pm.sslink, &hwpmc_kprof_pmcs);
+			if (hwpmc_kprof.log)
+				hwpmc_rec_pmcallocate(hwpmc_kprof.log, &kc->pm);
 			for_each_possible_cpu(cpu)
 				if (kc->ev[cpu])
 					hwpmc_md_start(kc->ev[cpu]);
@@ -544,12 +597,17 @@ int PMC_ENABLED(struct task_struct *t)
 }
 EXPORT_SYMBOL_GPL(PMC_ENABLED);
 
-/* A profiling counter overflowed (NMI or IRQ context): count it. */
+/*
+ * A profiling counter overflowed (NMI or IRQ context): count it, and
+ * sample it when a log takes the kernel's profiles.
+ */
 void hwpmc_kapi_overflow(void *context, struct pt_regs *regs)
 {
 	struct hwpmc_kctr *kc = context;
 
 	atomic64_inc(&kc->samples);
+	if (kc->profiling && READ_ONCE(hwpmc_kprof.log))
+		hwpmc_sample_overflow(&kc->pm, regs);
 }
 
 /*

@@ -775,11 +775,32 @@ void hwpmc_pmc_file_release(struct file *file)
 /* -- log operations --------------------------------------------------------- */
 
 /*
+ * The log lg of po becomes the kernel's profiles' (PMC_LOG_KERNEL_PROFILES):
+ * the kernel's mappings, unless the snapshot gave them, and the
+ * PMCALLOCATE of each running profile; their samples follow.
+ */
+static void hwpmc_kprof_configure(struct hwpmc_owner *po, struct hwpmc_log *lg)
+{
+	struct hwpmc_pmc *pm;
+
+	lockdep_assert_held_write(&hwpmc_sx);
+	if (!po->nss)
+		hwpmc_hooks_kernel_maps(lg);
+	list_for_each_entry(pm, &hwpmc_kprof_pmcs, sslink)
+		hwpmc_rec_pmcallocate(lg, pm);
+	po->kprof = true;
+	WRITE_ONCE(hwpmc_kprof.log, lg);
+}
+
+/*
  * CONFIGURELOG: fd >= 0 gives the caller a log writing to fd (EBUSY when
  * it has one); fd < 0 closes it.  PMCALLOCATE records of the owner's
- * PMCs follow INITIALIZE, and PMCATTACH of their targets.
+ * PMCs follow INITIALIZE, and PMCATTACH of their targets.  With
+ * PMC_LOG_KERNEL_PROFILES the log also takes the kernel's profiles, for
+ * a caller with CAP_PERFMON that may see kernel addresses (EPERM), one
+ * log at a time (EBUSY).
  */
-int hwpmc_pmc_configurelog(struct file *file, int fd)
+int hwpmc_pmc_configurelog(struct file *file, int fd, u32 flags)
 {
 	struct hwpmc_owner *po;
 	struct hwpmc_pmc *pm;
@@ -799,6 +820,15 @@ int hwpmc_pmc_configurelog(struct file *file, int fd)
 		error = -EBUSY;
 		goto out;
 	}
+	if (flags & PMC_LOG_KERNEL_PROFILES) {
+		/* a system-wide kernel sampler's privilege, kernel addresses */
+		if (!hwpmc_perfmon_noaudit() || !hwpmc_kaddrs_visible())
+			error = -EPERM;
+		else if (hwpmc_kprof.log)
+			error = -EBUSY;
+		if (error)
+			goto out;
+	}
 	lg = hwpmc_log_open(fd, file);
 	if (IS_ERR(lg)) {
 		error = PTR_ERR(lg);
@@ -814,6 +844,8 @@ int hwpmc_pmc_configurelog(struct file *file, int fd)
 	po->logdev = file;
 	if (po->nss)		/* system samplers run on into this log */
 		hwpmc_owner_snapshot(po);
+	if (flags & PMC_LOG_KERNEL_PROFILES)
+		hwpmc_kprof_configure(po, lg);
 	list_for_each_entry(pm, &po->pmcs, link) {
 		hwpmc_rec_pmcallocate(lg, pm);
 		gone = false;

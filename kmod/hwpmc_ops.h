@@ -31,6 +31,6 @@ int hwpmc_pmc_setcount(u32 id, u64 count);
 int hwpmc_pmc_caps(u32 id, u32 *caps);
 int hwpmc_pmc_getmsr(u32 id);
 void hwpmc_pmc_file_release(struct file *file);
-int hwpmc_pmc_configurelog(struct file *file, int fd);
+int hwpmc_pmc_configurelog(struct file *file, int fd, u32 flags);
 
 #endif /* _HWPMC_OPS_H */

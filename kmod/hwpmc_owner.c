@@ -97,6 +97,11 @@ void hwpmc_owner_closelog(struct hwpmc_owner *po)
 	lockdep_assert_held_write(&hwpmc_sx);
 	if (!lg)
 		return;
+	if (po->kprof) {
+		/* the kernel's profiles' samples go nowhere from here */
+		WRITE_ONCE(hwpmc_kprof.log, NULL);
+		po->kprof = false;
+	}
 	WRITE_ONCE(po->log, NULL);
 	po->logdev = NULL;
 	hwpmc_log_close(lg);
@@ -118,7 +123,7 @@ void hwpmc_pmc_detached(struct hwpmc_pmc *pm, struct pid *tgid)
  * kptr_restrict is not exported either: %pK applies it to the caller,
  * printing zeros where it hides the address.  No audit record.
  */
-static bool hwpmc_kaddrs_visible(void)
+bool hwpmc_kaddrs_visible(void)
 {
 	char pk[2 * sizeof(void *) + 1];
 

@@ -25,6 +25,7 @@ void hwpmc_owner_put_if_idle(struct hwpmc_owner *po);
 void hwpmc_owner_closelog(struct hwpmc_owner *po);
 void hwpmc_pmc_detached(struct hwpmc_pmc *pm, struct pid *tgid);
 void hwpmc_owner_snapshot(struct hwpmc_owner *po);
+bool hwpmc_kaddrs_visible(void);
 int hwpmc_pmc_closelog(void);
 /* FLUSHLOG, WRITELOG (CLOSELOG above); callers hold no lock. */
 int hwpmc_pmc_flushlog(void);

@@ -135,6 +135,13 @@ int	pmc_get_msr(pmc_id_t _pmc, uint32_t *_msr);
  * reports a write error (EPIPE, ENOSPC...) the module met.
  */
 int	pmc_configure_logfile(int _fd);
+/*
+ * Linux: pmc_configure_logfile() with PMC_LOG_* flags.  With
+ * PMC_LOG_KERNEL_PROFILES the log also takes the samples of the kernel's
+ * profiles, pmc(9)'s pmc_start_profiling() (EBUSY: another log does;
+ * EPERM: the caller lacks CAP_PERFMON or may not see kernel addresses).
+ */
+int	pmc_configure_logfile_flags(int _fd, uint32_t _flags);
 int	pmc_flush_logfile(void);
 int	pmc_close_logfile(void);
 int	pmc_writelog(uint32_t _udata);

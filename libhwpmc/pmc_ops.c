@@ -176,13 +176,19 @@ static int pmc_log_ioctl(unsigned long cmd, void *arg)
 	return ioctl(pmc_lib.fd, cmd, arg) < 0 ? -1 : 0;
 }
 
-int pmc_configure_logfile(int fd)
+int pmc_configure_logfile_flags(int fd, uint32_t flags)
 {
 	struct pmc_op_configurelog cl;
 
 	memset(&cl, 0, sizeof(cl));
+	cl.pm_flags = flags;
 	cl.pm_logfd = fd;
 	return pmc_log_ioctl(HWPMC_IOC_CONFIGURELOG, &cl);
+}
+
+int pmc_configure_logfile(int fd)
+{
+	return pmc_configure_logfile_flags(fd, 0);
 }
 
 int pmc_flush_logfile(void)

@@ -266,7 +266,10 @@ TEST_F(log, operations_without_a_log_are_einval)
 
 TEST_F(log, configurelog_bad_arguments)
 {
-	struct pmc_op_configurelog cl = { .pm_flags = 1, .pm_logfd = 1 };
+	struct pmc_op_configurelog cl = {
+		.pm_flags = ~(__u32)PMC_LOG_KERNEL_PROFILES,	/* unknown */
+		.pm_logfd = 1,
+	};
 	int ro = open("/dev/null", O_RDONLY);
 	int op = open("/tmp", O_PATH);
 

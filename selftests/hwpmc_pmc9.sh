@@ -5,7 +5,8 @@
 # samples/hwpmc_pmc9_sample (installed beside hwpmc.ko), which counts and
 # profiles a kernel loop at load, and checks its results (its read-only
 # parameters): exact instructions where there is a PMU (the arm64
-# guest), context switches and task-clock everywhere, profiling samples;
+# guest), context switches and task-clock everywhere, profiling samples,
+# which hwpmc-stat --kernel-profiles logs and hwpmc-stat -R reports;
 # the rows it holds are KERNEL in hwpmc-control -l, and /dev/hwpmc gets
 # EBUSY for them; what it leaves configured is released at its unload.
 # Run as root with the module loaded.
@@ -15,6 +16,7 @@ M=hwpmc_pmc9_sample
 P=/sys/module/$M/parameters
 param() { cat "$P/$1"; }
 out=$(mktemp)
+kprof=$(mktemp)
 ncpu=$(grep -c '^processor' /proc/cpuinfo)
 
 if ! modinfo $M > /dev/null 2>&1; then
@@ -24,7 +26,10 @@ fi
 
 
 rmmod $M 2> /dev/null
-check "modprobe $M hold=1 leave=1" modprobe $M hold=1 leave=1
+# loaded under a log that takes the kernel's profiles: the sample's
+# profile of its loop() goes there
+check "modprobe $M hold=1 leave=1 under hwpmc-stat --kernel-profiles" \
+	hwpmc-stat -q --kernel-profiles -O "$kprof" modprobe $M hold=1 leave=1
 for f in error ncounters cputype pmu_row soft_row insns_loop insns_run csw \
 	 task_clock prof_samples held_row busy_errno loops; do
 	diag "$f=$(param $f)"
@@ -47,6 +52,17 @@ check "context switches over 10 sleeps: at least 10" test "$(param csw)" -ge 10
 check "context switches over 10 sleeps: at most 20" test "$(param csw)" -le 20
 check "task-clock counted" test "$(param task_clock)" -gt 0
 check "pmc_start_profiling() took samples (>= 10)" test "$(param prof_samples)" -ge 10
+
+# the profile in the log: its event allocated, its samples in loop() of
+# the module (/proc/kallsyms: the module is still loaded)
+hwpmc-stat -R "$kprof" --dump > "$out" 2>&1
+check "the log names the profile (PMCALLOCATE)" grep -Eq '^ *[0-9.]+ allocate(dyn)? ' "$out"
+check "the log has the kernel's MAP_IN" grep -q 'map-in -1 .*"\[kernel\]"' "$out"
+check "the log has the module's MAP_IN" grep -q "map-in -1 .*\"\[$M\]\"" "$out"
+hwpmc-stat -R "$kprof" > "$out" 2>&1
+sed -n 1,6p "$out" | while IFS= read -r l; do diag "$l"; done
+n=$(awk -v o="[$M]" '$4 == "loop" && $5 == o { print $3 }' "$out")
+check "hwpmc-stat -R: loop() of $M sampled (>= 10 times, $n)" test "${n:-0}" -ge 10
 
 # the rows kernel code holds: the sample's kernel counter and its task
 # counter (leave=1)
@@ -124,5 +140,5 @@ check "rmmod $M (target)" rmmod $M
 klog "rmmod: done"
 rm -f "$fifo" "$done_f"
 
-rm -f "$out"
+rm -f "$out" "$kprof"
 ksft_done

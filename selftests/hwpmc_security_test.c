@@ -1381,6 +1381,81 @@ TEST(kernel_maps_only_to_who_may_see_kernel_addresses)
 	write_param("unprivileged_syspmcs", "0");
 }
 
+/*
+ * CONFIGURELOG to /dev/null with flags arg, by a new owner: 0 or the
+ * errno; 100 + errno when /dev/hwpmc or /dev/null cannot be opened.
+ */
+static int kprof_configure(void *arg)
+{
+	struct pmc_op_configurelog cl = { .pm_flags = (__u32)(long)arg };
+	int fd = dev_open(), e;
+
+	cl.pm_logfd = open("/dev/null", O_WRONLY | O_CLOEXEC);
+	if (fd < 0 || cl.pm_logfd < 0)
+		return 100 + (errno & 63);
+	e = xioctl(fd, HWPMC_IOC_CONFIGURELOG, &cl);
+	close(cl.pm_logfd);
+	close(fd);
+	return e;
+}
+
+/*
+ * The kernel's profiles (pmc(9)'s pmc_start_profiling(): kernel
+ * addresses, and the user call chains of any process) go to a log only
+ * where a system-wide kernel sampler may run (CAP_PERFMON) and
+ * /proc/kallsyms would show its owner kernel addresses (kptr_restrict 1:
+ * CAP_SYSLOG too; 2: nobody), one log at a time; a member gets EPERM,
+ * and a plain log all the same.  EPERM comes before EBUSY.
+ */
+TEST(kernel_profiles_only_to_who_may_see_kernel_addresses)
+{
+	struct who perfmon = with_cap(MEMBER, CAP_PERFMON);
+	struct who syslog_ = with_cap(MEMBER, CAP_SYSLOG);
+	struct pmc_op_configurelog cl = {
+		.pm_flags = PMC_LOG_KERNEL_PROFILES,
+	};
+	void *kp = (void *)(long)PMC_LOG_KERNEL_PROFILES;
+	int kptr = read_int_path("/proc/sys/kernel/kptr_restrict"), fd;
+	char v[2] = "0";
+
+	ASSERT_EQ(0, setup_device());
+	ASSERT_LE(0, kptr);
+	ASSERT_EQ(0, write_path("/proc/sys/kernel/kptr_restrict", v));
+	EXPECT_EQ(EPERM, run_as(&MEMBER, kprof_configure, kp));
+	EXPECT_EQ(0, run_as(&MEMBER, kprof_configure, NULL));
+	EXPECT_EQ(EPERM, run_as(&syslog_, kprof_configure, kp))
+		TH_LOG("CAP_SYSLOG alone");
+	EXPECT_EQ(0, run_as(&perfmon, kprof_configure, kp))
+		TH_LOG("kptr_restrict 0: CAP_PERFMON");
+	EXPECT_EQ(EINVAL, kprof_configure((void *)2L)) TH_LOG("an unknown flag");
+
+	/* one log at a time: another owner's gets EBUSY until it goes */
+	fd = dev_open();
+	ASSERT_LE(0, fd);
+	cl.pm_logfd = open("/dev/null", O_WRONLY | O_CLOEXEC);
+	ASSERT_LE(0, cl.pm_logfd);
+	ASSERT_EQ(0, xioctl(fd, HWPMC_IOC_CONFIGURELOG, &cl));
+	EXPECT_EQ(EBUSY, run_as(&perfmon, kprof_configure, kp));
+	EXPECT_EQ(EPERM, run_as(&MEMBER, kprof_configure, kp))
+		TH_LOG("EPERM before EBUSY: a member learns nothing");
+	EXPECT_EQ(0, run_as(&perfmon, kprof_configure, NULL));
+	EXPECT_EQ(0, xioctl(fd, HWPMC_IOC_CLOSELOG, NULL));
+	EXPECT_EQ(0, run_as(&perfmon, kprof_configure, kp)) TH_LOG("closed: free again");
+	close(cl.pm_logfd);
+	close(fd);
+
+	v[0] = '1';
+	ASSERT_EQ(0, write_path("/proc/sys/kernel/kptr_restrict", v));
+	EXPECT_EQ(EPERM, run_as(&perfmon, kprof_configure, kp))
+		TH_LOG("kptr_restrict 1: CAP_PERFMON without CAP_SYSLOG");
+	EXPECT_EQ(0, kprof_configure(kp)) TH_LOG("kptr_restrict 1: root");
+	v[0] = '2';
+	ASSERT_EQ(0, write_path("/proc/sys/kernel/kptr_restrict", v));
+	EXPECT_EQ(EPERM, kprof_configure(kp)) TH_LOG("kptr_restrict 2: root");
+	v[0] = (char)('0' + kptr);
+	write_path("/proc/sys/kernel/kptr_restrict", v);
+}
+
 static int pmu_alloc(void *arg)
 {
 	int fd = dev_open(), e;

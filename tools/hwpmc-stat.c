@@ -39,7 +39,7 @@ int verbose, quiet;
 static int describe_only(const struct opts *o)
 {
 	int run = o->nwant || o->argc || o->ntspec || o->rfile || o->logfile ||
-		  o->top;
+		  o->top || o->kprof;
 
 	if (o->listev) {
 		if (run || o->describe)
@@ -65,8 +65,10 @@ static int report_only(const struct opts *o)
 {
 	int rc;
 
-	if (o->nwant || o->argc || o->ntspec || o->logfile || o->top)
-		usage("-R reads a log: no events, command, -t, -O or -T with it");
+	if (o->nwant || o->argc || o->ntspec || o->logfile || o->top ||
+	    o->kprof)
+		usage("-R reads a log: no events, command, -t, -O, -T or "
+		      "--kernel-profiles with it");
 	rc = report_file(o->rfile, &o->rep);
 	free(o->rep.ro.pids);
 	free(o->rep.ro.tids);

@@ -505,7 +505,7 @@ int count_allocate(struct stat_run *st)
 	free(cpus);
 	if (r < 0)
 		return -1;
-	if (!st->nctr) {
+	if (!st->nctr && o->nwant) {
 		fprintf(stderr, "%s: no CPU of the list is online\n", prog);
 		return -1;
 	}

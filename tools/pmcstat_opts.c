@@ -36,6 +36,7 @@ enum {
 	OPT_DUMP,
 	OPT_GRAPH,
 	OPT_CALLGRAPH,
+	OPT_KPROF,
 };
 
 #define OPTSTRING	"+:ACc:D:dEeF:f:G:ghIi:k:Ll:M:m:Nn:O:o:P:p:qR:r:S:s:Tt:Uu:vWw:a:z:"
@@ -50,6 +51,7 @@ static const struct option longopts[] = {
 	{ "dump", no_argument, NULL, OPT_DUMP },
 	{ "graph", required_argument, NULL, OPT_GRAPH },
 	{ "call-graph", required_argument, NULL, OPT_CALLGRAPH },
+	{ "kernel-profiles", no_argument, NULL, OPT_KPROF },
 	{ "flamegraph", required_argument, NULL, OPT_FLAME },
 	{ "flamegraph-order", required_argument, NULL, OPT_FLAME_ORDER },
 	{ "icicle", no_argument, NULL, OPT_ICICLE },
@@ -89,7 +91,7 @@ void usage(const char *fmt, ...)
 		"           [--summary] {-p spec | -s spec | --metrics m} ... [-t process-spec ... | command [args]]\n"
 		"       %s [-E] [-N] [-U] [-W] [-c cpus] [-d] [-l secs] [-n rate] [-O logfile]\n"
 		"           [--call-graph fp|dwarf[,size]] [-T [-f opt]] [report options]\n"
-		"           {-P spec | -S spec} ...\n"
+		"           [--kernel-profiles] {-P spec | -S spec} ...\n"
 		"           [-t process-spec ... | command]\n"
 		"       %s -R logfile [report options]\n"
 		"  report options: [-AI] [-g [-e] [-D dir] [-M mapfile]] [-F file] [-G file]\n"
@@ -136,6 +138,8 @@ void usage(const char *fmt, ...)
 		"  --call-graph fp|dwarf[,size]   user call chains of every -P/-S by\n"
 		"             frame pointers (default), or unwound by DWARF CFI from\n"
 		"             size bytes of user stack per sample (default 8192)\n"
+		"  --kernel-profiles   the samples of the kernel's profiles (pmc(9)'s\n"
+		"             pmc_start_profiling()) too; with it -P and -S are optional\n"
 		"  -O file    write the log to file, no report (host:port: over TCP)\n"
 		"  -T         live top display (ncurses), refreshed every second (-w);\n"
 		"             keys: c then a: accumulate, c then d: per interval (delta),\n"
@@ -341,6 +345,9 @@ static int opt_run(struct opts *o, int opt)
 		break;
 	case 'O':
 		o->logfile = optarg;
+		break;
+	case OPT_KPROF:
+		o->kprof = 1;
 		break;
 	case 'o':
 		o->outfile = optarg;
@@ -643,8 +650,8 @@ void opts_check(struct opts *o)
 {
 	int i, has_target = o->ntspec || o->argc;
 
-	if (!o->nwant && !o->nmarg)
-		usage("no event: give -p, -s, -P or -S (or --metrics)");
+	if (!o->nwant && !o->nmarg && !o->kprof)
+		usage("no event: give -p, -s, -P or -S (or --metrics, --kernel-profiles)");
 	if (o->ntspec && o->argc)
 		usage("-t and a command exclude each other");
 	for (i = 0; i < o->nwant; i++)
@@ -652,9 +659,10 @@ void opts_check(struct opts *o)
 		     o->want[i].mode == PMC_MODE_TS) && !has_target)
 			usage("-%c needs a command or -t pid",
 			      o->want[i].mode == PMC_MODE_TC ? 'p' : 'P');
-	if (!o->nsampling && (o->logfile || o->top || want_report(&o->rep)))
+	if (!opts_sampling(o) && (o->logfile || o->top || want_report(&o->rep)))
 		usage("-O, -T, -G, -F, -m, -a, -g, --dump, --graph, --folded, --flamegraph, "
-		      "--perf-script, --pprof and --annotate need a sampling event (-P or -S)");
+		      "--perf-script, --pprof and --annotate need a sampling event (-P or -S) "
+		      "or --kernel-profiles");
 	if (o->top && o->rep.ro.annotate)
 		usage("-T and --annotate exclude each other");
 	if (o->logfile && want_report(&o->rep))

@@ -519,7 +519,7 @@ int plan_make(struct stat_run *st)
 	}
 	if (plan_metrics(st) < 0)
 		return -1;
-	if (!o->nwant) {
+	if (!o->nwant && !o->kprof) {
 		fprintf(stderr, "%s: nothing to count: no metric of --metrics is supported\n",
 			prog);
 		return -1;

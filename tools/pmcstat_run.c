@@ -146,7 +146,7 @@ static int run_open_out(struct run *r)
 				strerror(errno));
 			return -1;
 		}
-	} else if (o->nsampling) {
+	} else if (opts_sampling(o)) {
 		r->out = stdout;	/* reports; counts too, then */
 	}
 	/*
@@ -416,7 +416,7 @@ static int run_end(struct run *r)
 			  WIFEXITED(r->status) ? WEXITSTATUS(r->status) :
 			  128 + WTERMSIG(r->status));
 	}
-	if (o->nsampling && sample_end(r->s, st, r->out) < 0)
+	if (opts_sampling(o) && sample_end(r->s, st, r->out) < 0)
 		rc = 1;
 	return rc;
 }
@@ -444,7 +444,7 @@ int run(struct stat_run *st)
 	if (run_open_out(&r) < 0)
 		return 1;
 	/* the log, before the PMCs: their PMCALLOCATE records follow */
-	if (o->nsampling && sample_begin(&s, o) < 0)
+	if (opts_sampling(o) && sample_begin(&s, o) < 0)
 		return 1;
 	if (count_allocate(st) < 0)
 		return 1;

@@ -456,8 +456,21 @@ int sample_begin(struct sampling *s, const struct opts *o)
 {
 	if (sample_open_log(s, o) < 0)
 		return -1;
-	if (pmc_configure_logfile(s->logw) < 0) {
-		if (errno == EOPNOTSUPP)
+	if (pmc_configure_logfile_flags(s->logw, o->kprof ?
+					PMC_LOG_KERNEL_PROFILES : 0) < 0) {
+		if (o->kprof && errno == EPERM)
+			fprintf(stderr, "%s: --kernel-profiles: not for you: "
+				"CAP_PERFMON is needed, and kernel addresses "
+				"visible (kernel.kptr_restrict 0, or 1 with "
+				"CAP_SYSLOG)\n", prog);
+		else if (o->kprof && errno == EBUSY)
+			fprintf(stderr, "%s: --kernel-profiles: another log "
+				"takes the kernel's profiles\n", prog);
+		else if (o->kprof && errno == EINVAL)
+			fprintf(stderr, "%s: --kernel-profiles: the hwpmc "
+				"module refused it (older than the tool?)\n",
+				prog);
+		else if (errno == EOPNOTSUPP)
 			fprintf(stderr, "%s: cannot configure the log: %s "
 				"is a terminal, or on a filesystem (FUSE, "
 				"NFS, ...) that hwpmc cannot write without "

@@ -78,6 +78,7 @@ struct opts {
 	struct want	want[MAXSPEC];
 	int		nwant;
 	int		nsampling;		/* of them -P and -S */
+	int		kprof;			/* --kernel-profiles */
 	const char	*tspec[MAXSPEC];	/* -t */
 	int		ntspec;
 	const char	*marg[MAXSPEC];		/* --metrics */
@@ -93,6 +94,12 @@ struct opts {
 	int		argc;			/* the command, or 0 */
 	char		**argv;
 };
+
+/* Does the run sample (-P, -S, --kernel-profiles): a log? */
+static inline int opts_sampling(const struct opts *o)
+{
+	return o->nsampling || o->kprof;
+}
 
 /* The options into o; bad ones are usage errors. */
 void	opts_parse(struct opts *o, int argc, char **argv);

@@ -235,6 +235,22 @@ static int cmp_sym(const void *a, const void *b)
 	return y->size > x->size ? 1 : y->size < x->size ? -1 : 0;
 }
 
+/*
+ * Kernel symbols: by address; at one address, the one listed first last
+ * (find_sym() takes the last), with fid holding the order meanwhile.
+ * /proc/kallsyms lists the modules' symbols before the names ftrace keeps
+ * of modules' freed init functions, whose addresses a module loaded
+ * later may have: the module's function wins.
+ */
+static int cmp_ksym(const void *a, const void *b)
+{
+	const struct sym *x = a, *y = b;
+
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	return y->fid > x->fid ? 1 : y->fid < x->fid ? -1 : 0;
+}
+
 /* A symbol table being read: its names copied into one buffer. */
 struct symtab_build {
 	struct sym	*syms;
@@ -1066,6 +1082,9 @@ int sym_kernel_load(const char **why)
 			continue;
 		if (t != 't' && t != 'T' && t != 'w' && t != 'W')
 			continue;
+		/* arm64's mapping symbols ($x, $d): no function's name */
+		if (name[0] == '$')
+			continue;
 		if (a)
 			nonzero = 1;
 		if (nksym == room) {
@@ -1082,7 +1101,7 @@ int sym_kernel_load(const char **why)
 		ksyms[nksym].size = 0;
 		ksyms[nksym].name = (const char *)(uintptr_t)slen;
 		ksyms[nksym].obj = mod[0] == '[' ? kmod_name(mod) : "[kernel]";
-		ksyms[nksym].fid = -1;
+		ksyms[nksym].fid = (int)nksym;	/* cmp_ksym()'s order */
 		nksym++;
 		slen += i;
 	}
@@ -1093,7 +1112,9 @@ int sym_kernel_load(const char **why)
 	}
 	for (i = 0; i < nksym; i++)
 		ksyms[i].name = kstrs + (uintptr_t)ksyms[i].name;
-	qsort(ksyms, nksym, sizeof(*ksyms), cmp_sym);
+	qsort(ksyms, nksym, sizeof(*ksyms), cmp_ksym);
+	for (i = 0; i < nksym; i++)
+		ksyms[i].fid = -1;
 	kaddrs = pack_addrs(ksyms, nksym);
 	kloaded = 1;
 	*why = NULL;

@@ -132,6 +132,18 @@ static void busy_ms(unsigned int ms)
 		cpu_relax();
 }
 
+/*
+ * Run loop() for ms milliseconds, interrupts on: the function a profile
+ * finds (hwpmc-stat --kernel-profiles).
+ */
+static noinline void loop_ms(unsigned int ms)
+{
+	ktime_t end = ktime_add_ms(ktime_get(), ms);
+
+	while (ktime_before(ktime_get(), end))
+		loop(10000);
+}
+
 /* What ctr counts over spin(n), the least of five runs. */
 static long count_spin(int ctr, unsigned long n)
 {
@@ -226,8 +238,9 @@ static void count_sleeps(void)
 }
 
 /*
- * Profile the machine while spinning: instructions every 10M on a PMU,
- * else cpu-clock every 1 ms.
+ * Profile the machine while spinning in loop(): instructions every 10M
+ * on a PMU, else cpu-clock every 1 ms.  The samples go to the log that
+ * takes the kernel's profiles, if one does.
  */
 static void profile(void)
 {
@@ -265,7 +278,7 @@ static void profile(void)
 		if (pmu_row >= 0)
 			loop(100000000);	/* interrupts on: each overflow */
 		else
-			busy_ms(200);
+			loop_ms(200);
 		err = pmc_profiling_samples(ctr, &n);
 		pmc_stop_profiling(ctr);
 		if (err) {

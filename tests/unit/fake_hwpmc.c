@@ -628,10 +628,14 @@ static int do_configurelog(struct pmc_op_configurelog *cl)
 	struct timespec ts;
 	int fl;
 
-	if (cl->pm_flags)
+	if (cl->pm_flags & ~PMC_LOG_KERNEL_PROFILES)
 		return -EINVAL;
 	if (cl->pm_logfd < 0)
 		return fake_closelog();
+	/* FAKE_HWPMC_KPROF: the kernel's profiles refused with that errno */
+	if ((cl->pm_flags & PMC_LOG_KERNEL_PROFILES) &&
+	    env_ul("FAKE_HWPMC_KPROF", 0))
+		return -(int)env_ul("FAKE_HWPMC_KPROF", 0);
 	fl = fcntl(cl->pm_logfd, F_GETFL);
 	if (fl < 0 || (fl & O_ACCMODE) == O_RDONLY || (fl & O_PATH))
 		return -EBADF;

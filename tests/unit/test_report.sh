@@ -194,6 +194,12 @@ run 0 -R "$T/logk" -k "$T/kdir" && has out ' ut_kfunc +\[kernel\]$' &&
 ok $? "-k dir: its kallsyms, else its System.map"
 run 0 -R "$T/logk" -k "$T/kdir" -m - && has out '^0xffffffff81000010 ut_kfunc 0xffffffff81000000 0xffffffff81000100$'
 ok $? "-k with -m: a kernel function's range"
+# a module's function at the address of another module's freed init
+# function, whose name ftrace keeps and kallsyms lists after the modules';
+# arm64's mapping symbol ($x) at the function's address
+printf 'ffffffff81000000 t $x\t[ut_mod]\nffffffff81000000 t ut_kfunc\t[ut_mod]\nffffffff81000100 t ut_knext\t[ut_mod]\nffffffff81000000 T ut_old_init\t[ut_other]\n' > "$T/ksymsf"
+run 0 -R "$T/logk" -k "$T/ksymsf" && has out ' 2 +ut_kfunc +\[ut_mod\]$'
+ok $? "-k: at one address, the symbol listed first (not ftrace's init name, not \$x)"
 run 0 -R "$T/logk" -k "$T/nosuch" && has err "note: no kernel symbols \(.*nosuch: No such file or directory\)" &&
 	has out ' \[unknown\] +\[kernel\]$'
 ok $? "-k of a missing file: a note naming it; kernel samples unknown"

@@ -9,7 +9,7 @@ STAT=$1; FAKE=$2; PTY=${3:-}
 T=$(mktemp -d "${TMPDIR:-/tmp}/hwpmc-stat.XXXXXX")
 trap 'rm -rf "$T"' EXIT
 export ASAN_OPTIONS="verify_asan_link_order=0:${ASAN_OPTIONS:-}"
-unset FAKE_HWPMC_NODATA FAKE_HWPMC_PMU FAKE_HWPMC_EPERM FAKE_HWPMC_VERSION FAKE_HWPMC_GROW FAKE_HWPMC_UNPRIV FAKE_HWPMC_TICK
+unset FAKE_HWPMC_NODATA FAKE_HWPMC_PMU FAKE_HWPMC_EPERM FAKE_HWPMC_VERSION FAKE_HWPMC_GROW FAKE_HWPMC_UNPRIV FAKE_HWPMC_TICK FAKE_HWPMC_KPROF
 HAS_GREP=-F
 . "$(dirname "$0")/tap.sh"
 
@@ -364,5 +364,18 @@ wait $sp
 rc=$?
 [ "$rc" = 0 ] && has err "s/00/cpu-clock"
 ok $? "SIGINT ends system counting without a command (got $rc)"
+
+# --kernel-profiles: a log with no PMC of the run's own; refusals named
+run 0 fake "$STAT" -O "$T/kprof.log" --kernel-profiles true && test -s "$T/kprof.log"
+ok $? "--kernel-profiles alone: the log is written"
+run 1 env FAKE_HWPMC_KPROF=1 HWPMC_DEVICE=/dev/null LD_PRELOAD="$FAKE" \
+	"$STAT" -O "$T/kprof.log" --kernel-profiles true &&
+	has err 'not for you: CAP_PERFMON is needed'
+ok $? "--kernel-profiles refused (EPERM): explained"
+run 1 env FAKE_HWPMC_KPROF=16 HWPMC_DEVICE=/dev/null LD_PRELOAD="$FAKE" \
+	"$STAT" -O "$T/kprof.log" --kernel-profiles -S cpu-clock true &&
+	has err "another log takes the kernel's profiles"
+ok $? "--kernel-profiles taken (EBUSY): explained"
+usage_case "-R reads a log" -R /dev/null --kernel-profiles
 
 echo "1..$n"

@@ -71,7 +71,10 @@ int __pmc_start_profiling(struct module *mod, int ctr,
 /* Linux: a task's counter released (pmc_configure_counter() makes it). */
 int pmc_unconfigure_counter(struct task_struct *t, int ctr);
 
-/* Linux: the samples taken by pmc_start_profiling() of ctr so far. */
+/*
+ * Linux: the samples taken by pmc_start_profiling() of ctr so far (they
+ * go to the log that takes the kernel's profiles, if one does: pmc.9).
+ */
 int pmc_profiling_samples(int ctr, u64 *samples);
 
 #endif /* _LINUX_HWPMC_PMC_H */

@@ -286,11 +286,18 @@
 #define PMC_OP_GETCAPS		19
 #define PMC_OP_MAX		PMC_OP_GETCAPS
 
-/* CONFIGURELOG: pm_logfd >= 0 configures, < 0 closes the log. */
+/*
+ * CONFIGURELOG: pm_logfd >= 0 configures, < 0 closes the log.  Linux:
+ * with PMC_LOG_KERNEL_PROFILES the log also receives the samples of the
+ * kernel's profiles, pmc(9)'s pmc_start_profiling() (one such log at a
+ * time; the caller must be allowed to see kernel addresses).
+ */
 struct pmc_op_configurelog {
-	__u32	pm_flags;		/* must be zero */
+	__u32	pm_flags;		/* PMC_LOG_* */
 	__s32	pm_logfd;
 };
+
+#define PMC_LOG_KERNEL_PROFILES	0x00000001
 
 /* GETCPUINFO */
 struct pmc_classinfo {

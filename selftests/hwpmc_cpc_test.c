@@ -147,7 +147,8 @@ TEST(version_mismatch)
 TEST_F(cpc, describes_the_processor)
 {
 	EXPECT_LT(0, cpc_npic(self->cpc));
-	EXPECT_EQ(0, cpc_caps(self->cpc));
+	/* overflow notification (CPC_OVF_NOTIFY_EMT), decision 29 */
+	EXPECT_EQ(CPC_CAP_OVERFLOW_INTERRUPT, cpc_caps(self->cpc));
 	EXPECT_NE(0, strlen(cpc_cciname(self->cpc)));
 	EXPECT_NE(0, strlen(cpc_cpuref(self->cpc)));
 	TH_LOG("%s, %u counters", cpc_cciname(self->cpc), cpc_npic(self->cpc));

@@ -47,7 +47,7 @@ extern struct list_head hwpmc_ss_pmcs;
 
 /*
  * The kernel's profiles (pmc(9)'s pmc_start_profiling(), hwpmc_kapi.c):
- * their PMCs, on hwpmc_kprof_pmcs by their sslink (RCU list, changed
+ * their PMCs, on hwpmc_kprof_pmcs by their sslink (walked and changed
  * under hwpmc_sx), are of the owner hwpmc_kprof, which no process is and
  * which is in no hash; its log, NULL or the log of the /dev/hwpmc owner
  * that asked for the profiles (CONFIGURELOG with PMC_LOG_KERNEL_PROFILES,

@@ -138,8 +138,10 @@ static void hwpmc_kctr_drop(struct hwpmc_kctr *kc)
 /*
  * The PMC of a profile on row ctr, as the logs know it: system sampling
  * of ev with call chains, every period events, the owner hwpmc_kprof.
- * Its id is unique: the row is the profile's alone, and the CPU field is
- * PMC_CPU_ANY, which no system PMC has.
+ * Its id is unique while it runs: the row is the profile's alone (the
+ * CPU field, PMC_CPU_ANY, is also that of a system PMC on CPU 4095).  A
+ * later profile or system PMC on the row may have the same id: a log's
+ * reader takes the latest PMCALLOCATE of an id.
  */
 static void hwpmc_kprof_pmc(int ctr, const struct hwpmc_event *ev,
 			    u64 period, struct hwpmc_pmc *pm)

@@ -776,20 +776,24 @@ void hwpmc_pmc_file_release(struct file *file)
 
 /*
  * The log lg of po becomes the kernel's profiles' (PMC_LOG_KERNEL_PROFILES):
- * the kernel's mappings, unless the snapshot gave them, and the
- * PMCALLOCATE of each running profile; their samples follow.
+ * the PMCALLOCATE of each running profile, then the kernel's mappings,
+ * unless the snapshot gave them; their samples follow.  The log is
+ * published before the walk of the modules, as a system sampler's PMC
+ * is listed before its snapshot: a module coming meanwhile is told by
+ * the module notifier (which reads the log without hwpmc_sx), or by the
+ * walk, or by both (a second MAP_IN of the same module is harmless).
  */
 static void hwpmc_kprof_configure(struct hwpmc_owner *po, struct hwpmc_log *lg)
 {
 	struct hwpmc_pmc *pm;
 
 	lockdep_assert_held_write(&hwpmc_sx);
-	if (!po->nss)
-		hwpmc_hooks_kernel_maps(lg);
 	list_for_each_entry(pm, &hwpmc_kprof_pmcs, sslink)
 		hwpmc_rec_pmcallocate(lg, pm);
 	po->kprof = true;
 	WRITE_ONCE(hwpmc_kprof.log, lg);
+	if (!po->nss)
+		hwpmc_hooks_kernel_maps(lg);
 }
 
 /*
@@ -822,7 +826,7 @@ int hwpmc_pmc_configurelog(struct file *file, int fd, u32 flags)
 	}
 	if (flags & PMC_LOG_KERNEL_PROFILES) {
 		/* a system-wide kernel sampler's privilege, kernel addresses */
-		if (!hwpmc_perfmon_noaudit() || !hwpmc_kaddrs_visible())
+		if (!perfmon_capable() || !hwpmc_kaddrs_visible())
 			error = -EPERM;
 		else if (hwpmc_kprof.log)
 			error = -EBUSY;

@@ -98,9 +98,15 @@ void hwpmc_owner_closelog(struct hwpmc_owner *po)
 	if (!lg)
 		return;
 	if (po->kprof) {
-		/* the kernel's profiles' samples go nowhere from here */
+		/*
+		 * The profiles' samples taken so far into this log; those
+		 * still in the rings once it is unpublished are dropped, not
+		 * left for the next profiles log (hwpmc_sx keeps it away).
+		 */
+		hwpmc_sample_drain();
 		WRITE_ONCE(hwpmc_kprof.log, NULL);
 		po->kprof = false;
+		hwpmc_sample_drain();
 	}
 	WRITE_ONCE(po->log, NULL);
 	po->logdev = NULL;

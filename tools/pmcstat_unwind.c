@@ -463,19 +463,26 @@ void unwind_free(void)
 /*
  * Unwinding on several threads (a report's --unwind-threads): the
  * reading thread queues each sample as a task, in the log's order, in a
- * ring of depth slots; the helper threads and the reading thread itself
- * (while it waits for the oldest task) claim tasks in that order and
- * unwind them, each with its own unwinder; the reading thread takes the
- * results back in the same order.  Sequence numbers: t[seq % depth].
+ * ring of depth slots; the helper threads, and the reading thread itself
+ * while it waits for the oldest task, claim tasks in that order, a batch
+ * of UW_BATCH at a time, and unwind them, each thread with its own
+ * unwinder; the reading thread takes the results back in the same order.
+ * Batches, not single tasks: a thread handed one sample at a time sleeps
+ * and wakes at each (a context switch per sample cost more than the
+ * second CPU gave).  Sequence numbers: t[seq % depth].
  */
+#define UW_BATCH	16
+
 struct uw_pool {
 	pthread_mutex_t	lock;
-	pthread_cond_t	work;		/* a task to claim, or stop */
+	pthread_cond_t	work;		/* a batch to claim, or stop */
 	pthread_cond_t	done;		/* the oldest task done */
 	struct uw_task	*t;
 	size_t		depth;
 	uint64_t	head, claim, tail;
 	int		stop;
+	int		waiting;	/* the reader waits for the oldest */
+	int		idle;		/* helpers waiting for work */
 	int		nthr;		/* helper threads */
 	int		nw;		/* unwinders */
 	pthread_t	*thr;
@@ -492,20 +499,28 @@ static void task_run(struct unwinder *w, struct uw_task *t)
 			  t->err, sizeof(t->err));
 }
 
-/* claim the next task and run it, the lock held (dropped meanwhile) */
-static void pool_run_one(struct uw_pool *pl, struct unwinder *w)
+/*
+ * Claim the next batch (at most UW_BATCH tasks) and run it, the lock
+ * held (dropped meanwhile).
+ */
+static void pool_run_batch(struct uw_pool *pl, struct unwinder *w)
 {
-	uint64_t seq = pl->claim++;
-	struct uw_task *t = &pl->t[seq % pl->depth];
+	uint64_t seq = pl->claim, end = pl->tail, i;
 
+	if (end - seq > UW_BATCH)
+		end = seq + UW_BATCH;
+	pl->claim = end;
 	pthread_mutex_unlock(&pl->lock);
-	task_run(w, t);
+	for (i = seq; i < end; i++)
+		task_run(w, &pl->t[i % pl->depth]);
 	pthread_mutex_lock(&pl->lock);
-	t->done = 1;
-	if (seq == pl->head)
+	for (i = seq; i < end; i++)
+		pl->t[i % pl->depth].done = 1;
+	if (pl->waiting && seq <= pl->head && pl->head < end)
 		pthread_cond_signal(&pl->done);
 }
 
+/* a helper's: whole batches, or what there is when the reader waits */
 static void *pool_thread(void *arg)
 {
 	struct uw_pool_arg *a = arg;
@@ -513,11 +528,15 @@ static void *pool_thread(void *arg)
 
 	pthread_mutex_lock(&pl->lock);
 	for (;;) {
-		while (!pl->stop && pl->claim == pl->tail)
+		while (!pl->stop && !(pl->tail - pl->claim >= UW_BATCH ||
+				      (pl->waiting && pl->claim < pl->tail))) {
+			pl->idle++;
 			pthread_cond_wait(&pl->work, &pl->lock);
+			pl->idle--;
+		}
 		if (pl->claim == pl->tail)
-			break;
-		pool_run_one(pl, a->w);
+			break;		/* stop, with nothing queued */
+		pool_run_batch(pl, a->w);
 	}
 	pthread_mutex_unlock(&pl->lock);
 	return NULL;
@@ -586,7 +605,8 @@ void uw_pool_push(struct uw_pool *pl, struct proc *p)
 	t->n = 0;
 	pthread_mutex_lock(&pl->lock);
 	pl->tail++;
-	pthread_cond_signal(&pl->work);
+	if (pl->idle && pl->tail - pl->claim >= UW_BATCH)
+		pthread_cond_signal(&pl->work);
 	pthread_mutex_unlock(&pl->lock);
 }
 
@@ -601,11 +621,18 @@ struct uw_task *uw_pool_head(struct uw_pool *pl, int wait)
 	}
 	t = &pl->t[pl->head % pl->depth];
 	while (wait && !t->done) {
-		if (pl->claim < pl->tail)
-			pool_run_one(pl, pl->w[0]);	/* help */
-		else
+		if (pl->claim < pl->tail) {
+			/* the helpers take what is left, and the reader helps */
+			pl->waiting = 1;
+			if (pl->idle)
+				pthread_cond_broadcast(&pl->work);
+			pool_run_batch(pl, pl->w[0]);
+		} else {
+			pl->waiting = 1;
 			pthread_cond_wait(&pl->done, &pl->lock);
+		}
 	}
+	pl->waiting = 0;
 	pthread_mutex_unlock(&pl->lock);
 	return t->done ? t : NULL;
 }

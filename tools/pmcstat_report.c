@@ -14,7 +14,9 @@
  * made, samples when the module drains its rings, so a sample never
  * precedes the mapping it falls in.  A flat profile needs only the
  * sampled PC of each chain; the call graph and folded stacks resolve
- * the whole chain.
+ * the whole chain.  Samples with a USERSTACK (--call-graph dwarf) are
+ * queued for the unwinding threads of pmcstat_unwind.c and aggregated
+ * in the log's order when their frames are back (enqueue(), dequeue()).
  */
 #include <ctype.h>
 #include <errno.h>

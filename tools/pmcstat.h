@@ -150,7 +150,7 @@ struct uw_task {
 	struct ustack	us;
 	/* the pool's, then the result: n frames in pcs, or why none */
 	struct uw_mods	*mods;
-	int		done;
+	_Atomic int	state;
 	size_t		n;
 	uint64_t	pcs[PMC_CALLCHAIN_DEPTH_MAX];
 	char		err[256];

@@ -463,26 +463,33 @@ void unwind_free(void)
 /*
  * Unwinding on several threads (a report's --unwind-threads): the
  * reading thread queues each sample as a task, in the log's order, in a
- * ring of depth slots; the helper threads, and the reading thread itself
- * while it waits for the oldest task, claim tasks in that order, a batch
- * of UW_BATCH at a time, and unwind them, each thread with its own
- * unwinder; the reading thread takes the results back in the same order.
- * Batches, not single tasks: a thread handed one sample at a time sleeps
- * and wakes at each (a context switch per sample cost more than the
- * second CPU gave).  Sequence numbers: t[seq % depth].
+ * ring of depth slots; the helper threads claim them in that order, a
+ * batch of UW_BATCH at a time, and unwind them, each thread with its own
+ * unwinder; the reading thread takes the results back in the same order
+ * and, while it waits for the oldest, unwinds too: a batch nobody has
+ * claimed, else the tasks of claimed batches not yet started (a helper
+ * the scheduler took off its CPU holds up no more than the task it
+ * runs).  Batches, not single tasks: a thread handed one sample at a
+ * time slept and woke at each (a context switch per sample cost more
+ * than the second CPU gave).  Sequence numbers: t[seq % depth]; a
+ * task's state goes from UW_QUEUED to UW_RUNNING (one thread wins it)
+ * to UW_DONE.
  */
 #define UW_BATCH	16
+
+enum { UW_QUEUED, UW_RUNNING, UW_DONE };
 
 struct uw_pool {
 	pthread_mutex_t	lock;
 	pthread_cond_t	work;		/* a batch to claim, or stop */
-	pthread_cond_t	done;		/* the oldest task done */
+	pthread_cond_t	done;		/* a task done while the reader waits */
 	struct uw_task	*t;
 	size_t		depth;
-	uint64_t	head, claim, tail;
-	int		stop;
-	int		waiting;	/* the reader waits for the oldest */
-	int		idle;		/* helpers waiting for work */
+	uint64_t	head, tail;	/* the reader's */
+	uint64_t	claim;		/* the first task of no batch (lock) */
+	int		stop;		/* (lock) */
+	atomic_int	waiting;	/* the reader waits for the oldest */
+	int		idle;		/* helpers waiting for work (lock) */
 	int		nthr;		/* helper threads */
 	int		nw;		/* unwinders */
 	pthread_t	*thr;
@@ -493,10 +500,22 @@ struct uw_pool {
 	} *args;
 };
 
-static void task_run(struct unwinder *w, struct uw_task *t)
+/* run t if no other thread has started it; 1: this one did */
+static int task_run(struct uw_pool *pl, struct unwinder *w, struct uw_task *t)
 {
+	int queued = UW_QUEUED;
+
+	if (!atomic_compare_exchange_strong(&t->state, &queued, UW_RUNNING))
+		return 0;
 	t->n = unwind_run(w, t->mods, t->tid, &t->us, t->pcs, t->max,
 			  t->err, sizeof(t->err));
+	atomic_store(&t->state, UW_DONE);
+	if (atomic_load(&pl->waiting)) {
+		pthread_mutex_lock(&pl->lock);
+		pthread_cond_signal(&pl->done);
+		pthread_mutex_unlock(&pl->lock);
+	}
+	return 1;
 }
 
 /*
@@ -512,12 +531,8 @@ static void pool_run_batch(struct uw_pool *pl, struct unwinder *w)
 	pl->claim = end;
 	pthread_mutex_unlock(&pl->lock);
 	for (i = seq; i < end; i++)
-		task_run(w, &pl->t[i % pl->depth]);
+		task_run(pl, w, &pl->t[i % pl->depth]);
 	pthread_mutex_lock(&pl->lock);
-	for (i = seq; i < end; i++)
-		pl->t[i % pl->depth].done = 1;
-	if (pl->waiting && seq <= pl->head && pl->head < end)
-		pthread_cond_signal(&pl->done);
 }
 
 /* a helper's: whole batches, or what there is when the reader waits */
@@ -529,7 +544,7 @@ static void *pool_thread(void *arg)
 	pthread_mutex_lock(&pl->lock);
 	for (;;) {
 		while (!pl->stop && !(pl->tail - pl->claim >= UW_BATCH ||
-				      (pl->waiting && pl->claim < pl->tail))) {
+				      (atomic_load(&pl->waiting) && pl->claim < pl->tail))) {
 			pl->idle++;
 			pthread_cond_wait(&pl->work, &pl->lock);
 			pl->idle--;
@@ -601,8 +616,8 @@ void uw_pool_push(struct uw_pool *pl, struct proc *p)
 	struct uw_task *t = &pl->t[pl->tail % pl->depth];
 
 	t->mods = p && t->us.valid && t->max && t->tid > 0 ? mods_get(p) : NULL;
-	t->done = 0;
 	t->n = 0;
+	atomic_store(&t->state, UW_QUEUED);
 	pthread_mutex_lock(&pl->lock);
 	pl->tail++;
 	if (pl->idle && pl->tail - pl->claim >= UW_BATCH)
@@ -613,28 +628,38 @@ void uw_pool_push(struct uw_pool *pl, struct proc *p)
 struct uw_task *uw_pool_head(struct uw_pool *pl, int wait)
 {
 	struct uw_task *t;
+	uint64_t seq, claim;
 
-	pthread_mutex_lock(&pl->lock);
-	if (pl->head == pl->tail) {
-		pthread_mutex_unlock(&pl->lock);
+	if (pl->head == pl->tail)
 		return NULL;
-	}
 	t = &pl->t[pl->head % pl->depth];
-	while (wait && !t->done) {
+	if (atomic_load(&t->state) == UW_DONE)
+		return t;
+	if (!wait)
+		return NULL;
+	pthread_mutex_lock(&pl->lock);
+	atomic_store(&pl->waiting, 1);
+	while (atomic_load(&t->state) != UW_DONE) {
 		if (pl->claim < pl->tail) {
 			/* the helpers take what is left, and the reader helps */
-			pl->waiting = 1;
 			if (pl->idle)
 				pthread_cond_broadcast(&pl->work);
 			pool_run_batch(pl, pl->w[0]);
-		} else {
-			pl->waiting = 1;
-			pthread_cond_wait(&pl->done, &pl->lock);
+			continue;
 		}
+		/* the tasks of the helpers' batches they have not started */
+		claim = pl->claim;
+		pthread_mutex_unlock(&pl->lock);
+		for (seq = pl->head; seq < claim; seq++)
+			if (task_run(pl, pl->w[0], &pl->t[seq % pl->depth]))
+				break;
+		pthread_mutex_lock(&pl->lock);
+		if (seq == claim && atomic_load(&t->state) != UW_DONE)
+			pthread_cond_wait(&pl->done, &pl->lock);
 	}
-	pl->waiting = 0;
+	atomic_store(&pl->waiting, 0);
 	pthread_mutex_unlock(&pl->lock);
-	return t->done ? t : NULL;
+	return t;
 }
 
 void uw_pool_pop(struct uw_pool *pl)
@@ -644,9 +669,7 @@ void uw_pool_pop(struct uw_pool *pl)
 	note_error(t->err);
 	mods_put(t->mods);
 	t->mods = NULL;
-	pthread_mutex_lock(&pl->lock);
 	pl->head++;
-	pthread_mutex_unlock(&pl->lock);
 }
 
 void uw_pool_free(struct uw_pool *pl)

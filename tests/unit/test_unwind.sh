@@ -64,5 +64,9 @@ for t in 2 3 8; do
 	done
 	ok $same "--unwind-threads $t: the reports of one thread, byte for byte"
 done
+# read from a pipe: the stacks copied, not pointed at in a mapped log
+cat "$T/m.log" | run 0 -R - --unwind-threads 2 -a "$T/pa2" --folded "$T/pf2" &&
+	cmp "$T/pa2" "$T/a1" && cmp "$T/pf2" "$T/f1"
+ok $? "--unwind-threads 2 of a pipe: the reports of one thread"
 echo "1..$n"
 exit $fail

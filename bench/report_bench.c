@@ -1273,7 +1273,10 @@ static int same_file(const char *a, const char *b)
  * report_bench dwarf [-r reps] [-d dir] [-H hwpmc-stat] [-P perf] perf.data:
  * the DWARF-unwinding reports of the same real samples (dw_convert()).
  * Names raw (--no-demangle in both): perf and hwpmc-stat print C++ names
- * differently (hwpmc-stat with the return type of templates).
+ * differently (hwpmc-stat with the return type of templates).  7
+ * repetitions by default.  hwpmc-stat's call graph is timed twice: with
+ * its default unwinding threads (one per CPU online) and with one
+ * (--unwind-threads 1); the two must be the same, byte for byte.
  */
 static int dwarf_main(int argc, char **argv)
 {
@@ -1285,7 +1288,7 @@ static int dwarf_main(int argc, char **argv)
 	double pgc1[MAXREPS];
 	struct run rr;
 	char *log, *out, *err, *hflat, *pflat, *hgraph, *pgraph, *hgraph1;
-	int opt, reps = 5, r, i;
+	int opt, reps = 7, r, i;
 	struct dwconv d;
 	struct stat st, sp;
 	double t0;

@@ -1234,7 +1234,7 @@ static const char *tmpdir;
 static void remove_tmpdir(void)
 {
 	static const char *const names[] = {
-		"hwpmc.log", "perf.data", "out.txt", "err.txt", "graph-hwpmc.txt",
+		"hwpmc.log", "perf.data", "out.txt", "err.txt", "graph-hwpmc.txt", "graph1-hwpmc.txt",
 		"flat-hwpmc.txt", "flat-perf.txt", "graph-perf.txt", "folded-hwpmc.txt",
 	};
 	size_t i;
@@ -1248,11 +1248,35 @@ static void remove_tmpdir(void)
 	rmdir(tmpdir);
 }
 
+/* the two files have the same bytes */
+static int same_file(const char *a, const char *b)
+{
+	FILE *fa = fopen(a, "r"), *fb = fopen(b, "r");
+	int ca, cb, same = fa && fb;
+
+	while (same) {
+		ca = getc(fa);
+		cb = getc(fb);
+		if (ca != cb)
+			same = 0;
+		if (ca == EOF)
+			break;
+	}
+	if (fa)
+		fclose(fa);
+	if (fb)
+		fclose(fb);
+	return same;
+}
+
 /*
  * report_bench dwarf [-r reps] [-d dir] [-H hwpmc-stat] [-P perf] perf.data:
  * the DWARF-unwinding reports of the same real samples (dw_convert()).
  * Names raw (--no-demangle in both): perf and hwpmc-stat print C++ names
- * differently (hwpmc-stat with the return type of templates).
+ * differently (hwpmc-stat with the return type of templates).  7
+ * repetitions by default.  hwpmc-stat's call graph is timed twice: with
+ * its default unwinding threads (one per CPU online) and with one
+ * (--unwind-threads 1); the two must be the same, byte for byte.
  */
 static int dwarf_main(int argc, char **argv)
 {
@@ -1260,10 +1284,11 @@ static int dwarf_main(int argc, char **argv)
 	static char tmpl[] = "/tmp/report_bench.XXXXXX";
 	double hf[MAXREPS], pf[MAXREPS], hg[MAXREPS], pg[MAXREPS];
 	double hfm[MAXREPS], pfm[MAXREPS], hgm[MAXREPS], pgm[MAXREPS], ratio;
-	double hgc[MAXREPS], pgc[MAXREPS];
+	double hgc[MAXREPS], pgc[MAXREPS], h1g[MAXREPS], h1c[MAXREPS], pg1[MAXREPS];
+	double pgc1[MAXREPS];
 	struct run rr;
-	char *log, *out, *err, *hflat, *pflat, *hgraph, *pgraph;
-	int opt, reps = 5, r, i;
+	char *log, *out, *err, *hflat, *pflat, *hgraph, *pgraph, *hgraph1;
+	int opt, reps = 7, r, i;
 	struct dwconv d;
 	struct stat st, sp;
 	double t0;
@@ -1322,10 +1347,14 @@ static int dwarf_main(int argc, char **argv)
 	pflat = path_in(dir, "flat-perf.txt");
 	hgraph = path_in(dir, "graph-hwpmc.txt");
 	pgraph = path_in(dir, "graph-perf.txt");
+	hgraph1 = path_in(dir, "graph1-hwpmc.txt");
 	{
 		char *h_flat[] = { (char *)statbin, "-R", log, "--no-demangle", NULL };
 		char *h_graph[] = { (char *)statbin, "-R", log, "--no-demangle", "--graph",
 				    hgraph, NULL };
+		/* unwinding on the reading thread alone (the default: one per CPU) */
+		char *h_graph1[] = { (char *)statbin, "-R", log, "--no-demangle", "--graph",
+				     hgraph1, "--unwind-threads", "1", NULL };
 		char *p_flat[] = { (char *)perf, "report", "--stdio", "-i", argv[optind],
 				   "--no-demangle", "--sort", "sym", "--no-children", NULL };
 		char *p_graph[] = { (char *)perf, "report", "--stdio", "-i", argv[optind],
@@ -1342,6 +1371,15 @@ static int dwarf_main(int argc, char **argv)
 		run_cmd(h_graph, NULL, out, err);
 		run_cmd(p_graph, NULL, pgraph, err);
 		nfailed += compare("call graphs", hgraph, pgraph, 1);
+		run_cmd(h_graph1, NULL, out, err);
+		if (same_file(hgraph, hgraph1)) {
+			printf("report: call graphs of one unwinding thread and of %ld agree, "
+			       "byte for byte\n", sysconf(_SC_NPROCESSORS_ONLN));
+		} else {
+			printf("report: FAILED call graphs of one unwinding thread and of "
+			       "several: %s and %s differ\n", hgraph1, hgraph);
+			nfailed++;
+		}
 		fflush(stdout);
 		for (r = 0; r < reps; r++)
 			for (i = 0; i < 2; i++) {
@@ -1351,6 +1389,9 @@ static int dwarf_main(int argc, char **argv)
 					hg[r] = rr.wall;
 					hgm[r] = rr.rss;
 					hgc[r] = rr.cpu;
+					rr = run_cmd(h_graph1, NULL, out, err);
+					h1g[r] = rr.wall;
+					h1c[r] = rr.cpu;
 				} else {
 					timed(p_flat, out, err, &pf[r], &pfm[r]);
 					rr = run_cmd(p_graph, NULL, out, err);
@@ -1363,10 +1404,14 @@ static int dwarf_main(int argc, char **argv)
 	printf("# %d repetitions\n", reps);
 	result("dwarf report flat profile: time", "s", hf, pf, reps);
 	result("dwarf report flat profile: peak RSS", "MB", hfm, pfm, reps);
+	memcpy(pg1, pg, sizeof(pg));
+	memcpy(pgc1, pgc, sizeof(pgc));
 	ratio = result("dwarf report call graph: time", "s", hg, pg, reps);
 	result("dwarf report call graph: peak RSS", "MB", hgm, pgm, reps);
 	/* what the wall time is made of on a host whose CPUs others use too */
 	result("dwarf report call graph: CPU time", "s", hgc, pgc, reps);
+	result("dwarf report call graph, 1 thread: time", "s", h1g, pg1, reps);
+	result("dwarf report call graph, 1 thread: CPU time", "s", h1c, pgc1, reps);
 	printf("# target hwpmc/perf <= 0.5: dwarf call graph time %s\n",
 	       ratio <= 0.5 ? "met" : "MISSED");
 	printf("bench: done, %d results%s\n", nresults, nfailed ? ", FAILED" : "");

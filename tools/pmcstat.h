@@ -127,6 +127,41 @@ void	ustack_set(struct ustack *us, const struct pmclog_ev_userstack *r, int borr
 size_t	unwind_user(struct proc *p, pid_t tid, const struct ustack *us,
 		    uint64_t *pcs, size_t max);
 void	unwind_free(void);
+/* dst a copy of src: its stack copied, or the same borrowed bytes */
+void	ustack_copy(struct ustack *dst, const struct ustack *src);
+
+/*
+ * Unwinding on several threads, the results in the order of the
+ * samples.  uw_pool_new(): threads unwinders (threads - 1 helper
+ * threads and the caller's), a ring of depth tasks; NULL: fewer than 2,
+ * or no threads could be made (then unwind_user()).  The caller fills
+ * the task of slot seq % depth (uw_pool_task()) with tid, us (ustack_copy)
+ * and max, and queues it with uw_pool_push() (p: its process, NULL:
+ * nothing to unwind), at most depth queued; uw_pool_head() is the
+ * oldest task when it is done (wait: helping, until it is), NULL: none
+ * queued (or not done); uw_pool_pop() drops it (its error, the first,
+ * becomes unwind_error()'s).  Everything but the unwinding happens on
+ * the caller's thread.
+ */
+struct uw_mods;
+struct uw_task {
+	pid_t		tid;
+	size_t		max;
+	struct ustack	us;
+	/* the pool's, then the result: n frames in pcs, or why none */
+	struct uw_mods	*mods;
+	_Atomic int	state;
+	size_t		n;
+	uint64_t	pcs[PMC_CALLCHAIN_DEPTH_MAX];
+	char		err[256];
+};
+struct uw_pool;
+struct uw_pool *uw_pool_new(int threads, size_t depth);
+struct uw_task *uw_pool_task(struct uw_pool *pl, size_t i);
+void	uw_pool_push(struct uw_pool *pl, struct proc *p);
+struct uw_task *uw_pool_head(struct uw_pool *pl, int wait);
+void	uw_pool_pop(struct uw_pool *pl);
+void	uw_pool_free(struct uw_pool *pl);	/* after the queued tasks */
 /* why the first sample that could not be unwound was not, or NULL */
 const char *unwind_error(void);
 /*
@@ -207,6 +242,9 @@ struct report_opts {
 					   (-I) */
 	double		 threshold;	/* -f threshold=: top hides functions
 					   under this % of the samples */
+	int		 threads;	/* --unwind-threads: threads that unwind
+					   --call-graph dwarf samples (0: one
+					   per CPU online) */
 };
 
 /* Where each report goes; NULL: not wanted. */

@@ -37,6 +37,7 @@ enum {
 	OPT_GRAPH,
 	OPT_CALLGRAPH,
 	OPT_KPROF,
+	OPT_UNWIND_THREADS,
 };
 
 #define OPTSTRING	"+:ACc:D:dEeF:f:G:ghIi:k:Ll:M:m:Nn:O:o:P:p:qR:r:S:s:Tt:Uu:vWw:a:z:"
@@ -52,6 +53,7 @@ static const struct option longopts[] = {
 	{ "graph", required_argument, NULL, OPT_GRAPH },
 	{ "call-graph", required_argument, NULL, OPT_CALLGRAPH },
 	{ "kernel-profiles", no_argument, NULL, OPT_KPROF },
+	{ "unwind-threads", required_argument, NULL, OPT_UNWIND_THREADS },
 	{ "flamegraph", required_argument, NULL, OPT_FLAME },
 	{ "flamegraph-order", required_argument, NULL, OPT_FLAME_ORDER },
 	{ "icicle", no_argument, NULL, OPT_ICICLE },
@@ -99,7 +101,7 @@ void usage(const char *fmt, ...)
 		"           [-r fsroot] [--comm name] [--pid pid] [--dump] [--folded file]\n"
 		"           [--graph file] [--flamegraph file.svg [--icicle]] [--perf-script file]\n"
 		"           [--pprof file] [--no-demangle] [--lines] [--debug-dir dir]\n"
-		"           [--annotate symbol[@object]]\n"
+		"           [--annotate symbol[@object]] [--unwind-threads n]\n"
 		"       %s -u spec | -L\n"
 		"       %s --list-metrics [group]\n",
 		prog, prog, prog, prog, prog);
@@ -177,6 +179,8 @@ void usage(const char *fmt, ...)
 		"  --no-demangle   C++ and Rust functions by their symbols' raw names\n"
 		"  --lines    functions as 'name (file:line)', where DWARF tells;\n"
 		"             with -D, each frame's line and inlined functions\n"
+		"  --unwind-threads n   unwind --call-graph dwarf samples on n threads\n"
+		"             (default 0: one per CPU online; 1: the reading thread)\n"
 		"  --debug-dir dir   look for separate debug files in dir first\n"
 		"             (default $HWPMC_DEBUG_DIR; then /usr/lib/debug)\n"
 		"  --annotate symbol[@object]   the function's instructions with their\n"
@@ -530,6 +534,14 @@ static int opt_report_how(struct reports *r, int opt)
 			usage("bad call graph depth '%s' (-z: 1 to %d frames)",
 			      optarg, PMC_CALLCHAIN_DEPTH_MAX);
 		r->ro.graphdepth = (int)depth;
+		break;
+	case OPT_UNWIND_THREADS:
+		errno = 0;
+		depth = strtol(optarg, &end, 10);
+		if (errno || end == optarg || *end || depth < 0 || depth > 64)
+			usage("bad --unwind-threads '%s' (0 to 64; 0: one per CPU)",
+			      optarg);
+		r->ro.threads = (int)depth;
 		break;
 	case 'A':
 		r->ro.addresses = 1;

@@ -14,7 +14,9 @@
  * made, samples when the module drains its rings, so a sample never
  * precedes the mapping it falls in.  A flat profile needs only the
  * sampled PC of each chain; the call graph and folded stacks resolve
- * the whole chain.
+ * the whole chain.  Samples with a USERSTACK (--call-graph dwarf) are
+ * queued for the unwinding threads of pmcstat_unwind.c and aggregated
+ * in the log's order when their frames are back (enqueue(), dequeue()).
  */
 #include <ctype.h>
 #include <errno.h>
@@ -157,6 +159,23 @@ struct ctx {
 	struct ustack	us;		/* the USERSTACK just read */
 	const unsigned char *map;	/* the mapped log, or NULL */
 	size_t		maplen;
+	/*
+	 * --unwind-threads: the samples queued for the unwinding threads,
+	 * in the log's order (seq qhead..qtail, slot seq % qdepth), with
+	 * what sample() takes besides their unwound frames
+	 */
+	int		threads;	/* for the pool: 0, or 2 and more */
+	struct uw_pool	*pool;		/* made at the first USERSTACK */
+	struct queued {
+		int		ev;		/* its event */
+		uint32_t	k;		/* kernel frames before the user's */
+		int		tried;		/* unwinding asked for */
+		const unsigned char *low;	/* the mapped log's bytes it
+						   reads from here on, or NULL */
+		struct pmclog_ev_callchain cc;	/* the sample as logged */
+	} *q;
+	size_t		qdepth;
+	uint64_t	qhead, qtail;
 };
 
 static uint64_t hash64(uint64_t x)
@@ -588,6 +607,133 @@ unwound(struct ctx *c, const struct pmclog_ev_callchain *cc)
 	return &u;
 }
 
+/*
+ * The oldest queued sample, when its unwinding is done (wait: until it
+ * is), aggregated as unwound() and sample() do; 0: none.
+ */
+static int dequeue(struct ctx *c, int wait)
+{
+	static struct pmclog_ev_callchain u;
+	const struct pmclog_ev_callchain *cc;
+	struct uw_task *t;
+	struct queued *q;
+
+	if (c->qhead == c->qtail || !(t = uw_pool_head(c->pool, wait)))
+		return 0;
+	q = &c->q[c->qhead % c->qdepth];
+	cc = &q->cc;
+	if (q->tried) {
+		c->sum->unwind_tried++;
+		if (t->n) {
+			c->sum->unwound++;
+			memcpy(&u, cc, offsetof(struct pmclog_ev_callchain, pl_pc));
+			memcpy(u.pl_pc, cc->pl_pc, q->k * sizeof(u.pl_pc[0]));
+			memcpy(u.pl_pc + q->k, t->pcs, t->n * sizeof(u.pl_pc[0]));
+			u.pl_npc = q->k + (uint32_t)t->n;
+			cc = &u;
+		}
+	}
+	sample(c, &c->evs[q->ev], cc);
+	uw_pool_pop(c->pool);
+	c->qhead++;
+	return 1;
+}
+
+/* every queued sample aggregated: before what changes what sample() reads */
+static void drain(struct ctx *c)
+{
+	if (c->pool)
+		while (dequeue(c, 1))
+			;
+}
+
+/*
+ * Sample cc of event ev, queued for the unwinding threads (with the
+ * USERSTACK before it when us): the work of unwound(), the unwinding
+ * left to the pool.
+ */
+static void enqueue(struct ctx *c, int ev, const struct pmclog_ev_callchain *cc,
+		    int us)
+{
+	struct proc *p = NULL;
+	struct uw_task *t;
+	struct queued *q;
+	uint32_t k = 0, npc = cc->pl_npc;
+
+	if (c->qtail - c->qhead == c->qdepth)
+		dequeue(c, 1);
+	q = &c->q[c->qtail % c->qdepth];
+	t = uw_pool_task(c->pool, c->qtail % c->qdepth);
+	if (npc > PMC_CALLCHAIN_DEPTH_MAX)
+		npc = PMC_CALLCHAIN_DEPTH_MAX;
+	memcpy(&q->cc, cc, offsetof(struct pmclog_ev_callchain, pl_pc));
+	memcpy(q->cc.pl_pc, cc->pl_pc, npc * sizeof(cc->pl_pc[0]));
+	q->cc.pl_npc = npc;
+	q->ev = ev;
+	q->tried = 0;
+	q->low = NULL;
+	t->us.valid = 0;
+	t->tid = (pid_t)cc->pl_tid;
+	t->max = 0;
+	if (us) {
+		if (!PMC_CALLCHAIN_CPUFLAGS_TO_USERMODE(cc->pl_cpuflags))
+			while (k < npc && sym_is_kernel(cc->pl_pc[k]))
+				k++;
+		if (!k || (cc->pl_cpuflags & PMC_CC_F_KERNEL_USER)) {
+			q->tried = 1;
+			q->k = k;
+			p = sym_proc((pid_t)cc->pl_pid, 0);
+			ustack_copy(&t->us, &c->us);
+			t->max = PMC_CALLCHAIN_DEPTH_MAX - k;
+			if (c->us.valid && c->us.data != c->us.stack)
+				q->low = c->us.data;
+		}
+	}
+	uw_pool_push(c->pool, p);
+	c->qtail++;
+	while (dequeue(c, 0))	/* what is done already */
+		;
+}
+
+/*
+ * The unwinding threads, and the queue; none when they cannot be made
+ * (the samples are unwound as they are read, by unwind_user()).
+ */
+static void pool_open(struct ctx *c)
+{
+	size_t depth = 64 * (size_t)c->threads;
+
+	c->q = calloc(depth, sizeof(*c->q));
+	if (c->q)
+		c->pool = uw_pool_new(c->threads, depth);
+	if (!c->pool) {
+		free(c->q);
+		c->q = NULL;
+	}
+	c->qdepth = depth;
+	c->threads = 0;		/* tried */
+}
+
+static void pool_close(struct ctx *c)
+{
+	drain(c);
+	uw_pool_free(c->pool);
+	free(c->q);
+	c->pool = NULL;
+	c->q = NULL;
+}
+
+/* the first byte of the mapped log a queued sample reads, or NULL */
+static const unsigned char *queued_low(const struct ctx *c)
+{
+	uint64_t seq;
+
+	for (seq = c->qhead; seq != c->qtail; seq++)
+		if (c->q[seq % c->qdepth].low)
+			return c->q[seq % c->qdepth].low;
+	return NULL;
+}
+
 static void set_comm(pid_t pid, const char *path)
 {
 	struct proc *p = sym_proc(pid, 1);
@@ -612,6 +758,16 @@ static void process(struct ctx *c, const struct pmclog_ev *ev)
 {
 	struct pmcdesc *d;
 
+	switch (ev->pl_type) {
+	case PMCLOG_TYPE_PMCATTACH:
+	case PMCLOG_TYPE_PROCEXEC:
+	case PMCLOG_TYPE_PROCFORK:
+	case PMCLOG_TYPE_MAP_IN:
+		drain(c);	/* the samples before it see the processes before it */
+		break;
+	default:
+		break;
+	}
 	switch (ev->pl_type) {
 	case PMCLOG_TYPE_PMCALLOCATE: {
 		const struct pmclog_ev_pmcallocate *a = &ev->pl_u.pl_a;
@@ -669,10 +825,18 @@ static void process(struct ctx *c, const struct pmclog_ev *ev)
 			d->ev = ev_get(c, d->name);
 		if (c->us.valid && c->us.pmcid == cc->pl_pmcid) {
 			c->sum->ustacks++;
+			if (c->threads && !c->pool)
+				pool_open(c);
+			if (c->pool) {
+				enqueue(c, d->ev, cc, 1);
+				break;
+			}
 			if (c->aggregate && c->want_chain)
 				cc = unwound(c, cc);
 		}
-		if (c->aggregate)
+		if (c->pool && c->qhead != c->qtail)
+			enqueue(c, d->ev, cc, 0);	/* after those queued */
+		else if (c->aggregate)
 			sample(c, &c->evs[d->ev], cc);
 		break;
 	}
@@ -1753,6 +1917,20 @@ int report_log(int fd, const struct report_outs *ro, const struct report_opts *o
 			ro->callchain || ro->calltree;
 	c.want_instr = ro->calltree != NULL;
 	c.want_chain = c.want_edges || c.want_folded || ro->addrs || ro->gmon;
+	/*
+	 * --call-graph dwarf samples unwound on several threads, the
+	 * reports as of one; not with --dump, whose --lines resolve
+	 * functions as records are read (their numbering would change)
+	 */
+	if (c.aggregate && c.want_chain && !c.dump) {
+		long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+
+		c.threads = o->threads > 0 ? o->threads : ncpu > 0 ? (int)ncpu : 1;
+		if (c.threads > 64)
+			c.threads = 64;
+		if (c.threads < 2)
+			c.threads = 0;
+	}
 	pg.on = o->progress;
 	pg.start = pg.last = mono();
 	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
@@ -1775,6 +1953,7 @@ int report_log(int fd, const struct report_outs *ro, const struct report_opts *o
 		if (map != MAP_FAILED) {
 			size_t off = (size_t)at, k, pgsz = (size_t)sysconf(_SC_PAGESIZE);
 			size_t dropped = 0, keep;
+			const unsigned char *low;
 
 			madvise(map, len, MADV_SEQUENTIAL);
 			c.map = map;
@@ -1792,6 +1971,10 @@ int report_log(int fd, const struct report_outs *ro, const struct report_opts *o
 				 * the peak RSS stays a few MB, not the log's size
 				 */
 				keep = off > REPORT_MAP_CHUNK ? (off - REPORT_MAP_CHUNK) / pgsz * pgsz : 0;
+				/* nor those of the stacks still to be unwound */
+				low = queued_low(&c);
+				if (low && (size_t)(low - map) / pgsz * pgsz < keep)
+					keep = (size_t)(low - map) / pgsz * pgsz;
 				if (keep > dropped) {
 					madvise(map + dropped, keep - dropped, MADV_DONTNEED);
 					dropped = keep;
@@ -1801,6 +1984,7 @@ int report_log(int fd, const struct report_outs *ro, const struct report_opts *o
 				progress_show(&pg, done, sum->samples);
 			}
 			/* the parser may keep pointers into the records: after it */
+			pool_close(&c);
 			ctx_parser_close(&c);
 			c.map = NULL;
 			munmap(map, len);
@@ -1825,6 +2009,7 @@ int report_log(int fd, const struct report_outs *ro, const struct report_opts *o
 		if (sum->bad)
 			break;
 	}
+	pool_close(&c);
 	ctx_parser_close(&c);
 read_done:
 	progress_end(&pg);

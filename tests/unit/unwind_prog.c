@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * unwind_prog LOG [-n | -x FILE]: a log of one sample of this very process, as
+ * unwind_prog LOG [-n | -x FILE | -m N [FILE]]: a log of one sample of this very process, as
  * the module writes it for a PMC_F_USERSTACK PMC, for hwpmc-stat's
  * --call-graph dwarf unwinder on the host (tests/unit/test_unwind.sh).
  * Built -O2 -fomit-frame-pointer: inner() <- outer() <- main() have no
@@ -10,7 +10,12 @@
  * then USERSTACK, then the CALLCHAIN of the PC alone (what the
  * frame-pointer walk finds in such code).  -n: no USERSTACK.  -x FILE:
  * first the same mappings as of FILE, with the same sample, then its
- * own (an exec's new image of as many mappings as the old).  Exits 77
+ * own (an exec's new image of as many mappings as the old).  -m N: N
+ * samples taken 0 to 8 calls of rec() below outer(), of this process
+ * and of a second one with the same mappings (pid + 1), a fifth without
+ * USERSTACK, the mappings logged again every 97 samples, every other
+ * time as of FILE if given (the report's threads against one:
+ * tests/unit/test_unwind.sh).  Exits 77
  * where it cannot take registers (not x86-64).
  */
 #include <stdint.h>
@@ -28,6 +33,7 @@ static uint64_t regs[17];
 static unsigned char stack[SIZE];
 static size_t dynsize;
 static volatile unsigned long sink;
+static pid_t as_pid;		/* the pid the records give */
 
 /* the end of this process's [stack] mapping, or 0 */
 static uint64_t stack_end(void)
@@ -75,6 +81,16 @@ __attribute__((noinline)) static void outer(void)
 	sink++;		/* not a tail call */
 }
 
+/* a sample d calls deeper than outer()'s */
+__attribute__((noinline)) static void rec(int d)
+{
+	if (d > 0)
+		rec(d - 1);
+	else
+		inner();
+	sink++;		/* not a tail call */
+}
+
 /* MAP_IN of the executable mappings of /proc/self/maps, of path as, if given */
 static void write_maps(struct lb *b, const char *as)
 {
@@ -90,7 +106,7 @@ static void write_maps(struct lb *b, const char *as)
 			   perms, &off, path) != 5 || perms[2] != 'x' ||
 		    path[0] != '/')
 			continue;
-		mi.pl_pid = getpid();
+		mi.pl_pid = as_pid;
 		mi.pl_start = s;
 		mi.pl_end = e;
 		mi.pl_pgoff = off;
@@ -127,7 +143,7 @@ static void write_sample(struct lb *b, int with_stack)
 		free(tail);
 	}
 	memset(&cc, 0, sizeof(cc));
-	cc.pl_pid = cc.pl_tid = getpid();
+	cc.pl_pid = cc.pl_tid = as_pid;
 	cc.pl_pmcid = PMCID;
 	cc.pl_cpuflags = PMC_CALLCHAIN_TO_CPUFLAGS(0, PMC_CC_F_USERSPACE);
 	t = (unsigned char *)&regs[16];
@@ -161,6 +177,38 @@ static void write_log(const char *file, int with_stack, const char *before)
 	lb_free(&b);
 }
 
+/*
+ * -m: n samples of two processes, their mappings logged again now and
+ * then (as of the file as every other time, if given)
+ */
+static void write_many(const char *file, long n, const char *as)
+{
+	FILE *out = fopen(file, "w");
+	pid_t pid = getpid();
+	struct lb b;
+	long i;
+
+	if (!out)
+		exit(1);
+	lb_init(&b);
+	lb_initialize(&b, PMCLOG_VERSION);
+	lb_pmcallocate(&b, PMCID, "cpu-clock");
+	as_pid = pid + 1;
+	write_maps(&b, NULL);
+	for (i = 0; i < n; i++) {
+		as_pid = pid;
+		if (i % 97 == 0)
+			write_maps(&b, as && i / 97 % 2 ? as : NULL);
+		rec((int)(i % 9));
+		as_pid = i % 3 ? pid : pid + 1;
+		write_sample(&b, i % 5 != 4);
+	}
+	lb_closelog(&b);
+	if (fwrite(b.buf, 1, b.len, out) != b.len || fclose(out))
+		exit(1);
+	lb_free(&b);
+}
+
 int main(int argc, char **argv)
 {
 #if !defined(__x86_64__)
@@ -170,6 +218,11 @@ int main(int argc, char **argv)
 #else
 	if (argc < 2)
 		return 2;
+	as_pid = getpid();
+	if (argc > 3 && !strcmp(argv[2], "-m")) {
+		write_many(argv[1], atol(argv[3]), argc > 4 ? argv[4] : NULL);
+		return 0;
+	}
 	outer();
 	write_log(argv[1], !(argc > 2 && !strcmp(argv[2], "-n")),
 		  argc > 3 && !strcmp(argv[2], "-x") ? argv[3] : NULL);

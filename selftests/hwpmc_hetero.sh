@@ -40,21 +40,22 @@ rc=$?
 sed 's/^/# /' "$out"
 check "hwpmc-stat -s hwpmc_hetero/ns/ counts (exit $rc)" test $rc -eq 0
 check "-s takes the CPUs of its PMU's cpus" grep -q "the CPUs of its PMU" "$out"
-n=$(awk '!/^#/ && NF { print NF; exit }' "$out")
+n=$(grep -v '^hwpmc-stat:' "$out" | awk '!/^#/ && NF { print NF; exit }')
 check "one column: CPU 1 (${n:-none})" test "${n:-0}" -eq 1
-hwpmc-stat -s hwpmc_hetero/ns/ -c 0 true > "$out" 2>&1
+hwpmc-stat -c 0 -s hwpmc_hetero/ns/ true > "$out" 2>&1
 rc=$?
 sed 's/^/# /' "$out"
 check "-s on CPU 0 is refused with the reason (exit $rc)" \
 	sh -c "test $rc -ne 0 && grep -q 'not one of its CPUs' '$out'"
 
 # process scope: a program pinned to CPU 1 counts, pinned to CPU 0 not
+# (hwpmc-stat pinned too, so that its child never runs on the other)
 if command -v taskset > /dev/null; then
-	hwpmc-stat -p hwpmc_hetero/ns/ taskset 2 ./hwpmc_spin 0.3 > "$out" 2>&1
+	taskset 2 hwpmc-stat -p hwpmc_hetero/ns/ ./hwpmc_spin 0.3 > "$out" 2>&1
 	n=$(awk '!/^#/ && NF { print $1 }' "$out" | tail -n 1)
 	sed 's/^/# /' "$out"
 	check "-p on CPU 1: about 0.3 s (${n:-none} ns)" test "${n:-0}" -gt 150000000
-	hwpmc-stat -p hwpmc_hetero/ns/ taskset 1 ./hwpmc_spin 0.3 > "$out" 2>&1
+	taskset 1 hwpmc-stat -p hwpmc_hetero/ns/ ./hwpmc_spin 0.3 > "$out" 2>&1
 	n=$(awk '!/^#/ && NF { print $1 }' "$out" | tail -n 1)
 	sed 's/^/# /' "$out"
 	check "-p on CPU 0: nothing (${n:-none} ns)" test "${n:-1}" -eq 0

@@ -8,6 +8,7 @@
  * are hwpmc_security_test's.  The hetero fixture needs the test PMU of
  * samples/hwpmc_hetero_pmu, which hwpmc_hetero.sh loads.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -673,28 +674,41 @@ TEST_F(hetero, system_on_its_cpus_only)
 }
 
 /*
- * The core PMU (the PMU class's: PERF_TYPE_RAW's, armv8_pmuv3_0 in the
- * arm64 guest) stays out of the PERF class, heterogeneous or not: its
- * rows account for its counters.
+ * The core PMU (the PMU class's: PERF_TYPE_RAW's, armv8_pmuv3 in the
+ * arm64 guest, heterogeneous to perf as every arm_pmu is) stays out of
+ * the PERF class: its rows account for its counters.  Core PMUs are the
+ * sysfs PMUs with a `cpus` file (arm_pmu, x86's hybrid PMUs) but the
+ * test PMU, and x86's "cpu".
  */
 TEST_F(hetero, core_pmu_refused)
 {
-	static const char *const core[] = { "armv8_pmuv3_0", "cpu" };
-	unsigned int i, n = 0;
+	char path[512];
+	struct dirent *de;
+	unsigned int n = 0;
+	struct stat sb;
 	__u32 id;
+	DIR *dir;
 	int type;
 
-	for (i = 0; i < 2; i++) {
-		type = pmu_type(core[i]);
+	dir = opendir("/sys/bus/event_source/devices");
+	ASSERT_NE(NULL, dir);
+	while ((de = readdir(dir))) {
+		snprintf(path, sizeof(path),
+			 "/sys/bus/event_source/devices/%s/cpus", de->d_name);
+		if (de->d_name[0] == '.' || !strcmp(de->d_name, HETERO_PMU) ||
+		    (stat(path, &sb) && strcmp(de->d_name, "cpu")))
+			continue;
+		type = pmu_type(de->d_name);
 		if (type < 0)
 			continue;
-		TH_LOG("%s: type %d", core[i], type);
+		TH_LOG("%s: type %d", de->d_name, type);
 		EXPECT_EQ(EINVAL, perf_alloc(self->fd, PMC_MODE_TC,
 					     PMC_CPU_ANY, type, 0x11, 0, &id));
 		EXPECT_EQ(EINVAL, perf_alloc(self->fd, PMC_MODE_SC, 0, type,
 					     0x11, 0, &id));
 		n++;
 	}
+	closedir(dir);
 	if (!n)
 		SKIP(return, "no core PMU in /sys/bus/event_source/devices");
 }

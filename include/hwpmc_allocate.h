@@ -66,6 +66,7 @@ enum hwpmc_alloc_check {
 	HWPMC_ALLOC_PERF_TYPE,
 	HWPMC_ALLOC_PERF_REFUSED,
 	HWPMC_ALLOC_PERF_SCOPE,
+	HWPMC_ALLOC_PERF_CPU,
 	HWPMC_ALLOC_CAPS,
 	HWPMC_ALLOC_INTERRUPT,
 	HWPMC_ALLOC_COUNT,
@@ -125,6 +126,8 @@ hwpmc_alloc_check_def(enum hwpmc_alloc_check c)
 			"a perf type the PERF class does not take, or a configuration its PMU refuses" },
 		[HWPMC_ALLOC_PERF_SCOPE] = { "PERF_SCOPE", EINVAL,
 			"a process mode for a CPU-wide PMU" },
+		[HWPMC_ALLOC_PERF_CPU] = { "PERF_CPU", ENODEV,
+			"a system mode on a CPU that the PMU (a core PMU of some CPUs) does not count" },
 		[HWPMC_ALLOC_CAPS] = { "CAPS", EOPNOTSUPP,
 			"capabilities the event lacks" },
 		[HWPMC_ALLOC_INTERRUPT] = { "INTERRUPT", EOPNOTSUPP,
@@ -151,7 +154,10 @@ hwpmc_alloc_check_def(enum hwpmc_alloc_check c)
  * The kinds of PMU a PERF-class type can name (struct hwpmc_alloc_facts'
  * perf_pmu).  TASK: a PMU that counts processes too (msr, tracepoints are
  * TRACEPOINT); CPU: one that counts CPUs only (uncore, power, cstate,
- * arm_dsu: perf's invalid task context).  REFUSED: the core PMU and
+ * arm_dsu: perf's invalid task context); HETERO: a second core PMU, of
+ * some CPUs only (hybrid Intel's cpu_atom, a big.LITTLE PMU other than
+ * the PMU class's): processes while they run on its CPUs, and its CPUs.
+ * REFUSED: the core PMU (the PMU class's) and
  * perf's fixed types other than tracepoints (the PMU and SOFT classes
  * take those), dynamic probes (kprobe, uprobe: tracefs makes them
  * tracepoints), AUX tracers (intel_pt, cs_etm, arm_spe: no count), or a
@@ -163,6 +169,7 @@ hwpmc_alloc_check_def(enum hwpmc_alloc_check c)
 #define HWPMC_PERF_PMU_TASK		3
 #define HWPMC_PERF_PMU_CPU		4
 #define HWPMC_PERF_PMU_TRACEPOINT	5
+#define HWPMC_PERF_PMU_HETERO		6
 
 /*
  * What the caller knows that the request does not say.  The booleans are
@@ -180,6 +187,7 @@ struct hwpmc_alloc_facts {
 	int	may_kernel;	/* see above */
 	__u32	stack_max;	/* tunable maxstackuser: pm_stacksize's most */
 	int	perf_pmu;	/* PERF class: HWPMC_PERF_PMU_* (ev_caps: its) */
+	int	perf_cpu_absent; /* HETERO, system modes: pm_cpu not its CPU */
 };
 
 /* The first check request pa fails, or HWPMC_ALLOC_OK. */
@@ -258,6 +266,9 @@ hwpmc_alloc_check(const struct pmc_op_pmcallocate *pa,
 		if (f->perf_pmu == HWPMC_PERF_PMU_CPU &&
 		    !PMC_IS_SYSTEM_MODE(mode))
 			return HWPMC_ALLOC_PERF_SCOPE;
+		if (f->perf_pmu == HWPMC_PERF_PMU_HETERO &&
+		    PMC_IS_SYSTEM_MODE(mode) && f->perf_cpu_absent)
+			return HWPMC_ALLOC_PERF_CPU;
 	}
 	if ((pa->pm_caps & f->ev_caps) != pa->pm_caps)
 		return HWPMC_ALLOC_CAPS;

@@ -12,6 +12,7 @@
 #include <linux/fs.h>
 #include <linux/mm_types.h>
 #include <linux/module.h>
+#include <linux/perf_event.h>
 #include <linux/rcupdate.h>
 
 /*
@@ -35,6 +36,22 @@
 #else
 #define HWPMC_NR_TASK_CTX	1
 #define hwpmc_task_ctx(t, i)	((void)(i), READ_ONCE((t)->perf_event_ctxp))
+#endif
+
+/*
+ * Is pmu a core PMU of some CPUs only (hybrid Intel's cpu_core and
+ * cpu_atom, arm64's PMUs)?  Up to 6.1 such a PMU says so with
+ * PERF_PMU_CAP_HETEROGENEOUS_CPUS (perf_pmu_register() demotes a second
+ * perf_hw_context PMU without it to perf_invalid_context, with a
+ * warning), and perf asks its filter_match() at each schedule; since
+ * 6.2 (commit bd2756811766) the capability is gone, and such a PMU has
+ * the filter() that perf asks per CPU.
+ */
+#ifdef PERF_PMU_CAP_HETEROGENEOUS_CPUS
+#define hwpmc_pmu_heterogeneous(pmu) \
+	(!!((pmu)->capabilities & PERF_PMU_CAP_HETEROGENEOUS_CPUS))
+#else
+#define hwpmc_pmu_heterogeneous(pmu)	(!!(pmu)->filter)
 #endif
 
 /*

@@ -14,7 +14,8 @@
  *         when at least one hardware event exists; one row per hardware
  *         counter.
  *   PERF  any other perf PMU by type (uncore, power, msr, cstate,
- *         arm_dsu, ...) and tracepoints: one event, PMC_EV_PERF, whose
+ *         arm_dsu, ..., a second core PMU of some CPUs: hybrid Intel's
+ *         cpu_atom) and tracepoints: one event, PMC_EV_PERF, whose
  *         type and configuration the PMC carries; 16 rows (fewer when
  *         the others leave the PMC ids' 256 less room).
  *         What kind of PMU a type is, perf says at allocation
@@ -66,6 +67,13 @@ struct hwpmc_mdep hwpmc_md;
 
 /* The kernel's credentials, for CPU-wide counters (hwpmc_md_create()). */
 static const struct cred *hwpmc_kcred;
+
+/*
+ * The perf type of the PMU class's PMU, the one that perf gives the PMU
+ * class's counters (PERF_TYPE_RAW's: hybrid Intel's cpu_core, arm64's
+ * first PMU), found at load; -1 when there is none.
+ */
+static int hwpmc_core_type = -1;
 
 /* The core's overflow entry (hwpmc_sample.c), given at load. */
 static hwpmc_overflow_fn hwpmc_md_overflow_fn;
@@ -140,6 +148,8 @@ static u32 hwpmc_probe_event(u32 type, u64 config)
 		return 0;
 	/* values are read and written through the module's own offset */
 	caps = PMC_CAP_READ | PMC_CAP_WRITE;
+	if (type != PERF_TYPE_SOFTWARE && hwpmc_core_type < 0)
+		hwpmc_core_type = held->pmu->type;
 	if (hwpmc_probe_attr(type, config, hwpmc_probe_sampling))
 		caps |= PMC_CAP_INTERRUPT;
 	if (hwpmc_probe_attr(type, config, hwpmc_probe_user))
@@ -346,18 +356,41 @@ static void hwpmc_perf_name(struct perf_event *ev,
 }
 
 /*
+ * Does the PMU of attr count on cpu?  A core PMU of some CPUs (x86's
+ * hybrid PMUs, arm_pmu) refuses a counter on another CPU with ENOENT in
+ * its event_init(); asked as system PMCs' counters are made.
+ */
+static bool hwpmc_perf_on_cpu(struct perf_event_attr *attr, int cpu)
+{
+	const struct cred *old;
+	struct perf_event *ev;
+
+	old = override_creds(hwpmc_kcred);
+	ev = perf_event_create_kernel_counter(attr, cpu, NULL, NULL, NULL);
+	revert_creds(old);
+	if (IS_ERR(ev))
+		return PTR_ERR(ev) != -ENOENT;
+	perf_event_release_kernel(ev);
+	return true;
+}
+
+/*
  * What kind of perf PMU md->pm_type is (HWPMC_PERF_PMU_* of
  * <hwpmc_allocate.h>), and in *caps the PMC_CAP_* of md's configuration
  * on it, in name (len bytes) the module's name of the event
  * (hwpmc_perf_name()).  perf says: a disabled counter of the
  * configuration is created (below: where, as whom) and released at
  * once; cpu is the system PMC's CPU, or -1.  perf's fixed types
- * are the PMU and SOFT classes' but for tracepoints; the core PMU (a
- * hardware task context), the AUX tracers and the dynamic probes are
- * refused; a PMU with no task context counts CPUs only.
+ * are the PMU and SOFT classes' but for tracepoints; the core PMU (the
+ * PMU class's hardware task context), a hardware task context that is
+ * no core PMU of some CPUs, the AUX tracers and the dynamic probes are
+ * refused; a PMU with no task context counts CPUs only.  A second core
+ * PMU of some CPUs (HETERO: hybrid Intel's cpu_atom, where cpu_core is
+ * the PMU class's) counts tasks while they run on its CPUs (perf's
+ * filter) and its CPUs: *cpu_absent is set when cpu is not one of them.
  */
 int hwpmc_md_perf_probe(const struct pmc_md_pmu_op_pmcallocate *md, int cpu,
-			u32 *caps, char *name, size_t len)
+			u32 *caps, int *cpu_absent, char *name, size_t len)
 {
 	struct perf_event_attr attr = {
 		.size = sizeof(attr),
@@ -374,6 +407,7 @@ int hwpmc_md_perf_probe(const struct pmc_md_pmu_op_pmcallocate *md, int cpu,
 	const struct cred *old;
 
 	*caps = 0;
+	*cpu_absent = 0;
 	if (md->pm_type < PERF_TYPE_MAX &&
 	    md->pm_type != PERF_TYPE_TRACEPOINT)
 		return HWPMC_PERF_PMU_REFUSED;
@@ -403,21 +437,29 @@ int hwpmc_md_perf_probe(const struct pmc_md_pmu_op_pmcallocate *md, int cpu,
 		/* they fire in the kernel: user mode alone counts nothing */
 		kind = HWPMC_PERF_PMU_TRACEPOINT;
 		*caps |= PMC_CAP_SYSTEM | PMC_CAP_INTERRUPT;
-	} else if (pmu->task_ctx_nr == perf_hw_context || pmu->setup_aux ||
-		   hwpmc_perf_refused_name(pmu->name)) {
+	} else if (pmu->setup_aux || hwpmc_perf_refused_name(pmu->name) ||
+		   (pmu->task_ctx_nr == perf_hw_context &&
+		    ((int)pmu->type == hwpmc_core_type ||
+		     !hwpmc_pmu_heterogeneous(pmu)))) {
 		kind = HWPMC_PERF_PMU_REFUSED;
 	} else {
-		kind = pmu->task_ctx_nr == perf_invalid_context ?
-		       HWPMC_PERF_PMU_CPU : HWPMC_PERF_PMU_TASK;
+		if (pmu->task_ctx_nr == perf_hw_context)
+			kind = HWPMC_PERF_PMU_HETERO;
+		else if (pmu->task_ctx_nr == perf_invalid_context)
+			kind = HWPMC_PERF_PMU_CPU;
+		else
+			kind = HWPMC_PERF_PMU_TASK;
 		if (!(pmu->capabilities & PERF_PMU_CAP_NO_EXCLUDE))
 			*caps |= PMC_CAP_USER | PMC_CAP_SYSTEM;
 		/* a CPU-wide PMU's samples would be no process's */
-		if (kind == HWPMC_PERF_PMU_TASK &&
+		if (kind != HWPMC_PERF_PMU_CPU &&
 		    !(pmu->capabilities & PERF_PMU_CAP_NO_INTERRUPT))
 			*caps |= PMC_CAP_INTERRUPT;
 	}
 	hwpmc_perf_name(ev, md, name, len);
 	perf_event_release_kernel(ev);
+	if (kind == HWPMC_PERF_PMU_HETERO && cpu >= 0)
+		*cpu_absent = !hwpmc_perf_on_cpu(&attr, cpu);
 	return kind;
 }
 
@@ -430,6 +472,7 @@ int hwpmc_backend_init(hwpmc_overflow_fn overflow, hwpmc_overflow_fn koverflow)
 	hwpmc_md_overflow_fn = overflow;
 	hwpmc_md_koverflow_fn = koverflow;
 	memset(md, 0, sizeof(*md));
+	hwpmc_core_type = -1;
 	md->cputype = PMC_CPU_GENERIC;
 	hwpmc_kcred = prepare_kernel_cred(&init_task);
 	if (!hwpmc_kcred)
@@ -584,20 +627,21 @@ int hwpmc_md_attr(const struct hwpmc_event *ev, u32 caps,
 
 /*
  * The rest of a PMC's attribute: the hypervisor's mode for the
- * privileged only; a process-sampling PMC's counters are copied into new
+ * privileged only (hv: a second core PMU that can exclude it); a
+ * process-sampling PMC's counters are copied into new
  * threads (perf's inheritance; new processes with DESCENDANTS get
  * counters of their own, as targets), and their counts follow their
  * tasks when perf swaps contexts; period, a sampling PMC's reload count.
  */
 void hwpmc_md_attr_pmc(struct perf_event_attr *attr, u32 mode,
-		       u64 period, bool privileged)
+		       u64 period, bool privileged, bool hv)
 {
 	/*
-	 * perf's fixed types only: the other PMUs count no hypervisor mode
-	 * of their own, and those that cannot exclude (msr, uncore) refuse
-	 * every exclude bit.
+	 * perf's fixed types and second core PMUs only: the other PMUs
+	 * count no hypervisor mode of their own, and those that cannot
+	 * exclude (msr, uncore) refuse every exclude bit.
 	 */
-	if (!privileged && attr->type < PERF_TYPE_MAX)
+	if (!privileged && (attr->type < PERF_TYPE_MAX || hv))
 		attr->exclude_hv = 1;
 	if (mode == PMC_MODE_TS) {
 		attr->inherit = 1;

@@ -65,12 +65,12 @@ int hwpmc_md_attr(const struct hwpmc_event *ev, u32 caps,
 		  const struct pmc_md_pmu_op_pmcallocate *md,
 		  struct perf_event_attr *attr);
 void hwpmc_md_attr_pmc(struct perf_event_attr *attr, u32 mode,
-		       u64 period, bool privileged);
+		       u64 period, bool privileged, bool hv);
 void hwpmc_md_attr_thread(struct perf_event_attr *attr);
 bool hwpmc_md_soft(const struct perf_event_attr *attr);
 int hwpmc_md_raw_check(const struct perf_event_attr *attr);
 int hwpmc_md_perf_probe(const struct pmc_md_pmu_op_pmcallocate *md, int cpu,
-			u32 *caps, char *name, size_t len);
+			u32 *caps, int *cpu_absent, char *name, size_t len);
 struct perf_event *hwpmc_md_create(struct perf_event_attr *attr, int cpu,
 				   struct task_struct *task, void *context);
 struct perf_event *hwpmc_md_create_running(const struct perf_event_attr *attr,

@@ -124,6 +124,7 @@ struct hwpmc_cset {
 	struct perf_event_attr	attr;		/* the PMCs' pm->attr */
 	int			refs;		/* PMCs started once */
 	bool			at_in;		/* perf counts at switch-in */
+	bool			some_cpus;	/* a PMU of some CPUs only */
 	u32			nfail;		/* CPUs that got no counter */
 	int			*gen;		/* hwpmc_cpu_gen at creation */
 	struct rcu_head		rcu;
@@ -801,7 +802,10 @@ static void hwpmc_vprobe_off_fn(struct work_struct *work)
  * cs's counters on every online CPU, made when the set is made and again
  * for a CPU that went offline since (perf drops a CPU's counters when it
  * goes); hwpmc_sx held for writing.  A hardware counter perf cannot put
- * on the PMU (all taken by pinned counters of others) is EBUSY.
+ * on the PMU (all taken by pinned counters of others) is EBUSY.  A core
+ * PMU of some CPUs (some_cpus: cpu_atom) refuses the others, ENOENT:
+ * they get no counter, and what targets run there counts nothing, as
+ * perf's own per-task counter of that PMU.
  */
 static int hwpmc_cset_counters(struct hwpmc_cset *cs)
 {
@@ -826,6 +830,8 @@ static int hwpmc_cset_counters(struct hwpmc_cset *cs)
 		if (IS_ERR(ev)) {
 			if (PTR_ERR(ev) == -ENODEV)
 				continue;	/* went offline meanwhile */
+			if (PTR_ERR(ev) == -ENOENT && cs->some_cpus)
+				continue;	/* not one of its PMU's */
 			return PTR_ERR(ev);
 		}
 		old = cs->pcpu[cpu];
@@ -872,6 +878,7 @@ static struct hwpmc_cset *hwpmc_cset_get(const struct hwpmc_pmc *pm)
 	}
 	cs->attr = pm->attr;
 	cs->at_in = hwpmc_md_counted_at_switch_in(&cs->attr);
+	cs->some_cpus = pm->some_cpus;
 	error = hwpmc_cset_counters(cs);
 	if (error) {
 		hwpmc_cset_free(cs);

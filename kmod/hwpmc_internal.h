@@ -170,6 +170,9 @@ struct hwpmc_pmc {
 	u32			attach_gen;	/* PMCATTACHes so far */
 	kuid_t			uid;		/* the allocator's, for limits */
 	bool			privileged;	/* it had CAP_PERFMON */
+	/* a second core PMU's: some CPUs only; its hypervisor mode */
+	bool			some_cpus;
+	bool			hv;
 	u64			value;		/* folded at stop */
 	u64			reload;		/* sampling: the reload count */
 	u32			stacksize;	/* PMC_F_USERSTACK's bytes */

@@ -220,7 +220,8 @@ int hwpmc_pmc_allocate(struct file *file, struct pmc_op_pmcallocate *pa,
 		/* a PERF-class type: what kind of PMU, perf says */
 		facts.perf_pmu = hwpmc_md_perf_probe(&pa->pm_md.pm_pmu,
 			PMC_IS_SYSTEM_MODE(mode) ? (int)pa->pm_cpu : -1,
-			&facts.ev_caps, kname, sizeof(kname));
+			&facts.ev_caps, &facts.perf_cpu_absent, kname,
+			sizeof(kname));
 		check = hwpmc_alloc_check(pa, &facts);
 	}
 	if (check == HWPMC_ALLOC_SYSTEM_PRIV ||
@@ -240,9 +241,12 @@ int hwpmc_pmc_allocate(struct file *file, struct pmc_op_pmcallocate *pa,
 	 * What perf would refuse an unprivileged creator, which it cannot
 	 * check itself for counters a kernel worker creates (counter sets,
 	 * system PMCs): privileged raw bits (x86's AnyThread), and the
-	 * hypervisor's mode (arm64's EL2 filter) with kernel mode.
+	 * hypervisor's mode (arm64's EL2 filter) with kernel mode.  A
+	 * second core PMU's configuration is a raw one of the same
+	 * architecture (cpu_atom, a big.LITTLE PMU): the same rules.
 	 */
-	if (ev->code == PMC_EV_PMU_RAW) {
+	if (ev->code == PMC_EV_PMU_RAW ||
+	    facts.perf_pmu == HWPMC_PERF_PMU_HETERO) {
 		error = hwpmc_md_raw_check(&pm->attr);
 		if (error == -EPERM && hwpmc_perfmon_noaudit())
 			error = 0;
@@ -268,6 +272,8 @@ int hwpmc_pmc_allocate(struct file *file, struct pmc_op_pmcallocate *pa,
 	pm->cpu = cpu;
 	pm->uid = current_uid();
 	pm->privileged = priv;
+	pm->some_cpus = facts.perf_pmu == HWPMC_PERF_PMU_HETERO;
+	pm->hv = pm->some_cpus && (facts.ev_caps & PMC_CAP_SYSTEM);
 	if (PMC_IS_SAMPLING_MODE(mode)) {
 		/* the reload count; hwpmc(4): at least mincount */
 		pm->reload = max_t(u64, pa->pm_count,
@@ -277,7 +283,7 @@ int hwpmc_pmc_allocate(struct file *file, struct pmc_op_pmcallocate *pa,
 		pm->value = pa->pm_count;
 	}
 	hwpmc_md_attr_pmc(&pm->attr, mode, pm->reload,
-			  pm->privileged);
+			  pm->privileged, pm->hv);
 	if (hwpmc_pmc_thread(pm))
 		hwpmc_md_attr_thread(&pm->attr);
 	error = hwpmc_targets_init(pm);
@@ -657,7 +663,7 @@ static int hwpmc_set_period(struct hwpmc_pmc *pm, u64 count)
 		pm->reload = count;
 		/* for the counters of targets attached from now */
 		hwpmc_md_attr_pmc(&pm->attr, pm->mode, count,
-				  pm->privileged);
+				  pm->privileged, pm->hv);
 		if (hwpmc_pmc_thread(pm))
 			hwpmc_md_attr_thread(&pm->attr);
 	}

@@ -154,6 +154,7 @@ struct pmc_perf_pmu {
 	struct pmc_pmu_desc desc;	/* name and format */
 	uint32_t	type;		/* perf_event_attr.type */
 	int		cpuwide;	/* has a cpumask: counts CPUs only */
+	int		some_cpus;	/* has cpus: a core PMU of those */
 };
 
 int	pmc_perf_pmu_load(const char *_name, struct pmc_perf_pmu *_p);

@@ -233,9 +233,10 @@ struct pmc_pmu_event_info {
  * Linux additions: the PERF class (perf PMUs other than the core one,
  * tracepoints).  pmc_perf_cpus(): for a parsed PERF-class request pa,
  * the CPUs to count it on in system scope: set[cpu] = 1 for the CPUs of
- * its PMU's sysfs cpumask (uncore, power: one CPU per package), every
- * CPU when it has none; returns 1 when the PMU has a cpumask, 0 when
- * not, -1 (EINVAL) for no PERF-class request.  pmc_perf_pmu_events():
+ * its PMU's sysfs cpumask (uncore, power: one CPU per package) or cpus
+ * (a core PMU of some CPUs: hybrid Intel's cpu_atom), every CPU when it
+ * has neither; returns 1 when the PMU has one, 0 when not, -1 (EINVAL)
+ * for no PERF-class request.  pmc_perf_pmu_events():
  * calls fn for each sysfs event of each PMU other than the core one
  * ("msr", "tsc", "event=0x00"), in name order; returns the number of
  * events, or -1.

@@ -89,6 +89,8 @@ static void pmc_allocate_facts(const struct pmc_op_pmcallocate *pa, int err,
 		    (!pa->pm_md.pm_pmu.pm_precise ||
 		     (pa->pm_caps & PMC_CAP_PRECISE)))
 			f->perf_pmu = HWPMC_PERF_PMU_REFUSED;
+		/* ENODEV: the CPU is not one of a core PMU's CPUs */
+		f->perf_cpu_absent = err == ENODEV;
 		if (err == EOPNOTSUPP)
 			f->ev_caps = PMC_CAP_READ | PMC_CAP_WRITE |
 				     (f->perf_pmu == HWPMC_PERF_PMU_TRACEPOINT ?
@@ -206,6 +208,10 @@ int pmc_lib_allocate_explain(const char *spec,
 	case HWPMC_ALLOC_PERF_SCOPE:
 		snprintf(m, len, "%s: the PMU counts CPUs, not processes: count it in system scope",
 			 spec);
+		break;
+	case HWPMC_ALLOC_PERF_CPU:
+		snprintf(m, len, "%s: the PMU is a core PMU of some CPUs (its sysfs cpus), and CPU %u is not one of its CPUs",
+			 spec, (unsigned int)pa->pm_cpu);
 		break;
 	case HWPMC_ALLOC_CAPS:
 		pmc_caps_explain(m, len, spec, pa->pm_caps & ~f.ev_caps);

@@ -10,7 +10,10 @@
  *     written in those terms ("tsc" -> "event=0x00"); config, config1,
  *     config2 are taken as perf takes them.  A PMU with a `cpumask` file
  *     counts CPUs, not processes (perf's uncore rule); the CPUs to count
- *     it on are those of the mask (pmc_perf_cpumask()).
+ *     it on are those of the mask (pmc_perf_cpus()).  A PMU with a
+ *     `cpus` file is a core PMU of those CPUs (hybrid Intel's cpu_atom,
+ *     arm64's PMUs): it counts processes while they run there, and
+ *     those CPUs, which system-scope counts take (pmc_perf_cpus()).
  *   - "sys:name": the tracepoint of tracefs's events/<sys>/<name>/id, perf
  *     type PERF_TYPE_TRACEPOINT; tracefs is /sys/kernel/tracing, else
  *     /sys/kernel/debug/tracing.
@@ -90,6 +93,9 @@ int pmc_perf_pmu_load(const char *name, struct pmc_perf_pmu *p)
 	snprintf(path, sizeof(path), "%s/bus/event_source/devices/%s/cpumask",
 		 pmc_pmu_sysfs_root(), name);
 	p->cpuwide = stat(path, &sb) == 0;
+	snprintf(path, sizeof(path), "%s/bus/event_source/devices/%s/cpus",
+		 pmc_pmu_sysfs_root(), name);
+	p->some_cpus = !p->cpuwide && stat(path, &sb) == 0;
 	return 0;
 }
 
@@ -312,7 +318,8 @@ int pmc_perf_pmu_kind(uint32_t type)
 		return HWPMC_PERF_PMU_TRACEPOINT;
 	if (perf_pmu_by_type(type, &p) < 0)
 		return HWPMC_PERF_PMU_NONE;
-	return p.cpuwide ? HWPMC_PERF_PMU_CPU : HWPMC_PERF_PMU_TASK;
+	return p.cpuwide ? HWPMC_PERF_PMU_CPU :
+	       p.some_cpus ? HWPMC_PERF_PMU_HETERO : HWPMC_PERF_PMU_TASK;
 }
 
 /* Parse a sysfs CPU list ("0", "0,4", "0-3,8") into set. */
@@ -348,10 +355,12 @@ int pmc_perf_cpus(const struct pmc_op_pmcallocate *pa, unsigned char *set,
 	}
 	memset(set, 1, (size_t)ncpu);
 	if (pa->pm_md.pm_pmu.pm_type == 2 ||
-	    perf_pmu_by_type(pa->pm_md.pm_pmu.pm_type, &p) < 0 || !p.cpuwide)
+	    perf_pmu_by_type(pa->pm_md.pm_pmu.pm_type, &p) < 0 ||
+	    (!p.cpuwide && !p.some_cpus))
 		return 0;
-	snprintf(path, sizeof(path), "%s/bus/event_source/devices/%s/cpumask",
-		 pmc_pmu_sysfs_root(), p.desc.name);
+	snprintf(path, sizeof(path), "%s/bus/event_source/devices/%s/%s",
+		 pmc_pmu_sysfs_root(), p.desc.name,
+		 p.cpuwide ? "cpumask" : "cpus");
 	if (perf_read_line(path, line, sizeof(line)) < 0 || !line[0])
 		return 0;
 	memset(set, 0, (size_t)ncpu);

@@ -5,8 +5,10 @@
  * come from tracefs (mounted here on /sys/kernel/tracing when it is
  * not), PMU types from /sys/bus/event_source/devices; a case skips with
  * the reason when the machine has neither.  The unprivileged refusals
- * are hwpmc_security_test's.
+ * are hwpmc_security_test's.  The hetero fixture needs the test PMU of
+ * samples/hwpmc_hetero_pmu, which hwpmc_hetero.sh loads.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -18,7 +20,9 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sched.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <linux/perf_event.h>
@@ -546,6 +550,167 @@ TEST_F(perf, names_in_the_log)
 	unlink(path);
 	if (!tp1 && !m1)
 		SKIP(return, "no tracefs and no msr PMU: SOFT names only");
+}
+
+/*
+ * -- a second core PMU of some CPUs -------------------------------------
+ *
+ * samples/hwpmc_hetero_pmu's "hwpmc_hetero" (loaded by hwpmc_hetero.sh):
+ * a hardware task context of CPU 1 only, as hybrid Intel's cpu_atom is
+ * of the E-cores; its one event (config 0) counts the nanoseconds its
+ * counter was on the PMU.  The cases skip without it.
+ */
+#define HETERO_PMU	"hwpmc_hetero"
+#define HETERO_CPU	1
+
+FIXTURE(hetero) {
+	int fd;
+	int type;
+};
+
+FIXTURE_SETUP(hetero)
+{
+	self->fd = open(DEV, O_RDWR | O_CLOEXEC);
+	ASSERT_LE(0, self->fd);
+	self->type = pmu_type(HETERO_PMU);
+}
+
+FIXTURE_TEARDOWN(hetero)
+{
+	close(self->fd);
+}
+
+/* The calling thread on CPU cpu only: 0 or -1. */
+static int pin_self(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	return sched_setaffinity(0, sizeof(set), &set);
+}
+
+/* The calling thread's CPU time, in nanoseconds. */
+static __u64 thread_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (__u64)ts.tv_sec * 1000000000ULL + (__u64)ts.tv_nsec;
+}
+
+/*
+ * A process PMC of the PMU counts its target while it runs on the PMU's
+ * CPU (about its CPU time there), and nothing while it runs on another.
+ */
+TEST_F(hetero, process_counts_on_its_cpus_only)
+{
+	__u64 v0, v1, t0, t1;
+	__u32 id;
+
+	if (self->type < 0)
+		SKIP(return, "no %s PMU (samples/hwpmc_hetero_pmu)", HETERO_PMU);
+	ASSERT_EQ(0, perf_alloc(self->fd, PMC_MODE_TC, PMC_CPU_ANY,
+				self->type, 0, 0, &id));
+	EXPECT_EQ(PMC_CLASS_PERF, PMC_ID_TO_CLASS(id));
+	ASSERT_EQ(0, attach(self->fd, id, 0));
+	ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTART, id));
+
+	ASSERT_EQ(0, pin_self(HETERO_CPU));
+	v0 = value(self->fd, id);
+	t0 = thread_ns();
+	spin(0.2);
+	v1 = value(self->fd, id);
+	t1 = thread_ns();
+	TH_LOG("on CPU %d: %llu ns counted, %llu ns of CPU time", HETERO_CPU,
+	       (unsigned long long)(v1 - v0), (unsigned long long)(t1 - t0));
+	EXPECT_LE((t1 - t0) / 10 * 7, v1 - v0);
+	EXPECT_GE((t1 - t0) / 10 * 13 + 5000000, v1 - v0);
+
+	ASSERT_EQ(0, pin_self(0));
+	v0 = value(self->fd, id);
+	t0 = thread_ns();
+	spin(0.2);
+	v1 = value(self->fd, id);
+	t1 = thread_ns();
+	TH_LOG("on CPU 0: %llu ns counted, %llu ns of CPU time",
+	       (unsigned long long)(v1 - v0), (unsigned long long)(t1 - t0));
+	EXPECT_EQ(0, v1 - v0);
+	EXPECT_LT(50000000, t1 - t0);
+}
+
+/* System scope: on the PMU's CPU it counts; on another, ENODEV. */
+TEST_F(hetero, system_on_its_cpus_only)
+{
+	__u64 v;
+	__u32 id;
+
+	if (self->type < 0)
+		SKIP(return, "no %s PMU (samples/hwpmc_hetero_pmu)", HETERO_PMU);
+	EXPECT_EQ(ENODEV, perf_alloc(self->fd, PMC_MODE_SC, 0, self->type, 0,
+				     0, &id));
+	ASSERT_EQ(0, perf_alloc(self->fd, PMC_MODE_SC, HETERO_CPU, self->type,
+				0, 0, &id));
+	ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTART, id));
+	spin(0.1);
+	v = value(self->fd, id);
+	TH_LOG("CPU %d: %llu ns in 0.1 s", HETERO_CPU, (unsigned long long)v);
+	/* the counter is on the PMU all the time: at least the wall time */
+	EXPECT_LE(100000000, v);
+	EXPECT_GT(100000000000ULL, v);
+	/* it counts every mode and cannot sample */
+	EXPECT_EQ(EOPNOTSUPP, perf_alloc(self->fd, PMC_MODE_SC, HETERO_CPU,
+					 self->type, 0, PMC_CAP_USER, &id));
+	{
+		struct pmc_op_pmcallocate pa = {
+			.pm_mode = PMC_MODE_TS, .pm_class = PMC_CLASS_PERF,
+			.pm_ev = PMC_EV_PERF, .pm_cpu = PMC_CPU_ANY,
+			.pm_count = 100000,
+		};
+
+		pa.pm_md.pm_pmu.pm_type = self->type;
+		EXPECT_EQ(EOPNOTSUPP, pmcallocate(self->fd, &pa, &id));
+	}
+}
+
+/*
+ * The core PMU (the PMU class's: PERF_TYPE_RAW's, armv8_pmuv3 in the
+ * arm64 guest, heterogeneous to perf as every arm_pmu is) stays out of
+ * the PERF class: its rows account for its counters.  Core PMUs are the
+ * sysfs PMUs with a `cpus` file (arm_pmu, x86's hybrid PMUs) but the
+ * test PMU, and x86's "cpu".
+ */
+TEST_F(hetero, core_pmu_refused)
+{
+	char path[512];
+	struct dirent *de;
+	unsigned int n = 0;
+	struct stat sb;
+	__u32 id;
+	DIR *dir;
+	int type;
+
+	dir = opendir("/sys/bus/event_source/devices");
+	ASSERT_NE(NULL, dir);
+	while ((de = readdir(dir))) {
+		snprintf(path, sizeof(path),
+			 "/sys/bus/event_source/devices/%s/cpus", de->d_name);
+		if (de->d_name[0] == '.' || !strcmp(de->d_name, HETERO_PMU) ||
+		    (stat(path, &sb) && strcmp(de->d_name, "cpu")))
+			continue;
+		type = pmu_type(de->d_name);
+		if (type < 0)
+			continue;
+		TH_LOG("%s: type %d", de->d_name, type);
+		EXPECT_EQ(EINVAL, perf_alloc(self->fd, PMC_MODE_TC,
+					     PMC_CPU_ANY, type, 0x11, 0, &id));
+		EXPECT_EQ(EINVAL, perf_alloc(self->fd, PMC_MODE_SC, 0, type,
+					     0x11, 0, &id));
+		n++;
+	}
+	closedir(dir);
+	if (!n)
+		SKIP(return, "no core PMU in /sys/bus/event_source/devices");
 }
 
 TEST_HARNESS_MAIN

@@ -484,10 +484,13 @@ int count_allocate(struct stat_run *st)
 			continue;
 		}
 		parse_cpus(w->cpus, cpus, ncpu);
-		/* a CPU-wide perf PMU (uncore): the CPUs of its cpumask */
+		/*
+		 * a CPU-wide perf PMU (uncore): the CPUs of its cpumask; a
+		 * core PMU of some CPUs (cpu_atom): the CPUs of its cpus
+		 */
 		if (!strcmp(w->cpus, "*") &&
 		    pmc_perf_cpus(&w->ps.ps_pa, cpus, ncpu) == 1 && verbose)
-			fprintf(stderr, "%s: %s: the CPUs of its PMU's cpumask\n",
+			fprintf(stderr, "%s: %s: the CPUs of its PMU (sysfs cpumask or cpus)\n",
 				prog, w->spec);
 		for (cpu = 0; cpu < ncpu && r >= 0; cpu++) {
 			if (!cpus[cpu])

@@ -197,7 +197,7 @@ else
 		{ cat "$work/udev-setup.log" >&2; die "$kver: udev/hwpmc-udev-setup.sh failed"; }
 fi
 
-# ---- 2b. the pmc(9) sample module (samples/hwpmc_pmc9_sample) ----
+# ---- 2b. the sample modules (samples/: pmc(9)'s, the test PMU) ----
 # Built with Kbuild on its own, as a module author builds one: against
 # hwpmc's Module.symvers (KBUILD_EXTRA_SYMBOLS) and its headers.  DKMS
 # cleans its build area, so on amd64 hwpmc is built once more with Kbuild
@@ -216,21 +216,24 @@ elif [ "$arch" = amd64 ]; then
 else
 	skdir=$hdr; sargs=(ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-)
 fi
-sdir=$work/sample
-rm -rf "$sdir" && cp -a "$HWPMC_TOP/samples/hwpmc_pmc9_sample" "$sdir"
-rm -f "$sdir"/*.o "$sdir"/*.ko "$sdir"/*.mod* "$sdir"/Module.symvers "$sdir"/modules.order
-log "$kver: building samples/hwpmc_pmc9_sample"
-$MAKE -C "$skdir" M="$sdir" KCFLAGS=-Werror "${sargs[@]}" \
-	KBUILD_EXTRA_SYMBOLS="$src/Module.symvers" HWPMC_INCLUDE="$src/include/kernel $src/include/uapi" modules \
-	> "$work/sample.log" 2>&1 || {
-	tail -n 40 "$work/sample.log" >&2
-	die "$kver: the pmc(9) sample module did not build (log: $work/sample.log)"
-}
-if grep -E 'warning:|WARNING:' "$work/sample.log" >&2; then
-	die "$kver: the pmc(9) sample module builds with warnings (log: $work/sample.log)"
-fi
-mkdir -p "$stage/lib/modules/$krel/extra"
-cp "$sdir/hwpmc_pmc9_sample.ko" "$stage/lib/modules/$krel/extra/"
+# samples/hwpmc_hetero_pmu: a test-only perf PMU (selftests/hwpmc_hetero.sh)
+for sname in hwpmc_pmc9_sample hwpmc_hetero_pmu; do
+	sdir=$work/sample-$sname
+	rm -rf "$sdir" && cp -a "$HWPMC_TOP/samples/$sname" "$sdir"
+	rm -f "$sdir"/*.o "$sdir"/*.ko "$sdir"/*.mod* "$sdir"/Module.symvers "$sdir"/modules.order
+	log "$kver: building samples/$sname"
+	$MAKE -C "$skdir" M="$sdir" KCFLAGS=-Werror "${sargs[@]}" \
+		KBUILD_EXTRA_SYMBOLS="$src/Module.symvers" HWPMC_INCLUDE="$src/include/kernel $src/include/uapi" modules \
+		> "$work/sample.log" 2>&1 || {
+		tail -n 40 "$work/sample.log" >&2
+		die "$kver: the sample module $sname did not build (log: $work/sample.log)"
+	}
+	if grep -E 'warning:|WARNING:' "$work/sample.log" >&2; then
+		die "$kver: the sample module $sname builds with warnings (log: $work/sample.log)"
+	fi
+	mkdir -p "$stage/lib/modules/$krel/extra"
+	cp "$sdir/$sname.ko" "$stage/lib/modules/$krel/extra/"
+done
 depmod -b "$stage" "$krel" 2> "$work/depmod.log" || { cat "$work/depmod.log" >&2; die "$kver: depmod failed"; }
 log "$kver: module ${ko#$stage}"
 

@@ -101,10 +101,12 @@ static const struct pmc_dyn_event_descr perf_events[] = {
 /*
  * The fake's perf PMU types: 2 tracepoints (id 0xdead: none), 10 a PMU
  * that counts processes and cannot filter modes (msr), 11 a CPU-wide one
- * (uncore), 4 the core PMU (refused); none other.  Sets the capabilities
- * as the module's probe finds them.
+ * (uncore), 12 a second core PMU of CPU 1 only (cpu_atom: *absent for a
+ * system PMC on another CPU), 4 the core PMU (refused); none other.
+ * Sets the capabilities as the module's probe finds them.
  */
-static int fake_perf_pmu(const struct pmc_op_pmcallocate *pa, uint32_t *caps)
+static int fake_perf_pmu(const struct pmc_op_pmcallocate *pa, uint32_t *caps,
+			 int *absent)
 {
 	const struct pmc_md_pmu_op_pmcallocate *md = &pa->pm_md.pm_pmu;
 
@@ -118,6 +120,10 @@ static int fake_perf_pmu(const struct pmc_op_pmcallocate *pa, uint32_t *caps)
 		return HWPMC_PERF_PMU_TASK;
 	case 11:
 		return HWPMC_PERF_PMU_CPU;
+	case 12:
+		*caps |= PMC_CAP_USER | PMC_CAP_SYSTEM | PMC_CAP_INTERRUPT;
+		*absent = PMC_IS_SYSTEM_MODE(pa->pm_mode) && pa->pm_cpu != 1;
+		return HWPMC_PERF_PMU_HETERO;
 	case 4:
 		return HWPMC_PERF_PMU_REFUSED;
 	}
@@ -363,7 +369,8 @@ static int do_pmcallocate(struct pmc_op_pmcallocate *pa)
 			(unsigned int)pa->pm_mode, (unsigned int)pa->pm_flags);
 	fake_hwpmc_alloc_check = hwpmc_alloc_check(pa, &f);
 	if (fake_hwpmc_alloc_check == HWPMC_ALLOC_PERF_PROBE) {
-		f.perf_pmu = fake_perf_pmu(pa, &f.ev_caps);
+		f.perf_pmu = fake_perf_pmu(pa, &f.ev_caps,
+					   &f.perf_cpu_absent);
 		fake_hwpmc_alloc_check = hwpmc_alloc_check(pa, &f);
 	}
 	if (fake_hwpmc_alloc_check != HWPMC_ALLOC_OK)

@@ -151,6 +151,17 @@ static const struct req reqs[] = {
 	  PMC_MODE_TC, PERF, 0, ANY, 0, 0, 0xdead, 2 },
 	{ HWPMC_ALLOC_PERF_SCOPE, "counts CPUs, not processes", 0, PMC_MODE_TC,
 	  PERF, 0, ANY, 0, 0, 0x1, 11 },
+	/* 12: a second core PMU of CPU 1 (cpu_atom): processes, CPU 1 */
+	{ HWPMC_ALLOC_OK, "", 0, PMC_MODE_TC, PERF, 0, ANY, 0, 0, 0xc0, 12 },
+	{ HWPMC_ALLOC_OK, "", 0, PMC_MODE_TS, PERF, PMC_CAP_USER, ANY, 0, 1000,
+	  0xc0, 12 },
+	{ HWPMC_ALLOC_OK, "", 0, PMC_MODE_SC, PERF, 0, 1, 0, 0, 0xc0, 12 },
+	{ HWPMC_ALLOC_PERF_CPU, "CPU 0 is not one of its CPUs", 0, PMC_MODE_SC,
+	  PERF, 0, 0, 0, 0, 0xc0, 12 },
+	{ HWPMC_ALLOC_KERNEL_PRIV, "other perf PMUs count kernel mode", 1,
+	  PMC_MODE_TC, PERF, 0, ANY, 0, 0, 0xc0, 12 },
+	{ HWPMC_ALLOC_OK, "", 1, PMC_MODE_TC, PERF, PMC_CAP_USER, ANY, 0, 0,
+	  0xc0, 12 },
 	{ HWPMC_ALLOC_CAPS, "cannot count user mode alone", 0, PMC_MODE_TC,
 	  PERF, PMC_CAP_USER, ANY, 0, 0, 0x123, 2 },
 	{ HWPMC_ALLOC_CAPS, "cannot count kernel mode alone", 0, PMC_MODE_SC,
@@ -314,9 +325,10 @@ static void fake_sysfs(void)
 	if (!mkdtemp(dir))
 		return;
 	snprintf(cmd, sizeof(cmd),
-		 "d=%s/bus/event_source/devices && mkdir -p $d/msr $d/uncore $d/cpu && "
-		 "echo 10 > $d/msr/type && echo 11 > $d/uncore/type && "
-		 "echo 0 > $d/uncore/cpumask && echo 4 > $d/cpu/type", dir);
+		 "d=%s/bus/event_source/devices && mkdir -p $d/msr $d/uncore $d/cpu "
+		 "$d/cpu_atom && echo 10 > $d/msr/type && echo 11 > $d/uncore/type && "
+		 "echo 0 > $d/uncore/cpumask && echo 4 > $d/cpu/type && "
+		 "echo 12 > $d/cpu_atom/type && echo 1 > $d/cpu_atom/cpus", dir);
 	if (system(cmd) == 0)
 		setenv("HWPMC_SYSFS", dir, 1);
 }

@@ -15,6 +15,7 @@
 
 #include <pmc.h>
 #include "libpmc_internal.h"
+#include <hwpmc_allocate.h>
 #include "fake_hwpmc.h"
 #include "tap.h"
 
@@ -30,7 +31,10 @@ static int sh(const char *fmt, const char *arg)
 	return system(cmd);
 }
 
-/* msr (10: per task), uncore_imc_0 (11: cpumask 1,3), cpu (4), tracefs */
+/*
+ * msr (10: per task), uncore_imc_0 (11: cpumask 1,3), cpu (4), little
+ * (12: a core PMU of CPUs 2 and 3, sysfs cpus), tracefs
+ */
 static int fake_tree(void)
 {
 	if (!mkdtemp(dir))
@@ -47,6 +51,8 @@ static int fake_tree(void)
 		  "echo event=0x04,umask=0x03 > $d/uncore_imc_0/events/cas_count_read && "
 		  "echo 64 > $d/uncore_imc_0/events/cas_count_read.scale && "
 		  "echo 4 > $d/cpu/type && echo config:0-7 > $d/cpu/format/event && "
+		  "mkdir -p $d/little/format && echo 12 > $d/little/type && "
+		  "echo 2-3 > $d/little/cpus && echo config:0-15 > $d/little/format/event && "
 		  "t=%s/kernel/tracing/events && mkdir -p $t/syscalls/sys_enter_getppid "
 		  "$t/sched/sched_switch && echo 123 > $t/syscalls/sys_enter_getppid/id && "
 		  "echo 321 > $t/sched/sched_switch/id", dir);
@@ -126,6 +132,13 @@ static void cpus(void)
 	ok(pmc_parse_spec("msr/tsc/", &pa, err, sizeof(err)) == 0 &&
 	   pmc_perf_cpus(&pa, set, 4) == 0 && set[0] && set[1] && set[2] && set[3],
 	   "msr: no cpumask, every CPU");
+	ok(pmc_parse_spec("little/event=0x11/", &pa, err, sizeof(err)) == 0 &&
+	   pmc_perf_cpus(&pa, set, 4) == 1 && !set[0] && !set[1] && set[2] && set[3],
+	   "little: a core PMU of some CPUs, its cpus: 2 and 3");
+	ok(pmc_perf_pmu_kind(12) == HWPMC_PERF_PMU_HETERO &&
+	   pmc_perf_pmu_kind(11) == HWPMC_PERF_PMU_CPU &&
+	   pmc_perf_pmu_kind(10) == HWPMC_PERF_PMU_TASK,
+	   "kinds by sysfs: cpus HETERO, cpumask CPU, neither TASK");
 	ok(pmc_parse_spec("cycles", &pa, err, sizeof(err)) == 0 &&
 	   pmc_perf_cpus(&pa, set, 4) == -1 && errno == EINVAL,
 	   "cycles: no PERF-class event, EINVAL");

@@ -904,10 +904,10 @@ TEST_F(cpc, smpl_errors)
 	EXPECT_EQ(EINVAL, errno);
 	EXPECT_EQ(CPC_ATTRIBUTE_OUT_OF_RANGE, last_sub) TH_LOG("%s", last_msg);
 	errno = 0;
-	EXPECT_EQ(-1, cpc_set_add_request(self->cpc, set, "page-faults", 0,
-					  CPC_COUNT_USER, 1, &nrecs));
+	EXPECT_EQ(-1, cpc_set_add_request(self->cpc, set, "cpu-clock", 0,
+					  CPC_COUNT_USER | CPC_OVF_NOTIFY_EMT, 1, &nrecs));
 	EXPECT_EQ(EINVAL, errno);
-	EXPECT_EQ(CPC_PIC_NOT_CAPABLE, last_sub) TH_LOG("%s", last_msg);
+	EXPECT_EQ(CPC_CONFLICTING_REQS, last_sub) TH_LOG("%s", last_msg);
 
 	/* SMPL requests: cpc_bind_curlwp() only */
 	EXPECT_EQ(0, cpc_set_add_request(self->cpc, set, "cpu-clock", UINT64_MAX - 999999,

@@ -37,6 +37,12 @@
  * The counters are not frozen: the value goes on counting past 2^64,
  * wrapped.  cpc_set_restart() re-arms each overflow request from the
  * value it restarts at: the new preset, or its current value.
+ *
+ * SMPL requests (smpl_nrecs, cpc_bind_curlwp() only; cpc_smpl.c) are
+ * thread-scope sampling PMCs too (PMC_MODE_TS with PMC_F_THREAD, and
+ * PMC_F_USERSTACK for smpl_regs), sampling every 2^64 - preset events
+ * (cpc_ovf_period()), into the process's log that cpc_smpl.c configures
+ * before they start; cpc_set_sample() gives the buffer their records.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -71,6 +77,7 @@ void cpc_set_release(cpc_set_t *set)
 		r->allocated = 0;
 		r->has_next = 0;
 	}
+	cpc_smpl_detach(set);		/* after the PMCs: their last samples */
 	set->bound = CPC_UNBOUND;
 	set->tid = 0;
 	errno = saved;
@@ -139,6 +146,13 @@ static int cpc_bind(cpc_t *cpc, cpc_set_t *set, enum cpc_bind_kind kind,
 		}
 	}
 	for (i = 0; i < set->nreqs; i++) {
+		if (set->reqs[i].smpl && kind != CPC_BOUND_LWP) {
+			cpc_err(cpc, fn, CPC_PIC_NOT_CAPABLE,
+				"SMPL requests (request %d, %s) are for sets bound with cpc_bind_curlwp() only\n",
+				i, set->reqs[i].event);
+			errno = ENOTSUP;
+			return -1;
+		}
 		if ((set->reqs[i].flags & CPC_OVF_NOTIFY_EMT) &&
 		    kind != CPC_BOUND_LWP) {
 			cpc_err(cpc, fn, CPC_PIC_NOT_CAPABLE,
@@ -156,14 +170,24 @@ static int cpc_bind(cpc_t *cpc, cpc_set_t *set, enum cpc_bind_kind kind,
 		r->ovf = r->counts && (r->flags & CPC_OVF_NOTIFY_EMT);
 		if (!r->counts)
 			continue;
+		if (r->smpl) {
+			/* the records taken between two samples of the set */
+			r->pend = cpc_recs_new(r->smpl, cpc_smpl_nitems(r));
+			if (!r->pend) {
+				err = ENOMEM;
+				goto fail;
+			}
+		}
 		if (pmc_allocate_parsed(r->spec, &r->ps.ps_pa,
 					kind == CPC_BOUND_CPU ? PMC_MODE_SC :
-					r->ovf ? PMC_MODE_TS : PMC_MODE_TC,
+					r->ovf || r->smpl ? PMC_MODE_TS : PMC_MODE_TC,
 					kind != CPC_BOUND_LWP ? 0 :
 					r->ovf ? PMC_F_THREAD | PMC_F_NOTIFY :
+					r->smpl_regs ? PMC_F_THREAD | PMC_F_USERSTACK :
 					PMC_F_THREAD,
 					kind == CPC_BOUND_CPU ? cpu : PMC_CPU_ANY,
-					&r->id, r->ovf ? cpc_ovf_period(r->preset) : 0) < 0) {
+					&r->id, r->ovf || r->smpl ?
+					cpc_ovf_period(r->preset) : 0) < 0) {
 			err = errno;
 			cpc_err(cpc, fn, err == EINVAL ? CPC_RESOURCE_UNAVAIL :
 				err == EPERM ? CPC_ATTR_REQUIRES_PRIVILEGE :
@@ -181,6 +205,13 @@ static int cpc_bind(cpc_t *cpc, cpc_set_t *set, enum cpc_bind_kind kind,
 				kind == CPC_BOUND_LWP ? "thread" : "process",
 				kind == CPC_BOUND_LWP ? (int)syscall(SYS_gettid) :
 				(int)pid, strerror(err));
+			goto fail;
+		}
+	}
+	/* SMPL requests' samples: the process's log, the library's */
+	for (i = 0; i < set->nreqs; i++) {
+		if (set->reqs[i].smpl && cpc_smpl_attach(cpc, set, fn) < 0) {
+			err = errno;
 			goto fail;
 		}
 	}
@@ -288,6 +319,10 @@ int cpc_set_sample(cpc_t *cpc, cpc_set_t *set, cpc_buf_t *buf)
 	}
 	buf->hrtime = cpc_clock_ns(CLOCK_MONOTONIC);
 	buf->tick = (uint64_t)(cpc_clock_ns(set->tick_clock) - set->tick_start);
+	/* SMPL: the records taken since the set's previous sample */
+	if (set->smpl_bound && (cpc_smpl_collect() < 0 ||
+				cpc_smpl_take(set, buf) < 0))
+		return -1;
 	return 0;
 }
 
@@ -339,7 +374,7 @@ int cpc_set_restart(cpc_t *cpc, cpc_set_t *set)
 	}
 	for (i = 0; i < set->nreqs; i++) {
 		r = &set->reqs[i];
-		if (r->allocated && r->ovf) {
+		if (r->allocated && (r->ovf || r->smpl)) {
 			if (cpc_ovf_restart(r) < 0)
 				return -1;
 			continue;

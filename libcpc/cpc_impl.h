@@ -8,6 +8,8 @@
  *                through libhwpmc's parser), buffers
  *   cpc_bind.c   binding a set (PMCs allocated, attached, started),
  *                sampling, presets, enable/disable, unbinding
+ *   cpc_smpl.c   SMPL: the requests' records, the process's log they
+ *                come from, the record items
  *   pctx.c       libpctx: processes created or captured, and followed
  *                through their events with ptrace(2)
  */
@@ -32,6 +34,9 @@ struct cpc_attr_def {
 };
 extern const struct cpc_attr_def cpc_attr_defs[];
 extern const unsigned int cpc_nattr_defs;
+struct __cpc;
+/* Does handle cpc have attribute d (SMPL's: a CPC_VER_CURRENT handle)? */
+int cpc_attr_shown(struct __cpc *cpc, const struct cpc_attr_def *d);
 
 /* One request of a set: an event, a preset, flags, attributes */
 struct cpc_req {
@@ -49,6 +54,9 @@ struct cpc_req {
 	pmc_id_t	 id;		/* its PMC while bound */
 	int		 allocated;
 	int		 ovf;		/* its PMC signals overflow (TS, NOTIFY) */
+	uint_t		 smpl;		/* SMPL: smpl_nrecs (0: not SMPL) */
+	int		 smpl_regs;	/* ... records have the user registers */
+	struct cpc_recs	*pend;		/* bound: records since the last sample */
 };
 
 /*
@@ -61,6 +69,21 @@ static inline uint64_t cpc_ovf_period(uint64_t v)
 
 	return d == 0 || d > (UINT64_MAX >> 1) ? UINT64_MAX >> 1 : d;
 }
+
+/* A SMPL request's records: n of nitems uint64_t each, at most max */
+struct cpc_recs {
+	uint_t		 n;
+	uint_t		 max;
+	uint_t		 nitems;
+	uint64_t	 lost;		/* not kept: n was max */
+	uint64_t	*v;
+};
+
+/* The most records a SMPL request keeps (cpc_get_smpl_max_rec_count()). */
+#define CPC_SMPL_MAX_RECS	65536
+
+/* The items of a record with registers ("smpl_regs"); 0 if none here. */
+extern const uint_t cpc_smpl_nregs;
 
 enum cpc_bind_kind {
 	CPC_UNBOUND,
@@ -80,6 +103,8 @@ struct __cpc_set {
 	int		 cpu;		/* CPU: the processor */
 	clockid_t	 tick_clock;	/* what cpc_buf_tick() measures */
 	int64_t		 tick_start;	/* ... its value at bind, ns */
+	int		 smpl_bound;	/* holds the SMPL log (cpc_smpl.c) */
+	struct __cpc_set *smpl_next;	/* ... in its list of bound sets */
 };
 
 struct __cpc_buf {
@@ -90,6 +115,7 @@ struct __cpc_buf {
 	uint64_t	*vals;
 	hrtime_t	 hrtime;
 	uint64_t	 tick;
+	struct cpc_recs	*recs;		/* per request: SMPL records */
 };
 
 struct __cpc {
@@ -98,6 +124,7 @@ struct __cpc {
 	cpc_buf_t	*bufs;
 	uint_t		 npic;
 	uint_t		 caps;
+	int		 smpl;		/* SMPL initialised (CPC_VER_CURRENT) */
 	char		 cciname[CPC_MAX_IMPL_NAME];
 	char		 cpuref[CPC_MAX_CPUREF];
 };
@@ -161,5 +188,24 @@ void cpc_set_release(cpc_set_t *set);
 
 /* A clock's value in ns. */
 int64_t cpc_clock_ns(clockid_t clk);
+
+/*
+ * SMPL (cpc_smpl.c).  cpc_smpl_attach(): a bound set with SMPL requests
+ * joins the process's SMPL log (configured for the first; -1 with errno,
+ * reported to cpc's handler as fn, when pmc(3) has a log already);
+ * cpc_smpl_detach() leaves it (the log is closed with the last set).
+ * cpc_smpl_collect(): the log's new samples go to their requests' pend;
+ * cpc_smpl_take() moves set's pending records into buf.
+ */
+int cpc_smpl_attach(cpc_t *cpc, cpc_set_t *set, const char *fn);
+void cpc_smpl_detach(cpc_set_t *set);
+int cpc_smpl_collect(void);
+int cpc_smpl_take(cpc_set_t *set, cpc_buf_t *buf);
+/* records: made for n items per record and max records; freed; copied */
+struct cpc_recs *cpc_recs_new(uint_t max, uint_t nitems);
+void cpc_recs_free(struct cpc_recs *rc);
+int cpc_recs_copy(struct cpc_recs *ds, const struct cpc_recs *src);
+/* The SMPL items of request r's records. */
+uint_t cpc_smpl_nitems(const struct cpc_req *r);
 
 #endif /* _LIBCPC_CPC_IMPL_H */

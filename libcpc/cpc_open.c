@@ -32,6 +32,9 @@
  */
 const struct cpc_attr_def cpc_attr_defs[] = {
 	{ "picnum", 0, NULL },		/* max: cpc_npic() - 1 */
+	/* SMPL's: a handle opened with CPC_VER_CURRENT only (cpc_smpl.c) */
+	{ CPC_SMPL_NRECS, CPC_SMPL_MAX_RECS, NULL },
+	{ CPC_SMPL_REGS, 1, NULL },	/* where cpc_smpl_nregs */
 #if defined(__x86_64__) || defined(__i386__)
 	{ "umask", 0xff, "umask" },
 	{ "cmask", 0xff, "cmask" },
@@ -110,7 +113,7 @@ cpc_t *cpc_open(int ver)
 	cpc_t *cpc;
 	int inited = 0;
 
-	if (ver != CPC_VER_CURRENT) {
+	if (ver != CPC_VER_CURRENT && ver != CPC_VER_CPC_ONLY) {
 		errno = EINVAL;
 		return NULL;
 	}
@@ -131,6 +134,8 @@ cpc_t *cpc_open(int ver)
 		cpc_inited_pmc = 1;
 	cpc_handles++;
 	cpc_describe(cpc);
+	/* SMPL: hwpmc's sampling PMCs, of every class that has rows */
+	cpc->smpl = ver == CPC_VER_CURRENT && cpc->npic;
 	return cpc;
 }
 
@@ -346,6 +351,18 @@ void cpc_walk_attrs(cpc_t *cpc, void *arg,
 		errno = EINVAL;
 		return;
 	}
-	for (i = 0; i < cpc_nattr_defs; i++)
+	for (i = 0; i < cpc_nattr_defs; i++) {
+		if (!cpc_attr_shown(cpc, &cpc_attr_defs[i]))
+			continue;
 		action(arg, cpc_attr_defs[i].name);
+	}
+}
+
+int cpc_attr_shown(cpc_t *cpc, const struct cpc_attr_def *d)
+{
+	if (strcmp(d->name, CPC_SMPL_NRECS) == 0)
+		return cpc->smpl;
+	if (strcmp(d->name, CPC_SMPL_REGS) == 0)
+		return cpc->smpl && cpc_smpl_nregs;
+	return 1;
 }

@@ -142,7 +142,7 @@ static int cpc_attrs_check(cpc_t *cpc, const char *event, uint_t nattrs,
 	}
 	for (i = 0; i < nattrs; i++) {
 		d = attrs[i].ca_name ? cpc_attr_def(attrs[i].ca_name) : NULL;
-		if (!d) {
+		if (!d || !cpc_attr_shown(cpc, d)) {
 			cpc_err(cpc, fn, CPC_INVALID_ATTRIBUTE,
 				"Invalid attribute \"%s\" for event %s: cpc_walk_attrs() lists the attributes\n",
 				attrs[i].ca_name ? attrs[i].ca_name : "(null)", event);
@@ -166,6 +166,8 @@ static int cpc_attrs_check(cpc_t *cpc, const char *event, uint_t nattrs,
 			errno = EINVAL;
 			return -1;
 		}
+		if (!d->term)
+			continue;	/* the library's (SMPL) */
 		used = strlen(spec);
 		if (d->max == 1) {		/* a switch */
 			if (!attrs[i].ca_val)
@@ -180,6 +182,74 @@ static int cpc_attrs_check(cpc_t *cpc, const char *event, uint_t nattrs,
 			return -1;
 		}
 	}
+	return 0;
+}
+
+/*
+ * SMPL: a request with smpl_nrecs samples (smpl_nrecs records kept, 1 to
+ * CPC_SMPL_MAX_RECS); smpl_regs (registers in its records) only with it.
+ * A SMPL request counts a mode, is no overflow request, and its event
+ * must be one that samples.  *nrecs is 0 for a request without SMPL.
+ */
+static int cpc_smpl_check(cpc_t *cpc, const char *event, uint_t flags,
+			  uint_t nattrs, const cpc_attr_t *attrs,
+			  struct pmc_spec *ps, uint_t *nrecs, int *regs)
+{
+	static const char fn[] = "cpc_set_add_request";
+	int has_regs = 0;
+	uint32_t caps;
+	uint_t i;
+
+	*nrecs = 0;
+	*regs = 0;
+	for (i = 0; i < nattrs; i++) {
+		if (strcmp(attrs[i].ca_name, CPC_SMPL_NRECS) == 0) {
+			if (attrs[i].ca_val == 0) {
+				cpc_err(cpc, fn, CPC_ATTRIBUTE_OUT_OF_RANGE,
+					"Value 0 of attribute %s is out of range (1 to %u)\n",
+					CPC_SMPL_NRECS, CPC_SMPL_MAX_RECS);
+				errno = EINVAL;
+				return -1;
+			}
+			*nrecs = (uint_t)attrs[i].ca_val;
+		} else if (strcmp(attrs[i].ca_name, CPC_SMPL_REGS) == 0) {
+			has_regs = 1;
+			*regs = attrs[i].ca_val != 0;
+		}
+	}
+	if (has_regs && !*nrecs) {
+		cpc_err(cpc, fn, CPC_INVALID_ATTRIBUTE,
+			"Attribute %s of event %s is for SMPL requests (with %s)\n",
+			CPC_SMPL_REGS, event, CPC_SMPL_NRECS);
+		errno = EINVAL;
+		return -1;
+	}
+	if (!*nrecs)
+		return 0;
+	if (flags & CPC_OVF_NOTIFY_EMT) {
+		cpc_err(cpc, fn, CPC_CONFLICTING_REQS,
+			"A SMPL request (%s) cannot also notify overflows (CPC_OVF_NOTIFY_EMT)\n",
+			event);
+		errno = EINVAL;
+		return -1;
+	}
+	if (!(flags & (CPC_COUNT_USER | CPC_COUNT_SYSTEM))) {
+		cpc_err(cpc, fn, CPC_REQ_INVALID_FLAGS,
+			"A SMPL request (%s) samples a mode: add CPC_COUNT_USER or CPC_COUNT_SYSTEM\n",
+			event);
+		errno = EINVAL;
+		return -1;
+	}
+	if (pmc_event_caps(ps->ps_pa.pm_class, ps->ps_pa.pm_ev, &caps) == 0 &&
+	    !(caps & PMC_CAP_INTERRUPT)) {
+		cpc_err(cpc, fn, CPC_PIC_NOT_CAPABLE,
+			"Event %s cannot sample (no overflow interrupt): no SMPL request of it\n",
+			event);
+		errno = EINVAL;
+		return -1;
+	}
+	if (*regs)
+		ps->ps_pa.pm_stacksize = 8;	/* the least: registers wanted */
 	return 0;
 }
 
@@ -212,7 +282,8 @@ int cpc_set_add_request(cpc_t *cpc, cpc_set_t *set, const char *event,
 	char spec[CPC_MAX_EVENT_LEN + 256], msg[512];
 	struct cpc_req r, *reqs;
 	struct pmc_spec ps;
-	uint_t rows, same = 0;
+	uint_t rows, same = 0, smpl = 0;
+	int smpl_regs = 0;
 	uint32_t mode, caps;
 	int i;
 
@@ -251,6 +322,10 @@ int cpc_set_add_request(cpc_t *cpc, cpc_set_t *set, const char *event,
 		errno = EINVAL;
 		return -1;
 	}
+
+	if (cpc_smpl_check(cpc, event, flags, nattrs, attrs, &ps, &smpl,
+			   &smpl_regs) < 0)
+		return -1;
 
 	/* the modes are the flags' (both: no mode bit, as libhwpmc has it) */
 	ps.ps_pa.pm_caps &= ~(uint32_t)(PMC_CAP_USER | PMC_CAP_SYSTEM);
@@ -291,6 +366,8 @@ int cpc_set_add_request(cpc_t *cpc, cpc_set_t *set, const char *event,
 	r.preset = preset;
 	r.flags = flags;
 	r.counts = (flags & (CPC_COUNT_USER | CPC_COUNT_SYSTEM)) != 0;
+	r.smpl = smpl;
+	r.smpl_regs = smpl_regs;
 	r.event = strdup(event);
 	r.spec = strdup(spec);
 	reqs = realloc(set->reqs, (size_t)(set->nreqs + 1) * sizeof(*reqs));
@@ -326,6 +403,29 @@ void cpc_walk_requests(cpc_t *cpc, cpc_set_t *set, void *arg,
 
 /* ---- buffers ---- */
 
+/* buf keeps no SMPL records. */
+static void cpc_buf_recs_clear(cpc_buf_t *buf)
+{
+	int i;
+
+	for (i = 0; i < buf->n; i++) {
+		free(buf->recs[i].v);
+		memset(&buf->recs[i], 0, sizeof(buf->recs[i]));
+	}
+}
+
+/* ds's SMPL records become a copy of src's (the later sample's). */
+static void cpc_buf_recs_copy(cpc_buf_t *ds, cpc_buf_t *src)
+{
+	int i;
+
+	for (i = 0; i < ds->n; i++)
+		if (cpc_recs_copy(&ds->recs[i], &src->recs[i]) < 0) {
+			free(ds->recs[i].v);
+			memset(&ds->recs[i], 0, sizeof(ds->recs[i]));
+		}
+}
+
 cpc_buf_t *cpc_buf_create(cpc_t *cpc, cpc_set_t *set)
 {
 	CPC_LOCKED;
@@ -339,7 +439,10 @@ cpc_buf_t *cpc_buf_create(cpc_t *cpc, cpc_set_t *set)
 	if (!buf)
 		return NULL;
 	buf->vals = calloc(set->nreqs ? (size_t)set->nreqs : 1, sizeof(*buf->vals));
-	if (!buf->vals) {
+	buf->recs = calloc(set->nreqs ? (size_t)set->nreqs : 1, sizeof(*buf->recs));
+	if (!buf->vals || !buf->recs) {
+		free(buf->vals);
+		free(buf->recs);
 		free(buf);
 		return NULL;
 	}
@@ -363,6 +466,8 @@ int cpc_buf_destroy(cpc_t *cpc, cpc_buf_t *buf)
 	for (pp = &cpc->bufs; *pp != buf; pp = &(*pp)->next)
 		;
 	*pp = buf->next;
+	cpc_buf_recs_clear(buf);
+	free(buf->recs);
 	free(buf->vals);
 	free(buf);
 	return 0;
@@ -421,6 +526,7 @@ void cpc_buf_sub(cpc_t *cpc, cpc_buf_t *ds, cpc_buf_t *a, cpc_buf_t *b)
 		ds->vals[i] = a->vals[i] - b->vals[i];
 	ds->hrtime = a->hrtime;		/* when the later sample was taken */
 	ds->tick = a->tick - b->tick;
+	cpc_buf_recs_copy(ds, a);	/* records are a's: not subtracted */
 }
 
 void cpc_buf_add(cpc_t *cpc, cpc_buf_t *ds, cpc_buf_t *a, cpc_buf_t *b)
@@ -434,6 +540,7 @@ void cpc_buf_add(cpc_t *cpc, cpc_buf_t *ds, cpc_buf_t *a, cpc_buf_t *b)
 		ds->vals[i] = a->vals[i] + b->vals[i];
 	ds->hrtime = a->hrtime > b->hrtime ? a->hrtime : b->hrtime;
 	ds->tick = a->tick + b->tick;
+	cpc_buf_recs_copy(ds, a);	/* records are a's: not added */
 }
 
 void cpc_buf_copy(cpc_t *cpc, cpc_buf_t *ds, cpc_buf_t *src)
@@ -444,6 +551,7 @@ void cpc_buf_copy(cpc_t *cpc, cpc_buf_t *ds, cpc_buf_t *src)
 	memcpy(ds->vals, src->vals, (size_t)ds->n * sizeof(*ds->vals));
 	ds->hrtime = src->hrtime;
 	ds->tick = src->tick;
+	cpc_buf_recs_copy(ds, src);
 }
 
 void cpc_buf_zero(cpc_t *cpc, cpc_buf_t *buf)
@@ -454,4 +562,5 @@ void cpc_buf_zero(cpc_t *cpc, cpc_buf_t *buf)
 	memset(buf->vals, 0, (size_t)buf->n * sizeof(*buf->vals));
 	buf->hrtime = 0;
 	buf->tick = 0;
+	cpc_buf_recs_clear(buf);
 }

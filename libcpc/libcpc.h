@@ -15,7 +15,14 @@
  *     cpc_bind_curlwp() only), and EMT_CPCOVF, its si_code; counters
  *     are not frozen at the overflow;
  *   - cpc_bind_cpu() does not bind the caller to the CPU it measures;
- *   - cpc_buf_tick() counts nanoseconds (a 1 GHz tick), not cycles.
+ *   - cpc_buf_tick() counts nanoseconds (a 1 GHz tick), not cycles;
+ *   - SMPL (Oracle Solaris 11's hardware sampling): requests with the
+ *     attribute smpl_nrecs in sets bound with cpc_bind_curlwp(), sampled
+ *     by hwpmc (a thread-scope sampling PMC) into a pmc(3) log the
+ *     library configures for the process; the signatures Oracle does not
+ *     publish (cpc_get_smpl_max_rec_count(), cpc_buf_smpl_get_record()'s
+ *     arguments, cpc_walk_smpl_recitems_req()'s action) are this
+ *     library's.
  */
 #ifndef _LIBCPC_H
 #define _LIBCPC_H
@@ -45,8 +52,15 @@ typedef struct {
 	uint64_t	ca_val;
 } cpc_attr_t;
 
-/* The interface version cpc_open() takes. */
+/*
+ * The interface versions cpc_open() takes: CPC_VER_CURRENT opens CPC and
+ * SMPL (hardware sampling, Oracle Solaris 11's addition), CPC_VER_CPC_ONLY
+ * CPC alone.  CPC_VER_CURRENT keeps illumos' value, so that illumos
+ * programs built against it run; CPC_VER_CPC_ONLY's value is this
+ * library's (Oracle's is not public).
+ */
 #define CPC_VER_CURRENT		2
+#define CPC_VER_CPC_ONLY	0x102
 
 /*
  * Overflow notification's signal and si_code (illumos' <sys/machsig.h>):
@@ -67,6 +81,19 @@ typedef struct {
 /* Flags of cpc_bind_curlwp() */
 #define CPC_BIND_LWP_INHERIT	0x1
 #define CPC_BIND_EMT_OVF	0x2
+
+/*
+ * SMPL: a request with the attribute CPC_SMPL_NRECS ("smpl_nrecs", the
+ * records a buffer keeps of it) samples; "smpl_regs" (this library's) adds
+ * the user registers to its records.  Each record is a uint64_t per item
+ * (cpc_walk_smpl_recitems()); the items' indices are these.
+ */
+#define CPC_SMPL_NRECS		"smpl_nrecs"
+#define CPC_SMPL_REGS		"smpl_regs"
+#define CPC_SMPL_ITEM_PC	0	/* "pc": the sampled instruction */
+#define CPC_SMPL_ITEM_HRTIME	1	/* "hrtime": when, as gethrtime() */
+#define CPC_SMPL_ITEM_CPU	2	/* "cpu": the CPU it ran on */
+#define CPC_SMPL_ITEM_REGS	3	/* first register ("smpl_regs") */
 
 /* Longest strings of cpc_cciname() and cpc_cpuref() */
 #define CPC_MAX_IMPL_NAME	512
@@ -101,9 +128,12 @@ cpc_t	*cpc_open(int ver);
 int	cpc_close(cpc_t *cpc);
 
 uint_t	cpc_npic(cpc_t *cpc);
+uint_t	cpc_smpl_npic(cpc_t *cpc);
 uint_t	cpc_caps(cpc_t *cpc);
 const char *cpc_cciname(cpc_t *cpc);
+const char *cpc_smpl_iname(cpc_t *cpc);
 const char *cpc_cpuref(cpc_t *cpc);
+uint_t	cpc_get_smpl_max_rec_count(cpc_t *cpc);
 
 typedef void (cpc_errhndlr_t)(const char *fn, int subcode, const char *fmt,
 			      va_list ap);
@@ -136,6 +166,13 @@ int	cpc_buf_get(cpc_t *cpc, cpc_buf_t *buf, int index, uint64_t *val);
 int	cpc_buf_set(cpc_t *cpc, cpc_buf_t *buf, int index, uint64_t val);
 hrtime_t cpc_buf_hrtime(cpc_t *cpc, cpc_buf_t *buf);
 uint64_t cpc_buf_tick(cpc_t *cpc, cpc_buf_t *buf);
+int	cpc_buf_smpl_rec_count(cpc_t *cpc, cpc_buf_t *buf, int request_index,
+			       uint_t *rec_count);
+int	cpc_buf_smpl_get_item(cpc_t *cpc, cpc_buf_t *buf, int request_index,
+			      int record_index, int record_item_index,
+			      uint64_t *val);
+uint64_t *cpc_buf_smpl_get_record(cpc_t *cpc, cpc_buf_t *buf,
+				  int request_index, int record_index);
 
 void	cpc_walk_requests(cpc_t *cpc, cpc_set_t *set, void *arg,
 			  void (*action)(void *arg, int index,
@@ -155,6 +192,13 @@ void	cpc_walk_generic_events_pic(cpc_t *cpc, uint_t picno, void *arg,
 						   const char *event));
 void	cpc_walk_attrs(cpc_t *cpc, void *arg,
 		       void (*action)(void *arg, const char *attr));
+void	cpc_walk_smpl_recitems(cpc_t *cpc, void *arg,
+			       void (*action)(void *arg, const char *name,
+					      int record_item_index));
+void	cpc_walk_smpl_recitems_req(cpc_t *cpc, cpc_set_t *set,
+				   int request_index, void *arg,
+				   void (*action)(void *arg, const char *name,
+						  int record_item_index));
 
 int	cpc_enable(cpc_t *cpc);
 int	cpc_disable(cpc_t *cpc);

@@ -166,7 +166,8 @@ LIB_HEADERS	:= libhwpmc/pmc.h libhwpmc/pmclog.h libhwpmc/pmcformat.h
 LIB_SYS_HEADERS	:= libhwpmc/sys/pmc.h libhwpmc/sys/pmclog.h libhwpmc/sys/_pmc_undef.h
 
 # libcpc(3): illumos' libcpc over libhwpmc (libcpc/)
-CPC_SRCS	:= libcpc/cpc_open.c libcpc/cpc_set.c libcpc/cpc_bind.c libcpc/pctx.c
+CPC_SRCS	:= libcpc/cpc_open.c libcpc/cpc_set.c libcpc/cpc_bind.c libcpc/cpc_smpl.c \
+		   libcpc/pctx.c
 CPC_HEADERS	:= libcpc/libcpc.h libcpc/libpctx.h
 CPC_CPPFLAGS	:= -I$(U_SRC)/libcpc
 CPC_PIC_OBJS	:= $(patsubst libcpc/%.c,$(B)/obj/cpc-pic/%.o,$(CPC_SRCS))

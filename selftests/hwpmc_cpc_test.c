@@ -11,9 +11,13 @@
  * notification (SIGEMT, the module's PMC_F_NOTIFY) of PAPI_tot_ins where
  * there is a PMU, else of page-faults.  cpc_bind_curlwp()
  * counts the calling thread alone (the module's PMC_F_THREAD): a busy
- * sibling thread's work is not in its counts.
+ * sibling thread's work is not in its counts.  SMPL (smpl_nrecs, hwpmc's
+ * sampling): the records of a known loop are as many as asked, with PCs in
+ * the loop's function (instructions with a PMU, else cpu-clock), and the
+ * errors; a program's own pmc(3) log and the library's exclude each other.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
@@ -28,6 +32,7 @@
 #include <unistd.h>
 
 #include <libcpc.h>
+#include <pmc.h>
 
 #include "kselftest_harness.h"
 
@@ -707,6 +712,271 @@ TEST_F_TIMEOUT(cpc, overflow_signal_to_the_bound_thread, 300)
 		EXPECT_EQ(0, seen.wrong);
 		EXPECT_EQ(0, seen.badcode);
 	}
+}
+
+/*
+ * ---- SMPL (Oracle Solaris 11's hardware sampling): smpl_nrecs ----
+ *
+ * As cpc(3CPC)'s examples would: a SMPL request of instructions (a PMU:
+ * the arm64 guest) or of cpu-clock (the x86 guests) bound to the calling
+ * LWP, a known loop, then cpc_set_sample(): the records asked for, each
+ * a PC inside the loop's function.  The function is alone in a section
+ * of its own, whose bounds the linker gives (__start_/__stop_).
+ */
+#define SMPL_NRECS	32
+
+__attribute__((noipa, section("cpc_smpl_text")))
+static void smpl_loop(unsigned long n)
+{
+	unsigned long i;
+
+	for (i = 0; i < n; i++)
+		__asm__ __volatile__("" ::: "memory");
+}
+
+extern const char __start_cpc_smpl_text[], __stop_cpc_smpl_text[];
+
+static double thread_secs(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/*
+ * secs of CPU in the loop, in chunks of 1M iterations (cpu-clock samples
+ * at its timer, in the loop); secs 0: one call of 150M iterations, no
+ * system call between (the arm64 guest's PMU interrupts, pending since
+ * the overflow, come at the next exception: a system call's too).
+ */
+static void smpl_work(double secs)
+{
+	double end = thread_secs() + secs;
+
+	if (secs == 0) {
+		smpl_loop(150000000);
+		return;
+	}
+	do
+		smpl_loop(1000000);
+	while (thread_secs() < end);
+}
+
+struct smpl_run {
+	const char *event;	/* what was sampled */
+	uint64_t period;	/* every that many events */
+	uint_t nrec;		/* records in the buffer */
+	uint_t in_loop;		/* ... but the first, whose pc is smpl_loop()'s */
+	int first_in_loop;	/* the first's too */
+	uint_t ordered;		/* ... whose hrtime follows the previous */
+	uint_t cpu_ok;		/* ... whose cpu exists */
+	uint_t sp_ok;		/* ... whose stack pointer is this thread's */
+	uint64_t count;		/* the request's value */
+	uint64_t pc0;
+};
+
+#if defined(__x86_64__)
+#define SMPL_SP	"rsp"
+#elif defined(__aarch64__)
+#define SMPL_SP	"sp"
+#else
+#define SMPL_SP	NULL
+#endif
+
+static int smpl_sp_index = -1;
+
+static void smpl_find_sp(void *arg, const char *name, int idx)
+{
+	(void)arg;
+	if (SMPL_SP && strcmp(name, SMPL_SP) == 0)
+		smpl_sp_index = idx;
+}
+
+/*
+ * One SMPL request of event (every period events, smpl_nrecs records,
+ * with the registers if regs) over the loop; -1 if the request or the
+ * bind was refused.
+ */
+static int smpl_run(cpc_t *cpc, const char *event, uint64_t period, int regs,
+		    double secs, struct smpl_run *out)
+{
+	cpc_attr_t attrs[2] = { { CPC_SMPL_NRECS, SMPL_NRECS }, { CPC_SMPL_REGS, 1 } };
+	cpc_set_t *set = cpc_set_create(cpc);
+	uintptr_t lo = (uintptr_t)__start_cpc_smpl_text;
+	uintptr_t hi = (uintptr_t)__stop_cpc_smpl_text;
+	uintptr_t here = (uintptr_t)&set;
+	uint64_t last = 0, *rec;
+	cpc_buf_t *buf;
+	int ix, rc = -1;
+	uint_t i;
+
+	memset(out, 0, sizeof(*out));
+	out->event = event;
+	out->period = period;
+	ix = cpc_set_add_request(cpc, set, event, UINT64_MAX - period + 1,
+				 CPC_COUNT_USER, regs ? 2 : 1, attrs);
+	buf = cpc_buf_create(cpc, set);
+	if (ix < 0 || !buf)
+		goto out;
+	if (regs)
+		cpc_walk_smpl_recitems_req(cpc, set, ix, NULL, smpl_find_sp);
+	if (cpc_bind_curlwp(cpc, set, 0) < 0)
+		goto out;
+	smpl_work(secs);
+	if (cpc_set_sample(cpc, set, buf) < 0 ||
+	    cpc_buf_smpl_rec_count(cpc, buf, ix, &out->nrec) < 0 ||
+	    cpc_buf_get(cpc, buf, ix, &out->count) < 0)
+		goto out;
+	for (i = 0; i < out->nrec; i++) {
+		rec = cpc_buf_smpl_get_record(cpc, buf, ix, (int)i);
+		if (!rec)
+			goto out;
+		if (i == 0)
+			out->pc0 = rec[CPC_SMPL_ITEM_PC];
+		if (i == 0)
+			out->first_in_loop = rec[CPC_SMPL_ITEM_PC] >= lo &&
+					     rec[CPC_SMPL_ITEM_PC] < hi;
+		else
+			out->in_loop += rec[CPC_SMPL_ITEM_PC] >= lo &&
+					rec[CPC_SMPL_ITEM_PC] < hi;
+		out->ordered += rec[CPC_SMPL_ITEM_HRTIME] >= last;
+		last = rec[CPC_SMPL_ITEM_HRTIME];
+		out->cpu_ok += rec[CPC_SMPL_ITEM_CPU] < (uint64_t)sysconf(_SC_NPROCESSORS_CONF);
+		/* the thread's stack: within a megabyte of a local variable */
+		if (regs && smpl_sp_index >= 0)
+			out->sp_ok += rec[smpl_sp_index] <= here + (1 << 20) &&
+				      rec[smpl_sp_index] + (1 << 20) >= here;
+	}
+	rc = 0;
+out:
+	cpc_set_destroy(cpc, set);
+	if (buf)
+		cpc_buf_destroy(cpc, buf);
+	return rc;
+}
+
+/*
+ * Instructions where there is a PMU (every 100,000, over 150M iterations),
+ * else cpu-clock (1 ms, over half a second of the thread's CPU time).
+ * The arm64 guest's PMU (QEMU with -icount) raises its overflow
+ * interrupts at the guest's next tick (about every 4 ms) or exception,
+ * whatever the period: 2M iterations gave 2 records of the 32 asked, and
+ * half a second in 1M-iteration chunks 32 records of which 18 at the
+ * chunks' clock_gettime() system call.  150M iterations are about 110
+ * ticks there, and no system call.
+ */
+static int smpl_known_loop(cpc_t *cpc, int regs, struct smpl_run *r,
+			   struct __test_metadata *_metadata)
+{
+	if (smpl_run(cpc, "PAPI_tot_ins", 100000, regs, 0, r) == 0)
+		return 0;
+	TH_LOG("no SMPL of PAPI_tot_ins (%s): cpu-clock", last_msg);
+	return smpl_run(cpc, "cpu-clock", 1000000, regs, 0.5, r);
+}
+
+static void smpl_check(struct smpl_run *r, int regs, struct __test_metadata *_metadata)
+{
+	TH_LOG("%s every %llu: %u records, %u after the first in smpl_loop() [%p, %p), first pc %#llx (%s), %u with this thread's stack pointer; count %llu",
+	       r->event, (unsigned long long)r->period, r->nrec, r->in_loop,
+	       (void *)__start_cpc_smpl_text, (void *)__stop_cpc_smpl_text,
+	       (unsigned long long)r->pc0, r->first_in_loop ? "in it" : "before it",
+	       r->sp_ok, (unsigned long long)r->count);
+	EXPECT_EQ(SMPL_NRECS, r->nrec);
+	/*
+	 * The set samples from its bind: the first record may be of the
+	 * bind's own return (the 6.12 x86 guest once had it in
+	 * cpc_bind()'s clock_gettime() of the thread's CPU time); every
+	 * later one is the loop's.
+	 */
+	EXPECT_EQ(r->nrec - 1, r->in_loop);
+	EXPECT_EQ(r->nrec, r->ordered);
+	EXPECT_EQ(r->nrec, r->cpu_ok);
+	if (regs)
+		EXPECT_EQ(r->nrec, r->sp_ok);
+	/* it counts too: from its preset, 2^64 - period, past 2^64 (wrapped) */
+	EXPECT_LE((uint64_t)(SMPL_NRECS - 1) * r->period, r->count);
+}
+
+TEST_F(cpc, smpl_records_of_a_known_loop)
+{
+	struct smpl_run r;
+
+	ASSERT_LT(0, cpc_smpl_npic(self->cpc));
+	ASSERT_LE(SMPL_NRECS, cpc_get_smpl_max_rec_count(self->cpc));
+	TH_LOG("SMPL: %u counters, %u records at most: %s", cpc_smpl_npic(self->cpc),
+	       cpc_get_smpl_max_rec_count(self->cpc), cpc_smpl_iname(self->cpc));
+	ASSERT_EQ(0, smpl_known_loop(self->cpc, 0, &r, _metadata)) TH_LOG("%s", last_msg);
+	smpl_check(&r, 0, _metadata);
+}
+
+TEST_F(cpc, smpl_records_with_registers)
+{
+	struct smpl_run r;
+
+	if (!SMPL_SP)
+		SKIP(return, "no user registers in SMPL records on this architecture");
+	ASSERT_EQ(0, smpl_known_loop(self->cpc, 1, &r, _metadata)) TH_LOG("%s", last_msg);
+	ASSERT_LE(0, smpl_sp_index);
+	smpl_check(&r, 1, _metadata);
+}
+
+TEST_F(cpc, smpl_errors)
+{
+	cpc_attr_t nrecs = { CPC_SMPL_NRECS, 8 }, zero = { CPC_SMPL_NRECS, 0 };
+	cpc_set_t *set = cpc_set_create(self->cpc);
+	cpc_t *only;
+	int fd;
+
+	errno = 0;
+	EXPECT_EQ(-1, cpc_set_add_request(self->cpc, set, "cpu-clock", 0,
+					  CPC_COUNT_USER, 1, &zero));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(CPC_ATTRIBUTE_OUT_OF_RANGE, last_sub) TH_LOG("%s", last_msg);
+	errno = 0;
+	EXPECT_EQ(-1, cpc_set_add_request(self->cpc, set, "cpu-clock", 0,
+					  CPC_COUNT_USER | CPC_OVF_NOTIFY_EMT, 1, &nrecs));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(CPC_CONFLICTING_REQS, last_sub) TH_LOG("%s", last_msg);
+
+	/* SMPL requests: cpc_bind_curlwp() only */
+	EXPECT_EQ(0, cpc_set_add_request(self->cpc, set, "cpu-clock", UINT64_MAX - 999999,
+					 CPC_COUNT_USER, 1, &nrecs));
+	errno = 0;
+	EXPECT_EQ(-1, cpc_bind_cpu(self->cpc, 0, set, 0));
+	EXPECT_EQ(ENOTSUP, errno);
+	EXPECT_EQ(CPC_PIC_NOT_CAPABLE, last_sub) TH_LOG("%s", last_msg);
+
+	/* the process's log: the program's, or the library's while bound */
+	fd = open("/dev/null", O_WRONLY);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, pmc_configure_logfile(fd)) TH_LOG("%s", strerror(errno));
+	errno = 0;
+	EXPECT_EQ(-1, cpc_bind_curlwp(self->cpc, set, 0));
+	EXPECT_EQ(EAGAIN, errno);
+	EXPECT_EQ(CPC_RESOURCE_UNAVAIL, last_sub) TH_LOG("%s", last_msg);
+	EXPECT_EQ(0, pmc_close_logfile());
+	EXPECT_EQ(0, cpc_bind_curlwp(self->cpc, set, 0)) TH_LOG("%s", last_msg);
+	errno = 0;
+	EXPECT_EQ(-1, pmc_configure_logfile(fd));
+	EXPECT_EQ(EBUSY, errno);
+	EXPECT_EQ(0, cpc_unbind(self->cpc, set));
+	EXPECT_EQ(0, pmc_configure_logfile(fd)) TH_LOG("%s", strerror(errno));
+	EXPECT_EQ(0, pmc_close_logfile());
+	close(fd);
+	cpc_set_destroy(self->cpc, set);
+
+	/* a CPC-only handle has no SMPL */
+	only = cpc_open(CPC_VER_CPC_ONLY);
+	ASSERT_NE(NULL, only);
+	cpc_seterrhndlr(only, handler);
+	EXPECT_EQ(0, cpc_smpl_npic(only));
+	set = cpc_set_create(only);
+	errno = 0;
+	EXPECT_EQ(-1, cpc_set_add_request(only, set, "cpu-clock", 0, CPC_COUNT_USER, 1, &nrecs));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(CPC_INVALID_ATTRIBUTE, last_sub) TH_LOG("%s", last_msg);
+	cpc_close(only);
 }
 
 TEST_HARNESS_MAIN

@@ -318,7 +318,8 @@ int cpcs_tool_opt(struct cpcs_opts *o, int c, const char *arg)
 
 cpc_t *cpcs_tool_open(int help, int nspecs, void (*usage)(FILE *f))
 {
-	cpc_t *cpc = cpc_open(CPC_VER_CURRENT);
+	/* counters only: SMPL is for cpc_bind_curlwp(), not a process's or CPU's set */
+	cpc_t *cpc = cpc_open(CPC_VER_CPC_ONLY);
 
 	if (help) {
 		usage(stdout);

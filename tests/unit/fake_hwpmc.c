@@ -661,6 +661,55 @@ static int do_configurelog(struct pmc_op_configurelog *cl)
 	return 0;
 }
 
+/*
+ * FAKE_HWPMC_SAMPLES=N: FLUSHLOG first logs N samples of each running
+ * sampling PMC but PMC_F_NOTIFY ones (CALLCHAIN, pc FAKE_SAMPLE_PC + 4
+ * * k, on CPU 1), each after a USERSTACK (registers k + DWARF number,
+ * PC last, 8 bytes of stack) for a PMC_F_USERSTACK one.
+ */
+static void fake_log_samples(void)
+{
+	unsigned long n = env_ul("FAKE_HWPMC_SAMPLES", 0), k;
+	struct {
+		struct pmclog_userstack us;
+		uint64_t regs[FAKE_SAMPLE_NREGS + 1];
+	} u;
+	struct {
+		struct pmclog_callchain cc;
+		uint64_t pc;
+	} c;
+	unsigned int i, j;
+
+	for (i = 0; i < FAKE_NPMC; i++) {
+		struct fake_pmc *pm = &fake_pmcs[i];
+
+		if (!pm->used || !pm->running || !PMC_IS_SAMPLING_MODE(pm->mode) ||
+		    (pm->flags & PMC_F_NOTIFY))
+			continue;
+		for (k = 0; k < n; k++) {
+			if (pm->flags & PMC_F_USERSTACK) {
+				memset(&u, 0, sizeof(u));
+				u.us.pl_pmcid = pm->id;
+				u.us.pl_abi = FAKE_SAMPLE_ABI;
+				u.us.pl_nregs = FAKE_SAMPLE_NREGS;
+				u.us.pl_size = 8;
+				u.us.pl_dynsize = 8;
+				for (j = 0; j < FAKE_SAMPLE_NREGS; j++)
+					u.regs[j] = k + j;
+				u.regs[FAKE_SAMPLE_NREGS - 1] = FAKE_SAMPLE_PC + 4 * k;
+				fake_log(PMCLOG_TYPE_USERSTACK, &u, sizeof(u));
+			}
+			memset(&c, 0, sizeof(c));
+			c.cc.pl_pid = (uint32_t)getpid();
+			c.cc.pl_tid = pm->ntarget ? (uint32_t)pm->targets[0] : 0;
+			c.cc.pl_pmcid = pm->id;
+			c.cc.pl_cpuflags = PMC_CALLCHAIN_TO_CPUFLAGS(1, PMC_CC_F_USERSPACE);
+			c.pc = FAKE_SAMPLE_PC + 4 * k;
+			fake_log(PMCLOG_TYPE_CALLCHAIN, &c, sizeof(c));
+		}
+	}
+}
+
 static int do_writelog(struct pmc_op_writelog *wl)
 {
 	struct pmclog_userdata r = { .pl_userdata = wl->pm_userdata,
@@ -745,6 +794,8 @@ static int fake_ioctl(unsigned long cmd, void *arg)
 	case HWPMC_IOC_CONFIGURELOG:
 		return do_configurelog(arg);
 	case HWPMC_IOC_FLUSHLOG:
+		if (fake_logfd >= 0 && !fake_logerr)
+			fake_log_samples();
 		return fake_logfd < 0 ? -EINVAL : -fake_logerr;
 	case HWPMC_IOC_CLOSELOG:
 		return fake_closelog();

@@ -32,6 +32,11 @@
  * The log (CONFIGURELOG, FLUSHLOG, CLOSELOG, WRITELOG) is written at once
  * to a dup of the fd: INITIALIZE, USERDATA records, CLOSELOG; the first
  * write error is returned by every later operation until the close.
+ *   FAKE_HWPMC_SAMPLES=N FLUSHLOG first logs N samples (CALLCHAIN, pc
+ *                       FAKE_SAMPLE_PC + 4 * k) of each running sampling
+ *                       PMC but PMC_F_NOTIFY ones, after a USERSTACK
+ *                       (register j is k + j, the PC last) for
+ *                       PMC_F_USERSTACK ones
  */
 #ifndef _HWPMC_FAKE_H_
 #define _HWPMC_FAKE_H_
@@ -46,6 +51,14 @@
 #define FAKE_NTARGET		8	/* targets per PMC */
 #define FAKE_TICK		1000
 #define FAKE_PID_EPERM		1
+#define FAKE_SAMPLE_PC		0x400000ULL
+#if defined(__aarch64__)
+#define FAKE_SAMPLE_ABI		PMC_USTACK_ABI_ARM64
+#define FAKE_SAMPLE_NREGS	33
+#else
+#define FAKE_SAMPLE_ABI		PMC_USTACK_ABI_X86_64
+#define FAKE_SAMPLE_NREGS	17
+#endif
 
 extern int fake_hwpmc_alloc_check;	/* enum hwpmc_alloc_check */
 /* the pm_evname of the last PMCALLOCATE_NAMED ("" after a plain one) */

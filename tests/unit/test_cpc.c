@@ -8,6 +8,7 @@
  * overflow notification), sampling, presets, enable/disable, buffers.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <inttypes.h>
 #include <signal.h>
@@ -764,6 +765,220 @@ static void test_threads(void)
 	cpc_close(cpc);
 }
 
+struct items {
+	int	n;
+	int	inorder;	/* each index the walk's position */
+	int	pc, hrtime, cpu;
+	char	first_reg[8];
+};
+
+static void walk_item(void *arg, const char *name, int idx)
+{
+	struct items *it = arg;
+
+	it->inorder &= idx == it->n;
+	it->pc |= idx == CPC_SMPL_ITEM_PC && strcmp(name, "pc") == 0;
+	it->hrtime |= idx == CPC_SMPL_ITEM_HRTIME && strcmp(name, "hrtime") == 0;
+	it->cpu |= idx == CPC_SMPL_ITEM_CPU && strcmp(name, "cpu") == 0;
+	if (idx == CPC_SMPL_ITEM_REGS)
+		snprintf(it->first_reg, sizeof(it->first_reg), "%s", name);
+	it->n++;
+}
+
+struct attr_seen {
+	int	nrecs, regs;
+};
+
+static void walk_smpl_attr(void *arg, const char *attr)
+{
+	struct attr_seen *a = arg;
+
+	a->nrecs |= strcmp(attr, CPC_SMPL_NRECS) == 0;
+	a->regs |= strcmp(attr, CPC_SMPL_REGS) == 0;
+}
+
+/* A SMPL request refused with EINVAL and subcode sub, named by what */
+static void smpl_refused(cpc_t *cpc, const char *event, uint_t flags,
+			 uint_t nattrs, const cpc_attr_t *attrs, int sub,
+			 const char *what)
+{
+	cpc_set_t *set = cpc_set_create(cpc);
+
+	int refused;
+
+	reset_err();
+	errno = 0;
+	refused = cpc_set_add_request(cpc, set, event, 0, flags, nattrs, attrs) == -1 &&
+		  errno == EINVAL && last_sub == sub;
+	ok(refused, "%s: EINVAL, subcode %d: %s", what, sub, last_msg);
+	cpc_set_destroy(cpc, set);
+}
+
+#if defined(__x86_64__)
+#define NREGS	16
+#define REG0	"rax"
+#elif defined(__aarch64__)
+#define NREGS	32
+#define REG0	"x0"
+#else
+#define NREGS	0
+#define REG0	""
+#endif
+
+static void test_smpl(void)
+{
+	cpc_attr_t nrecs[2] = { { CPC_SMPL_NRECS, 4 }, { CPC_SMPL_REGS, 1 } };
+	cpc_attr_t bad = { CPC_SMPL_NRECS, 0 }, big = { CPC_SMPL_NRECS, 65537 };
+	cpc_attr_t regs_only = { CPC_SMPL_REGS, 1 };
+	const uint_t um = CPC_COUNT_USER;
+	struct attr_seen as = { 0, 0 };
+	struct items it = { 0, 1, 0, 0, 0, "" };
+	cpc_set_t *set, *rset;
+	cpc_buf_t *b, *c;
+	uint64_t v, *rec;
+	uint_t n = 99, k;
+	int fd, good, i;
+	cpc_t *cpc;
+
+	/* a CPC-only handle has no SMPL */
+	setenv("HWPMC_DEVICE", "/dev/null", 1);
+	unsetenv("FAKE_HWPMC_PMU");
+	cpc = cpc_open(CPC_VER_CPC_ONLY);
+	if (!ok(cpc != NULL, "cpc_open(CPC_VER_CPC_ONLY)"))
+		return;
+	cpc_seterrhndlr(cpc, handler);
+	ok(cpc_npic(cpc) == FAKE_NSOFT && cpc_smpl_npic(cpc) == 0 &&
+	   cpc_get_smpl_max_rec_count(cpc) == 0 && !*cpc_smpl_iname(cpc),
+	   "CPC_VER_CPC_ONLY: counters, no SMPL (cpc_smpl_npic 0, max records 0, no name)");
+	cpc_walk_attrs(cpc, &as, walk_smpl_attr);
+	ok(!as.nrecs && !as.regs, "CPC_VER_CPC_ONLY: cpc_walk_attrs has no smpl_nrecs");
+	errno = 0;
+	cpc_walk_smpl_recitems(cpc, &it, walk_item);
+	ok(it.n == 0 && errno == EINVAL, "CPC_VER_CPC_ONLY: cpc_walk_smpl_recitems: EINVAL");
+	smpl_refused(cpc, "cpu-clock", um, 1, nrecs, CPC_INVALID_ATTRIBUTE,
+		     "smpl_nrecs on a CPC_VER_CPC_ONLY handle");
+	cpc_close(cpc);
+
+	cpc = open_fake(NULL);
+	if (!cpc)
+		return;
+	ok(cpc_smpl_npic(cpc) == FAKE_NSOFT && cpc_get_smpl_max_rec_count(cpc) == 65536 &&
+	   *cpc_smpl_iname(cpc),
+	   "CPC_VER_CURRENT: cpc_smpl_npic %u (the rows), max records %u, %s",
+	   cpc_smpl_npic(cpc), cpc_get_smpl_max_rec_count(cpc), cpc_smpl_iname(cpc));
+	cpc_walk_attrs(cpc, &as, walk_smpl_attr);
+	ok(as.nrecs && as.regs == (NREGS > 0), "cpc_walk_attrs: smpl_nrecs, smpl_regs");
+	cpc_walk_smpl_recitems(cpc, &it, walk_item);
+	ok(it.inorder && it.pc && it.hrtime && it.cpu && it.n == 3 + NREGS &&
+	   strcmp(it.first_reg, REG0) == 0,
+	   "cpc_walk_smpl_recitems: pc, hrtime, cpu, then %d registers from %s (%d items)",
+	   NREGS, it.first_reg, it.n);
+
+	smpl_refused(cpc, "cpu-clock", um, 1, &bad, CPC_ATTRIBUTE_OUT_OF_RANGE, "smpl_nrecs 0");
+	smpl_refused(cpc, "cpu-clock", um, 1, &big, CPC_ATTRIBUTE_OUT_OF_RANGE,
+		     "smpl_nrecs past cpc_get_smpl_max_rec_count()");
+	if (NREGS)
+		smpl_refused(cpc, "cpu-clock", um, 1, &regs_only, CPC_INVALID_ATTRIBUTE,
+			     "smpl_regs without smpl_nrecs");
+	smpl_refused(cpc, "cpu-clock", um | CPC_OVF_NOTIFY_EMT, 1, nrecs,
+		     CPC_CONFLICTING_REQS, "SMPL with CPC_OVF_NOTIFY_EMT");
+	smpl_refused(cpc, "cpu-clock", 0, 1, nrecs, CPC_REQ_INVALID_FLAGS,
+		     "SMPL counting no mode");
+	smpl_refused(cpc, "page-faults", um, 1, nrecs, CPC_PIC_NOT_CAPABLE,
+		     "SMPL of an event without overflow interrupts");
+
+	set = cpc_set_create(cpc);
+	ok(cpc_set_add_request(cpc, set, "cpu-clock", UINT64_MAX - 99999, um, 1, nrecs) == 0 &&
+	   cpc_set_add_request(cpc, set, "task-clock", 0, um | CPC_COUNT_SYSTEM, 0, NULL) == 1,
+	   "a set of a SMPL request (cpu-clock, smpl_nrecs 4) and a counting one");
+	it.n = 0;
+	cpc_walk_smpl_recitems_req(cpc, set, 0, &it, walk_item);
+	ok(it.n == 3, "cpc_walk_smpl_recitems_req: pc, hrtime, cpu (%d)", it.n);
+	it.n = 0;
+	errno = 0;
+	cpc_walk_smpl_recitems_req(cpc, set, 1, &it, walk_item);
+	ok(it.n == 0 && errno == EINVAL, "cpc_walk_smpl_recitems_req of a counting request: EINVAL");
+	reset_err();
+	errno = 0;
+	ok(cpc_bind_cpu(cpc, 0, set, 0) == -1 && errno == ENOTSUP && last_sub == CPC_PIC_NOT_CAPABLE,
+	   "SMPL in a CPU's set: ENOTSUP: %s", last_msg);
+
+	b = cpc_buf_create(cpc, set);
+	c = cpc_buf_create(cpc, set);
+	setenv("FAKE_HWPMC_SAMPLES", "3", 1);
+	ok(cpc_bind_curlwp(cpc, set, 0) == 0, "cpc_bind_curlwp of the SMPL set");
+	fd = open("/dev/null", O_WRONLY);
+	errno = 0;
+	ok(pmc_configure_logfile(fd) == -1 && errno == EBUSY,
+	   "while it is bound the process's log is the library's: the program's pmc_configure_logfile(): EBUSY");
+	good = cpc_set_sample(cpc, set, b) == 0 && cpc_buf_smpl_rec_count(cpc, b, 0, &n) == 0 &&
+	       n == 3;
+	ok(good, "cpc_set_sample: the 3 samples taken are 3 records (%u)", n);
+	good = 1;
+	for (k = 0; k < 3; k++) {
+		good &= cpc_buf_smpl_get_item(cpc, b, 0, (int)k, CPC_SMPL_ITEM_PC, &v) == 0 &&
+			v == FAKE_SAMPLE_PC + 4 * k;
+		good &= cpc_buf_smpl_get_item(cpc, b, 0, (int)k, CPC_SMPL_ITEM_CPU, &v) == 0 && v == 1;
+		rec = cpc_buf_smpl_get_record(cpc, b, 0, (int)k);
+		good &= rec && rec[CPC_SMPL_ITEM_PC] == FAKE_SAMPLE_PC + 4 * k &&
+			rec[CPC_SMPL_ITEM_HRTIME] > 0;
+	}
+	ok(good, "each record: its sample's pc, cpu and time (items and whole records)");
+	errno = 0;
+	ok(cpc_buf_smpl_get_item(cpc, b, 0, 3, CPC_SMPL_ITEM_PC, &v) == -1 && errno == EINVAL &&
+	   cpc_buf_smpl_get_item(cpc, b, 0, 0, 3, &v) == -1 &&
+	   !cpc_buf_smpl_get_record(cpc, b, 0, -1) &&
+	   cpc_buf_smpl_rec_count(cpc, b, 1, &n) == -1 && errno == EINVAL,
+	   "past the records, the items, or of a counting request: EINVAL");
+	setenv("FAKE_HWPMC_SAMPLES", "6", 1);
+	ok(cpc_set_sample(cpc, set, b) == 0 && cpc_buf_smpl_rec_count(cpc, b, 0, &n) == 0 && n == 4 &&
+	   cpc_buf_smpl_get_item(cpc, b, 0, 3, CPC_SMPL_ITEM_PC, &v) == 0 &&
+	   v == FAKE_SAMPLE_PC + 12,
+	   "the next sample: the records since, the first smpl_nrecs (4) of 6");
+	cpc_buf_copy(cpc, c, b);
+	ok(cpc_buf_smpl_rec_count(cpc, c, 0, &n) == 0 && n == 4 &&
+	   cpc_buf_smpl_get_item(cpc, c, 0, 2, CPC_SMPL_ITEM_PC, &v) == 0 && v == FAKE_SAMPLE_PC + 8,
+	   "cpc_buf_copy copies the records");
+	cpc_buf_zero(cpc, c);
+	ok(cpc_buf_smpl_rec_count(cpc, c, 0, &n) == 0 && n == 0, "cpc_buf_zero: no records");
+	unsetenv("FAKE_HWPMC_SAMPLES");
+	ok(cpc_set_sample(cpc, set, b) == 0 && cpc_buf_smpl_rec_count(cpc, b, 0, &n) == 0 && n == 0,
+	   "no samples since: no records");
+	ok(cpc_unbind(cpc, set) == 0, "cpc_unbind closes the library's log");
+	ok(pmc_configure_logfile(fd) == 0, "then the program may configure its own log");
+	reset_err();
+	errno = 0;
+	ok(cpc_bind_curlwp(cpc, set, 0) == -1 && errno == EAGAIN &&
+	   last_sub == CPC_RESOURCE_UNAVAIL && strstr(last_msg, "pmc_configure_logfile"),
+	   "a program with its own log binds no SMPL request: EAGAIN: %s", last_msg);
+	ok(pmc_close_logfile() == 0, "the program's log is left alone");
+	close(fd);
+
+	/* records with the user registers */
+	if (NREGS) {
+		rset = cpc_set_create(cpc);
+		ok(cpc_set_add_request(cpc, rset, "cpu-clock", UINT64_MAX - 99999, um, 2, nrecs) == 0,
+		   "a SMPL request with smpl_regs");
+		it.n = 0;
+		cpc_walk_smpl_recitems_req(cpc, rset, 0, &it, walk_item);
+		ok(it.n == 3 + NREGS, "its items: pc, hrtime, cpu and %d registers (%d)", NREGS, it.n);
+		setenv("FAKE_HWPMC_SAMPLES", "2", 1);
+		b = cpc_buf_create(cpc, rset);
+		good = cpc_bind_curlwp(cpc, rset, 0) == 0 && cpc_set_sample(cpc, rset, b) == 0 &&
+		       cpc_buf_smpl_rec_count(cpc, b, 0, &n) == 0 && n == 2;
+		for (k = 0; good && k < 2; k++) {
+			rec = cpc_buf_smpl_get_record(cpc, b, 0, (int)k);
+			good &= rec && rec[CPC_SMPL_ITEM_PC] == FAKE_SAMPLE_PC + 4 * k;
+			for (i = 0; good && i < NREGS; i++)
+				good &= rec[CPC_SMPL_ITEM_REGS + i] == k + (uint64_t)i;
+		}
+		ok(good, "its records: the registers of the sample's USERSTACK, in DWARF order");
+		unsetenv("FAKE_HWPMC_SAMPLES");
+		cpc_unbind(cpc, rset);
+	}
+	cpc_close(cpc);
+}
+
 int main(void)
 {
 	test_open();
@@ -776,5 +991,6 @@ int main(void)
 	test_raw();
 	test_default_handler();
 	test_threads();
+	test_smpl();
 	return tap_done();
 }

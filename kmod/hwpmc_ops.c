@@ -693,8 +693,13 @@ int hwpmc_pmc_rw_times(u32 id, u64 *value, u64 *enabled, u64 *running,
 	error = hwpmc_pmc_find(id, &pm);
 	if (error)
 		goto out;
-	if (pm->sysev)
+	if (pm->sysev) {
 		hwpmc_sys_refresh(pm);	/* offline: the count stands still */
+		/* still offline: its counter stopped there */
+		if (pm->state == PMC_STATE_RUNNING &&
+		    hwpmc_cpu_gen_read(pm->cpu) != pm->sysgen)
+			pm->tpartial = true;
+	}
 	unsched = hwpmc_pmc_unscheduled(pm);
 	if (pm->sysev) {
 		hwpmc_sys_times(pm, enabled, running);

@@ -1357,6 +1357,13 @@ TEST_F(count, system_pmc_times_across_cpu_hotplug)
 		SKIP(return, "CPU 1 cannot go offline");
 	}
 	usleep(300000);
+	/* while the CPU is offline: partial already */
+	ASSERT_EQ(0, rw_times(self->fd, id, &rt));
+	TH_LOG("offline: value %llu enabled %llu running %llu",
+	       (unsigned long long)rt.pm_rw.pm_value,
+	       (unsigned long long)rt.pm_enabled,
+	       (unsigned long long)rt.pm_running);
+	EXPECT_LT(rt.pm_running + 250000000ULL, rt.pm_enabled);
 	ASSERT_EQ(1, pwrite(f, "1", 1, 0));
 	close(f);
 	usleep(100000);

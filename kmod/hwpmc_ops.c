@@ -683,13 +683,22 @@ int hwpmc_pmc_rw_times(u32 id, u64 *value, u64 *enabled, u64 *running,
 		       u32 *tflags)
 {
 	struct hwpmc_pmc *pm;
-	bool unsched;
+	bool unsched, timeless;
 	int error;
 
 	*enabled = 0;
 	*running = 0;
 	*tflags = 0;
-	down_write(&hwpmc_sx);
+	/* no times: PMCRW's read, with its shared-lock fast path */
+	down_read(&hwpmc_sx);
+	error = hwpmc_pmc_find(id, &pm);
+	timeless = !error && !pm->sysev;
+	up_read(&hwpmc_sx);
+	if (error)
+		return error;
+	if (timeless)
+		return hwpmc_pmc_rw(id, PMC_F_OLDVALUE, value);
+	down_write(&hwpmc_sx);	/* (a PMC of the same id may be new here) */
 	error = hwpmc_pmc_find(id, &pm);
 	if (error)
 		goto out;

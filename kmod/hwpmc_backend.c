@@ -1075,6 +1075,15 @@ u64 hwpmc_md_read_off(struct perf_event *ev)
 	return hwpmc_md_read(ev);
 }
 
+/* perf's time_running of ev and its copies, in ns: how long it counted. */
+u64 hwpmc_md_running(struct perf_event *ev)
+{
+	u64 enabled, running;
+
+	perf_event_read_value(ev, &enabled, &running);
+	return running;
+}
+
 /*
  * Does perf count attr's event for the task being switched in, after
  * perf's part of the switch-in but before preempt notifiers run?  Only

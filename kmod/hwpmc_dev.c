@@ -314,6 +314,25 @@ static int hwpmc_op_pmcrw(struct file *file, void __user *uarg)
 	return copy_to_user(uarg, &rw, sizeof(rw)) ? -EFAULT : 0;
 }
 
+/* PMCRW_TIMES: a read only; pm__pad and pm__reserved zero. */
+static int hwpmc_op_pmcrw_times(struct file *file, void __user *uarg)
+{
+	struct pmc_op_pmcrw_times rt;
+	int error;
+
+	if (copy_from_user(&rt, uarg, sizeof(rt)))
+		return -EFAULT;
+	if (rt.pm_rw.pm_flags != PMC_F_OLDVALUE || rt.pm__pad ||
+	    rt.pm__reserved[0] || rt.pm__reserved[1])
+		return -EINVAL;
+	error = hwpmc_pmc_rw_times(rt.pm_rw.pm_pmcid, &rt.pm_rw.pm_value,
+				   &rt.pm_enabled, &rt.pm_running,
+				   &rt.pm_tflags);
+	if (error)
+		return error;
+	return copy_to_user(uarg, &rt, sizeof(rt)) ? -EFAULT : 0;
+}
+
 static int hwpmc_op_pmcsetcount(struct file *file, void __user *uarg)
 {
 	struct pmc_op_pmcsetcount sc;
@@ -416,6 +435,8 @@ static long hwpmc_ioctl(struct file *file, unsigned int cmd,
 	hwpmc_stat_inc(syscalls);
 	if (cmd == HWPMC_IOC_PMCALLOCATE_NAMED)
 		error = hwpmc_op_pmcallocate_named(file, (void __user *)arg);
+	else if (cmd == HWPMC_IOC_PMCRW_TIMES)
+		error = hwpmc_op_pmcrw_times(file, (void __user *)arg);
 	else if (cmd != hwpmc_ops[nr].cmd)
 		error = -EINVAL;	/* wrong size or direction */
 	else if (!hwpmc_ops[nr].fn)

@@ -190,6 +190,12 @@ struct hwpmc_pmc {
 	struct perf_event	*sysev;		/* system scope */
 	u64			sysbase;
 	int			sysgen;		/* CPU generation of sysev */
+	/* system scope: the times of the count, ns (PMCRW_TIMES) */
+	u64			tenabled;	/* folded at stop */
+	u64			trunning;	/* folded at stop */
+	u64			tstart;		/* ktime_get_ns() at start */
+	u64			trunbase;	/* sysev's time_running then */
+	bool			tpartial;	/* sysev was off the PMU */
 	struct list_head	sslink;		/* hwpmc_ss_pmcs, running SS */
 	struct rcu_head		rcu;
 };

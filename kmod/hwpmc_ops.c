@@ -126,6 +126,10 @@ static int hwpmc_sys_refresh(struct hwpmc_pmc *pm)
 	if (pm->state == PMC_STATE_RUNNING) {
 		pm->value += hwpmc_md_read(pm->sysev) - pm->sysbase;
 		pm->sysbase = 0;
+		/* the CPU was offline meanwhile: a gap in the count */
+		pm->trunning += hwpmc_md_running(pm->sysev) - pm->trunbase;
+		pm->trunbase = 0;
+		pm->tpartial = true;
 		hwpmc_md_start(ev);
 	}
 	if (pm->state == PMC_STATE_RUNNING && hwpmc_md_failed(pm->sysev))
@@ -525,6 +529,8 @@ int hwpmc_pmc_start(u32 id)
 				hwpmc_owner_snapshot(pm->owner);
 		}
 		pm->sysbase = hwpmc_md_read_off(pm->sysev);
+		pm->trunbase = hwpmc_md_running(pm->sysev);
+		pm->tstart = ktime_get_ns();
 		hwpmc_md_start(pm->sysev);
 		/* a CPU's counter is scheduled at once, or not at all */
 		if (hwpmc_md_failed(pm->sysev)) {
@@ -636,8 +642,82 @@ int hwpmc_pmc_rw(u32 id, u32 flags, u64 *value)
 	if (flags & PMC_F_NEWVALUE) {
 		pm->value = *value;
 		WRITE_ONCE(pm->unsched, false);	/* a new count starts */
+		pm->tenabled = 0;
+		pm->trunning = 0;
+		pm->tpartial = false;
 	}
 	*value = old;
+out:
+	up_write(&hwpmc_sx);
+	return error;
+}
+
+/*
+ * The times of a system PMC's count (hwpmc_sx held): enabled, the wall
+ * time it was started; running, perf's time_running of its counter when
+ * the count is partial (its CPU went offline, or perf took the counter
+ * off the PMU), else the enabled time (the two clocks differ by the
+ * start's and stop's cross-calls: a whole count is not made partial).
+ */
+static void hwpmc_sys_times(struct hwpmc_pmc *pm, u64 *enabled, u64 *running)
+{
+	bool partial = pm->tpartial || READ_ONCE(pm->unsched);
+
+	lockdep_assert_held(&hwpmc_sx);
+	*enabled = pm->tenabled;
+	*running = pm->trunning;
+	if (pm->state == PMC_STATE_RUNNING) {
+		*enabled += ktime_get_ns() - pm->tstart;
+		*running += hwpmc_md_running(pm->sysev) - pm->trunbase;
+	}
+	if (!partial || *running > *enabled)
+		*running = *enabled;
+}
+
+/*
+ * PMCRW_TIMES: the value with its times, for system PMCs (a partial count
+ * is no error: its times say so); the other PMCs' times are unknown, and
+ * their reads are PMCRW's.
+ */
+int hwpmc_pmc_rw_times(u32 id, u64 *value, u64 *enabled, u64 *running,
+		       u32 *tflags)
+{
+	struct hwpmc_pmc *pm;
+	bool unsched, timeless;
+	int error;
+
+	*enabled = 0;
+	*running = 0;
+	*tflags = 0;
+	/* no times: PMCRW's read, with its shared-lock fast path */
+	down_read(&hwpmc_sx);
+	error = hwpmc_pmc_find(id, &pm);
+	timeless = !error && !pm->sysev;
+	up_read(&hwpmc_sx);
+	if (error)
+		return error;
+	if (timeless)
+		return hwpmc_pmc_rw(id, PMC_F_OLDVALUE, value);
+	down_write(&hwpmc_sx);	/* (a PMC of the same id may be new here) */
+	error = hwpmc_pmc_find(id, &pm);
+	if (error)
+		goto out;
+	if (pm->sysev) {
+		hwpmc_sys_refresh(pm);	/* offline: the count stands still */
+		/* still offline: its counter stopped there */
+		if (pm->state == PMC_STATE_RUNNING &&
+		    hwpmc_cpu_gen_read(pm->cpu) != pm->sysgen)
+			pm->tpartial = true;
+	}
+	unsched = hwpmc_pmc_unscheduled(pm);
+	if (pm->sysev) {
+		hwpmc_sys_times(pm, enabled, running);
+		*tflags = PMC_RWT_TIMES;
+	} else if (unsched) {
+		error = -ENODATA;
+		goto out;
+	}
+	*value = hwpmc_pmc_value(pm);
 out:
 	up_write(&hwpmc_sx);
 	return error;

@@ -27,6 +27,8 @@ int hwpmc_pmc_start(u32 id);
 int hwpmc_pmc_stop(u32 id);
 int hwpmc_pmc_release(u32 id);
 int hwpmc_pmc_rw(u32 id, u32 flags, u64 *value);
+int hwpmc_pmc_rw_times(u32 id, u64 *value, u64 *enabled, u64 *running,
+		       u32 *tflags);
 int hwpmc_pmc_setcount(u32 id, u64 count);
 int hwpmc_pmc_caps(u32 id, u32 *caps);
 int hwpmc_pmc_getmsr(u32 id);

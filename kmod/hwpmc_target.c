@@ -1209,6 +1209,8 @@ void hwpmc_pmc_halt(struct hwpmc_pmc *pm)
 	if (pm->sysev) {
 		hwpmc_md_stop(pm->sysev);
 		pm->value += hwpmc_md_read_off(pm->sysev) - pm->sysbase;
+		pm->trunning += hwpmc_md_running(pm->sysev) - pm->trunbase;
+		pm->tenabled += ktime_get_ns() - pm->tstart;
 	}
 	if (pm->mode == PMC_MODE_SS) {
 		list_del_rcu(&pm->sslink);

@@ -122,6 +122,18 @@ int	pmc_write(pmc_id_t _pmcid, pmc_value_t _value);
 int	pmc_rw(pmc_id_t _pmcid, pmc_value_t _newvalue,
 	       pmc_value_t *_oldvaluep);
 int	pmc_set(pmc_id_t _pmcid, pmc_value_t _value);
+/*
+ * Linux addition (ABI 0x01040000): pmc_read() with the times of the
+ * count, perf's time_enabled and time_running in nanoseconds: how long
+ * the PMC was started since its value was last written, and how long of
+ * that it really counted.  *_running_ns < *_enabled_ns: the value is
+ * partial (not scaled); *_running_ns 0: nothing was counted.  Both are
+ * PMC_TIME_UNKNOWN where the module cannot tell (process PMCs; a module
+ * without PMCRW_TIMES): the value is then pmc_read()'s, ENODATA included.
+ */
+#define PMC_TIME_UNKNOWN	UINT64_MAX
+int	pmc_read_times(pmc_id_t _pmcid, pmc_value_t *_value,
+		       uint64_t *_enabled_ns, uint64_t *_running_ns);
 int	pmc_capabilities(pmc_id_t _pmc, uint32_t *_caps);
 int	pmc_width(pmc_id_t _pmc, uint32_t *_width);
 int	pmc_get_msr(pmc_id_t _pmc, uint32_t *_msr);

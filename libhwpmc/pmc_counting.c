@@ -459,6 +459,42 @@ int pmc_rw(pmc_id_t pmc, pmc_value_t newvalue, pmc_value_t *oldvaluep)
 			 oldvaluep);
 }
 
+/*
+ * PMCRW_TIMES.  A module without it (older than 0x01040000) fails its
+ * unknown size with EINVAL, as it fails a bad id: a plain read that then
+ * succeeds tells the two apart, and its value comes with unknown times.
+ */
+int pmc_read_times(pmc_id_t pmc, pmc_value_t *value, uint64_t *enabled_ns,
+		   uint64_t *running_ns)
+{
+	struct pmc_op_pmcrw_times rt = {
+		.pm_rw = { .pm_flags = PMC_F_OLDVALUE, .pm_pmcid = pmc },
+	};
+	pmc_value_t v;
+
+	if (!value || !enabled_ns || !running_ns) {
+		errno = EINVAL;
+		return -1;
+	}
+	if (pmc_lib_ready() < 0)
+		return -1;
+	if (pmc_lib_ioctl(HWPMC_IOC_PMCRW_TIMES, &rt) < 0) {
+		if (errno != EINVAL || pmc_read(pmc, &v) < 0)
+			return -1;
+		rt.pm_rw.pm_value = v;
+		rt.pm_tflags = 0;
+	}
+	*value = rt.pm_rw.pm_value;
+	if (rt.pm_tflags & PMC_RWT_TIMES) {
+		*enabled_ns = rt.pm_enabled;
+		*running_ns = rt.pm_running;
+	} else {
+		*enabled_ns = PMC_TIME_UNKNOWN;
+		*running_ns = PMC_TIME_UNKNOWN;
+	}
+	return 0;
+}
+
 int pmc_set(pmc_id_t pmc, pmc_value_t value)
 {
 	struct pmc_op_pmcsetcount sc = { .pm_count = value, .pm_pmcid = pmc };

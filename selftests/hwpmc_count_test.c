@@ -1311,6 +1311,120 @@ TEST_F(count, system_pmc_across_cpu_hotplug)
 	EXPECT_EQ(0, simple(self->fd, HWPMC_IOC_PMCRELEASE, id));
 }
 
+/* PMCRW_TIMES of rt's PMC id: 0 or the errno. */
+static int rw_times(int fd, __u32 id, struct pmc_op_pmcrw_times *rt)
+{
+	memset(rt, 0, sizeof(*rt));
+	rt->pm_rw.pm_flags = PMC_F_OLDVALUE;
+	rt->pm_rw.pm_pmcid = id;
+	return xioctl(fd, HWPMC_IOC_PMCRW_TIMES, rt);
+}
+
+/*
+ * A system PMC's times: whole while its CPU is online (running equals
+ * enabled), partial after the CPU was offline for a while (running less
+ * than enabled by about that while), zero after a write; a process PMC's
+ * are unknown; bad arguments are EINVAL.
+ */
+TEST_F(count, system_pmc_times_across_cpu_hotplug)
+{
+	struct pmc_op_pmcrw_times rt;
+	__u64 en, run;
+	__u32 id, tc;
+	int f;
+
+	if (self->ci.pm_ncpu < 2)
+		SKIP(return, "one CPU");
+	ASSERT_EQ(0, alloc(self->fd, PMC_MODE_SC, PMC_CLASS_SOFT,
+			   EV_SOFT(CPU_CLOCK), 1, 0, 0, &id));
+	ASSERT_EQ(0, rw_times(self->fd, id, &rt));
+	EXPECT_EQ(PMC_RWT_TIMES, rt.pm_tflags);
+	EXPECT_EQ(0, rt.pm_enabled);	/* never started */
+	EXPECT_EQ(0, rt.pm_running);
+	ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTART, id));
+	usleep(200000);
+	ASSERT_EQ(0, rw_times(self->fd, id, &rt));
+	TH_LOG("online: value %llu enabled %llu running %llu",
+	       (unsigned long long)rt.pm_rw.pm_value,
+	       (unsigned long long)rt.pm_enabled,
+	       (unsigned long long)rt.pm_running);
+	EXPECT_EQ(PMC_RWT_TIMES, rt.pm_tflags);
+	EXPECT_LE(200000000ULL, rt.pm_enabled);
+	EXPECT_EQ(rt.pm_enabled, rt.pm_running);	/* whole */
+	f = open("/sys/devices/system/cpu/cpu1/online", O_WRONLY);
+	if (f < 0 || write(f, "0", 1) != 1) {
+		simple(self->fd, HWPMC_IOC_PMCRELEASE, id);
+		SKIP(return, "CPU 1 cannot go offline");
+	}
+	usleep(300000);
+	/* while the CPU is offline: partial already */
+	ASSERT_EQ(0, rw_times(self->fd, id, &rt));
+	TH_LOG("offline: value %llu enabled %llu running %llu",
+	       (unsigned long long)rt.pm_rw.pm_value,
+	       (unsigned long long)rt.pm_enabled,
+	       (unsigned long long)rt.pm_running);
+	EXPECT_LT(rt.pm_running + 250000000ULL, rt.pm_enabled);
+	ASSERT_EQ(1, pwrite(f, "1", 1, 0));
+	close(f);
+	usleep(100000);
+	ASSERT_EQ(0, rw_times(self->fd, id, &rt));	/* the counter again */
+	usleep(100000);
+	EXPECT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTOP, id));
+	ASSERT_EQ(0, rw_times(self->fd, id, &rt));
+	en = rt.pm_enabled;
+	run = rt.pm_running;
+	TH_LOG("after 0.3 s offline: value %llu enabled %llu running %llu",
+	       (unsigned long long)rt.pm_rw.pm_value,
+	       (unsigned long long)en, (unsigned long long)run);
+	EXPECT_EQ(PMC_RWT_TIMES, rt.pm_tflags);
+	EXPECT_LE(700000000ULL, en);
+	EXPECT_LT(0, run);
+	/*
+	 * not counted: the 0.3 s offline, and the 0.1 s until a read gave
+	 * the CPU its counter again; counted: 0.2 s before, 0.1 s after
+	 */
+	EXPECT_LT(run + 350000000ULL, en);
+	EXPECT_LE(300000000ULL, run);
+	/* stopped: the times stand */
+	usleep(50000);
+	ASSERT_EQ(0, rw_times(self->fd, id, &rt));
+	EXPECT_EQ(en, rt.pm_enabled);
+	EXPECT_EQ(run, rt.pm_running);
+	/* a write starts a new count, whole again */
+	EXPECT_EQ(0, rw(self->fd, id, PMC_F_NEWVALUE, &(__u64){ 0 }));
+	ASSERT_EQ(0, rw_times(self->fd, id, &rt));
+	EXPECT_EQ(0, rt.pm_enabled);
+	EXPECT_EQ(0, rt.pm_running);
+	ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTART, id));
+	usleep(100000);
+	ASSERT_EQ(0, rw_times(self->fd, id, &rt));
+	EXPECT_LT(0, rt.pm_running);
+	EXPECT_EQ(rt.pm_enabled, rt.pm_running);
+	/* the arguments */
+	rw_times(self->fd, id, &rt);
+	rt.pm_rw.pm_flags = PMC_F_NEWVALUE;
+	EXPECT_EQ(EINVAL, xioctl(self->fd, HWPMC_IOC_PMCRW_TIMES, &rt));
+	rw_times(self->fd, id, &rt);
+	rt.pm__pad = 1;
+	EXPECT_EQ(EINVAL, xioctl(self->fd, HWPMC_IOC_PMCRW_TIMES, &rt));
+	rw_times(self->fd, id, &rt);
+	rt.pm__reserved[1] = 1;
+	EXPECT_EQ(EINVAL, xioctl(self->fd, HWPMC_IOC_PMCRW_TIMES, &rt));
+	EXPECT_EQ(EFAULT, xioctl(self->fd, HWPMC_IOC_PMCRW_TIMES, (void *)8));
+	EXPECT_EQ(EINVAL, rw_times(self->fd, id ^ 0xF0, &rt));
+	/* a process PMC: the value, times unknown */
+	ASSERT_EQ(0, alloc_tc(self->fd, EV_SOFT(TASK_CLOCK), 0, &tc));
+	ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTART, tc));
+	usleep(10000);
+	ASSERT_EQ(0, rw_times(self->fd, tc, &rt));
+	EXPECT_EQ(0, rt.pm_tflags);
+	EXPECT_EQ(0, rt.pm_enabled);
+	EXPECT_EQ(0, rt.pm_running);
+	EXPECT_LT(0, rt.pm_rw.pm_value);
+	EXPECT_EQ(0, simple(self->fd, HWPMC_IOC_PMCRELEASE, tc));
+	EXPECT_EQ(0, simple(self->fd, HWPMC_IOC_PMCRELEASE, id));
+}
+
 /* -- counting process PMCs: the module's context switches ------------------ */
 
 static int pin_cpu(int cpu)

@@ -133,6 +133,12 @@ TEST_F(dev, wrong_size_or_direction_is_einval)
 		char[sizeof(struct pmc_op_pmcallocate_named) + 8]), buf));
 	EXPECT_EQ(EINVAL, xioctl(self->fd, _IOW(HWPMC_IOC_MAGIC,
 		PMC_OP_PMCALLOCATE, struct pmc_op_pmcallocate_named), buf));
+	/* PMCRW takes two sizes, the plain and the times', no other */
+	EXPECT_EQ(EINVAL, xioctl(self->fd, _IOWR(HWPMC_IOC_MAGIC,
+		PMC_OP_PMCRW,
+		char[sizeof(struct pmc_op_pmcrw_times) + 8]), buf));
+	EXPECT_EQ(EINVAL, xioctl(self->fd, _IOR(HWPMC_IOC_MAGIC,
+		PMC_OP_PMCRW, struct pmc_op_pmcrw_times), buf));
 	/* right size, wrong direction */
 	EXPECT_EQ(EINVAL, xioctl(self->fd, _IOW(HWPMC_IOC_MAGIC,
 		PMC_OP_GETCPUINFO, struct pmc_op_getcpuinfo), buf));

@@ -18,8 +18,8 @@ check "page faults >= pages touched (2000 <= ${pf:-none})" test "${pf:-0}" -ge 2
 
 # CSV and JSON
 hwpmc-stat --csv -o "$out" -p page-faults ./hwpmc_touch 3000
-pf=$(sed -n 's/^total,page-faults,process,,\([0-9]*\)$/\1/p' "$out")
-check "--csv total row (total,page-faults,process,,N)" test -n "$pf"
+pf=$(sed -n 's/^total,page-faults,process,,\([0-9]*\),,$/\1/p' "$out")
+check "--csv total row (total,page-faults,process,,N,,: no times)" test -n "$pf"
 hwpmc-stat --json -o "$out" -p task-clock ./hwpmc_touch 10 3
 check "--json has the counter" grep -q '"event":"task-clock","scope":"process","cpu":null,"value":[0-9]' "$out"
 check "--json has the exit status" grep -q '"exit_status":3}' "$out"
@@ -167,6 +167,29 @@ for p in $pairs; do	# VENDOR:GENERIC:PERCENT
 	pg=${p#*:} && pg=${pg%:*}
 	vendor_agrees "$pv" "$pg" "$pp"
 done
+
+# a partial count (decision 31): a system counter whose CPU is offline
+# for a while is scaled and printed with its share; whole, without one
+online=/sys/devices/system/cpu/cpu1/online
+if [ -w "$online" ]; then
+	hwpmc-stat --summary -c 1 -s cpu-clock sleep 0.3 2> "$out"
+	check "a whole count: no share" sh -c "grep -q 'cpu-clock' '$out' && ! grep -q '%)' '$out'"
+	( sleep 0.3; echo 0 > "$online"; sleep 0.4; echo 1 > "$online" ) &
+	hwpmc-stat --csv -o "$err" -c 1 -s cpu-clock sleep 1.2
+	wait
+	diag "$(grep '^total' "$err")"
+	check "a partial count: running < enabled in CSV" awk -F, '
+		$1 == "total" { found = 1; if (!($7 > 0 && $7 + 300000000 < $6)) exit 1 }
+		END { exit !found }' "$err"
+	( sleep 0.3; echo 0 > "$online"; sleep 0.4; echo 1 > "$online" ) &
+	hwpmc-stat --summary -c 1 -s cpu-clock sleep 1.2 2> "$out"
+	wait
+	check "a partial count: the summary's share" grep -q 'cpu-clock *([0-9][0-9]*\.[0-9][0-9]%)$' "$out"
+else
+	skip "a whole count: no share" "CPU 1 cannot go offline"
+	skip "a partial count: running < enabled in CSV" "CPU 1 cannot go offline"
+	skip "a partial count: the summary's share" "CPU 1 cannot go offline"
+fi
 
 # errors: usage (64) with a message naming the problem
 expect_err() {	# NAME EXIT PATTERN ARGS...

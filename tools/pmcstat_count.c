@@ -120,7 +120,7 @@ void print_header(const struct stat_run *st, FILE *out)
 	if (quiet)
 		return;
 	if (st->o.outfmt == OUT_CSV) {
-		fprintf(out, "time,event,scope,cpu,value%s\n",
+		fprintf(out, "time,event,scope,cpu,value,enabled,running%s\n",
 			st->nmreq ? ",unit" : "");
 		return;
 	}
@@ -195,6 +195,7 @@ int ncounters(const struct stat_run *st)
 static double read_row(struct stat_run *st, int cumulative)
 {
 	double t = now() - st->t0;
+	uint64_t e, r;
 	pmc_value_t v;
 	int i;
 
@@ -203,17 +204,53 @@ static double read_row(struct stat_run *st, int cumulative)
 
 		if (SAMPLING(c))
 			continue;
-		if (pmc_read(c->id, &v) < 0) {
+		if (pmc_read_times(c->id, &v, &e, &r) < 0) {
 			if (errno == ENODATA)
 				c->uncounted = 1;
 			v = c->last;
+			e = c->enabled;
+			r = c->running;
 		}
+		c->times = e != PMC_TIME_UNKNOWN && r != PMC_TIME_UNKNOWN;
+		if (!c->times)
+			e = r = 0;
 		c->shown = cumulative ? v : v - c->last;
+		c->shown_enabled = cumulative ? e : e - c->enabled;
+		c->shown_running = cumulative ? r : r - c->running;
 		c->last = v;
+		c->enabled = e;
+		c->running = r;
 	}
 	st->menv.duration = cumulative ? t : t - st->tprev;
 	st->tprev = t;
 	return t;
+}
+
+/*
+ * Did c count nothing in the latest row (perf's <not counted>)?  ENODATA
+ * once (a partial count the module cannot time), or no running time in
+ * a row that had enabled time.
+ */
+static int not_counted(const struct ctr *c)
+{
+	return c->uncounted ||
+	       (c->times && c->shown_enabled && !c->shown_running);
+}
+
+/* Did c count only part of the latest row's enabled time? */
+static int partial(const struct ctr *c)
+{
+	return c->times && c->shown_running &&
+	       c->shown_running < c->shown_enabled;
+}
+
+/* c's count in the latest row, scaled to its enabled time as perf does. */
+static double scaled(const struct ctr *c)
+{
+	if (!partial(c))
+		return (double)c->shown;
+	return (double)c->shown * (double)c->shown_enabled /
+	       (double)c->shown_running;
 }
 
 /* --metrics: the count of spec in the latest row (its process-scope PMC). */
@@ -225,8 +262,8 @@ int metric_count_cb(void *arg, const char *spec, double *v)
 
 	for (i = 0; i < st->nctr; i++)
 		if (ctrs[i].mode == PMC_MODE_TC && !strcmp(ctrs[i].spec, spec)) {
-			*v = (double)ctrs[i].shown;
-			return ctrs[i].uncounted ? -1 : 0;
+			*v = scaled(&ctrs[i]);
+			return not_counted(&ctrs[i]) ? -1 : 0;
 		}
 	return -1;
 }
@@ -273,7 +310,7 @@ static void print_metrics(const struct stat_run *st, FILE *out, int final,
 			fputs(",metric,,", out);
 			if (ok)
 				fprintf(out, "%.6g", v);
-			fputc(',', out);
+			fputs(",,,", out);
 			csv_field(out, m->mi.unit);
 			fputc('\n', out);
 		} else if (outfmt == OUT_JSON) {
@@ -303,21 +340,27 @@ static void print_metrics(const struct stat_run *st, FILE *out, int final,
 
 /*
  * print_row()'s cell of counter c: its value, or <not counted> when perf
- * could not always schedule it (a partial count is never shown as a
- * whole one).
+ * could not always schedule it and the module cannot say for how long,
+ * or when it never ran in the row (a partial count is never shown as a
+ * whole one).  A partial count with its times: in text columns, the
+ * count scaled to the enabled time, marked '~'; in CSV and JSON, the
+ * count as counted, with the enabled and running times in ns.
  */
 static void print_cell(const struct stat_run *st, FILE *out,
 		       const struct ctr *c, int final, double t)
 {
-	char num[24];
+	char num[32];
 	const char *v = "<not counted>";
+	int none = not_counted(c);
 
-	if (!c->uncounted) {
+	if (!none) {
 		snprintf(num, sizeof(num), "%ju", (uintmax_t)c->shown);
 		v = num;
 	}
 	switch (st->o.outfmt) {
 	case OUT_TEXT:
+		if (!none && partial(c))
+			snprintf(num, sizeof(num), "~%.0f", scaled(c));
 		fprintf(out, " %*s", c->width, v);
 		break;
 	case OUT_CSV:
@@ -330,7 +373,13 @@ static void print_cell(const struct stat_run *st, FILE *out,
 			"system" : "process");
 		if (c->mode == PMC_MODE_SC)
 			fprintf(out, "%d", c->cpu);
-		fprintf(out, ",%s%s\n", v, st->nmreq ? "," : "");
+		fprintf(out, ",%s,", v);
+		if (c->times)
+			fprintf(out, "%ju,%ju", (uintmax_t)c->shown_enabled,
+				(uintmax_t)c->shown_running);
+		else
+			fputc(',', out);
+		fprintf(out, "%s\n", st->nmreq ? "," : "");
 		break;
 	case OUT_JSON:
 		fprintf(out, "%s{\"event\":", c > first_counter(st) ? "," : "");
@@ -341,8 +390,13 @@ static void print_cell(const struct stat_run *st, FILE *out,
 			fprintf(out, "%d", c->cpu);
 		else
 			fputs("null", out);
-		fprintf(out, ",\"value\":%s}",
-			c->uncounted ? "null,\"counted\":false" : v);
+		fprintf(out, ",\"value\":%s",
+			none ? "null,\"counted\":false" : v);
+		if (c->times)
+			fprintf(out, ",\"enabled_ns\":%ju,\"running_ns\":%ju",
+				(uintmax_t)c->shown_enabled,
+				(uintmax_t)c->shown_running);
+		fputc('}', out);
 		break;
 	}
 }
@@ -417,23 +471,32 @@ void print_summary(struct stat_run *st, FILE *out)
 
 		if (SAMPLING(c))
 			continue;
-		if (c->uncounted) {
+		if (not_counted(c)) {
 			fprintf(out, "%18s      %-25s\n", "<not counted>", name);
 			continue;
 		}
 		if (spec_is(c->spec, "task-clock") || spec_is(c->spec, "cpu-clock")) {
-			fprintf(out, "%18.2f msec %-25s", (double)c->shown / 1e6,
+			fprintf(out, "%18.2f msec %-25s", scaled(c) / 1e6,
 				name);
 			if (c->mode == PMC_MODE_TC && t > 0)
 				fprintf(out, " # %8.3f CPUs utilized",
-					(double)c->shown / 1e9 / t);
+					scaled(c) / 1e9 / t);
 		} else {
-			fprintf(out, "%18ju      %-25s", (uintmax_t)c->shown, name);
+			if (partial(c))
+				fprintf(out, "%18.0f      %-25s", scaled(c), name);
+			else
+				fprintf(out, "%18ju      %-25s",
+					(uintmax_t)c->shown, name);
 			if (c->mode == PMC_MODE_TC && cyc && cyc->shown &&
-			    !cyc->uncounted && spec_is(c->spec, "instructions"))
+			    !not_counted(cyc) && spec_is(c->spec, "instructions"))
 				fprintf(out, " # %8.2f  insn per cycle",
-					(double)c->shown / (double)cyc->shown);
+					scaled(c) / scaled(cyc));
 		}
+		/* perf's share: the count above is scaled from it */
+		if (partial(c))
+			fprintf(out, "  (%.2f%%)", 100.0 *
+				(double)c->shown_running /
+				(double)c->shown_enabled);
 		fputc('\n', out);
 	}
 	if (st->nmreq)

@@ -173,6 +173,9 @@ struct ctr {
 	pmc_value_t	shown;		/* in the latest row */
 	int		width;		/* of its column */
 	int		uncounted;	/* ENODATA: perf did not schedule it */
+	int		times;		/* the module gave the times */
+	uint64_t	enabled, running; /* ns, at the previous interval */
+	uint64_t	shown_enabled, shown_running; /* in the latest row */
 };
 
 #define SAMPLING(c)	PMC_IS_SAMPLING_MODE((c)->mode)

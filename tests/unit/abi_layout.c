@@ -104,6 +104,12 @@ struct layout_entry {
 	F(pmc_op_pmcsetcount, pm_pmcid) F(pmc_op_pmcsetcount, pm__pad)	\
 	S(pmc_op_pmcrw) F(pmc_op_pmcrw, pm_flags)			\
 	F(pmc_op_pmcrw, pm_pmcid) F(pmc_op_pmcrw, pm_value)		\
+	S(pmc_op_pmcrw_times) F(pmc_op_pmcrw_times, pm_rw)		\
+	F(pmc_op_pmcrw_times, pm_enabled)				\
+	F(pmc_op_pmcrw_times, pm_running)				\
+	F(pmc_op_pmcrw_times, pm_tflags)				\
+	F(pmc_op_pmcrw_times, pm__pad)					\
+	F(pmc_op_pmcrw_times, pm__reserved)				\
 	S(pmc_op_simple) F(pmc_op_simple, pm_pmcid)			\
 	F(pmc_op_simple, pm__pad)					\
 	S(pmc_op_getmsr) F(pmc_op_getmsr, pm_msr)			\

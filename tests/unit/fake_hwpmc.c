@@ -531,6 +531,36 @@ static int do_pmcrw(struct pmc_op_pmcrw *rw)
 	return 0;
 }
 
+/* PMCRW_TIMES: FAKE_HWPMC_TIMES (fake_hwpmc.h). */
+static int do_pmcrw_times(struct pmc_op_pmcrw_times *rt)
+{
+	const char *s = getenv("FAKE_HWPMC_TIMES");
+	unsigned long i, e, r;
+	struct fake_pmc *pm;
+	int error;
+
+	if (env_ul("FAKE_HWPMC_NOTIMES", 0))
+		return -EINVAL;
+	if (rt->pm_rw.pm_flags != PMC_F_OLDVALUE || rt->pm__pad ||
+	    rt->pm__reserved[0] || rt->pm__reserved[1])
+		return -EINVAL;
+	error = fake_find(rt->pm_rw.pm_pmcid, &pm);
+	if (error)
+		return error;
+	rt->pm_enabled = 0;
+	rt->pm_running = 0;
+	rt->pm_tflags = 0;
+	if (s && sscanf(s, "%lu,%lu,%lu", &i, &e, &r) == 3 &&
+	    (!i || i == (unsigned long)(pm - fake_pmcs) + 1)) {
+		rt->pm_enabled = e;
+		rt->pm_running = r;
+		rt->pm_tflags = PMC_RWT_TIMES;
+		rt->pm_rw.pm_value = fake_value(pm);
+		return 0;
+	}
+	return do_pmcrw(&rt->pm_rw);
+}
+
 static int do_pmcsetcount(const struct pmc_op_pmcsetcount *sc)
 {
 	struct fake_pmc *pm;
@@ -787,6 +817,8 @@ static int fake_ioctl(unsigned long cmd, void *arg)
 		return do_pmcsimple(cmd, arg);
 	case HWPMC_IOC_PMCRW:
 		return do_pmcrw(arg);
+	case HWPMC_IOC_PMCRW_TIMES:
+		return do_pmcrw_times(arg);
 	case HWPMC_IOC_PMCSETCOUNT:
 		return do_pmcsetcount(arg);
 	case HWPMC_IOC_PMCGETMSR:

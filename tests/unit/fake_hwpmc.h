@@ -14,6 +14,10 @@
  *                       PMU events counting kernel mode and sampling
  *                       kernel mode are EPERM
  *   FAKE_HWPMC_TICK=N   what a running PMC counts at a read (FAKE_TICK)
+ *   FAKE_HWPMC_TIMES=i,e,r  PMCRW_TIMES: the i-th PMC (from 1) has times
+ *                       e (enabled) and r (running) ns; others: unknown
+ *                       (as process PMCs in the module); i 0: every PMC
+ *   FAKE_HWPMC_NOTIMES=1 no PMCRW_TIMES (EINVAL: a module before 1.4)
  * PMCs (allocate, attach, detach, start, stop, rw, setcount, release,
  * getcaps by id, getmsr) follow the module's checks and errors, in all
  * four modes; PMCALLOCATE's are the module's own (<hwpmc_allocate.h>),

@@ -236,7 +236,7 @@ int main()
 			json += event_to_json(&ev);
 		}
 		ok(json == "{\"type\": \"initialize\", \"tsc\": \"0\", "
-			   "\"version\": \"0x01030000\", \"arch\": \"0x00000400\", "
+			   "\"version\": \"0x01040000\", \"arch\": \"0x00000400\", "
 			   "\"cpuid\": \"\", \"tsc_freq\": \"1000000000\", "
 			   "\"sec\": \"0\", \"nsec\": \"0\", \"ncpu\": \"0\"}\n"
 			   "{\"type\": \"pmcallocatedyn\", \"tsc\": \"0\", "
@@ -251,7 +251,7 @@ int main()
 		ok(cc_first(ev.pl_u.pl_cc.pl_pc) == 0x401000,
 		   "pl_cc.pl_pc passes as uintfptr_t * (libpmcstat's callbacks)");
 		ok(ev.pl_state == PMCLOG_REQUIRE_DATA &&
-		   seen == "initlog 0x1030000 \"GENERIC\";"
+		   seen == "initlog 0x1040000 \"GENERIC\";"
 			   "allocatedyn 0xfff20f01 \"cpu-clock\" 0x80;"
 			   "callchain 42 0x401000;",
 		   "record switch over enum pmclog_type: %s", seen.c_str());

@@ -63,7 +63,7 @@ run 0 "$CTL" -h && has out "usage:" && [ ! -s "$T/err" ]; ok $? "-h: usage on st
 HWPMC_DEVICE=/nonexistent/hwpmc run 1 "$CTL" -l &&
 	has err "hwpmc-control: cannot initialise: " && has err "modprobe hwpmc"
 ok $? "no module: status 1, says modprobe"
-HWPMC_DEVICE=/nonexistent/hwpmc run 0 "$CTL" -V && has out "library ABI 0x01030000" &&
+HWPMC_DEVICE=/nonexistent/hwpmc run 0 "$CTL" -V && has out "library ABI 0x01040000" &&
 	has out "not available"
 ok $? "-V without a module"
 
@@ -176,11 +176,11 @@ ok $? "CPU out of range"
 run 1 fake "$CTL" -e 7 && has err "PMC 7 does not exist (4 PMCs per CPU)"
 ok $? "PMC out of range"
 
-run 0 fake "$CTL" -V && has out "hwpmc module ABI 0x01030000"
+run 0 fake "$CTL" -V && has out "hwpmc module ABI 0x01040000"
 ok $? "-V with the module"
 
 FAKE_HWPMC_VERSION=0x02000000 run 1 fake "$CTL" -l &&
-	has err "cannot initialise: ABI mismatch: library 0x01030000 module 0x02000000"
+	has err "cannot initialise: ABI mismatch: library 0x01040000 module 0x02000000"
 ok $? "ABI mismatch reported"
 
 echo "1..$n"

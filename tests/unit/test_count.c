@@ -39,6 +39,11 @@ static void before_init(void)
 	ERR(pmc_capabilities(0, &u), ENXIO);
 	ERR(pmc_width(0, &u), ENXIO);
 	ERR(pmc_get_msr(0, &u), ENXIO);
+	{
+		uint64_t e, r;
+
+		ERR(pmc_read_times(0, &v, &e, &r), ENXIO);
+	}
 }
 
 static void process_pmc(void)
@@ -152,6 +157,50 @@ static void system_pmc(void)
 	ok(pmc_stop(id) == 0 && pmc_release(id) == 0, "stop, release");
 }
 
+/* pmc_read_times(): whole, partial, not counted, unknown, older module */
+static void read_times(void)
+{
+	pmc_id_t id = 0, id2 = 0;
+	pmc_value_t v = 0;
+	uint64_t e = 0, r = 0;
+
+	ok(pmc_allocate("cpu-clock", PMC_MODE_SC, 0, 3, &id, 0) == 0 &&
+	   pmc_allocate("page-faults", PMC_MODE_TC, 0, (int)PMC_CPU_ANY, &id2,
+			4) == 0, "allocate SC and TC PMCs");
+	ERR(pmc_read_times(id, NULL, &e, &r), EINVAL);
+	ERR(pmc_read_times(id, &v, NULL, &r), EINVAL);
+	ERR(pmc_read_times(id, &v, &e, NULL), EINVAL);
+	ERR(pmc_read_times(id ^ 0xF0, &v, &e, &r), EINVAL);
+	ERR(pmc_read_times(0x12345, &v, &e, &r), EINVAL);
+	setenv("FAKE_HWPMC_TIMES", "0,2000,2000", 1);
+	ok(pmc_read_times(id2, &v, &e, &r) == 0 && v == 4 && e == 2000 &&
+	   r == 2000, "whole: value %ju, enabled %ju, running %ju",
+	   (uintmax_t)v, (uintmax_t)e, (uintmax_t)r);
+	setenv("FAKE_HWPMC_TIMES", "0,2000,500", 1);
+	ok(pmc_read_times(id2, &v, &e, &r) == 0 && v == 4 && e == 2000 &&
+	   r == 500, "partial: the value unscaled, running < enabled");
+	setenv("FAKE_HWPMC_TIMES", "0,2000,0", 1);
+	ok(pmc_read_times(id2, &v, &e, &r) == 0 && e == 2000 && r == 0,
+	   "not counted: running 0");
+	/* only the first PMC has times: the second's are unknown */
+	setenv("FAKE_HWPMC_TIMES", "1,2000,0", 1);
+	ok(pmc_read_times(id2, &v, &e, &r) == 0 && v == 4 &&
+	   e == PMC_TIME_UNKNOWN && r == PMC_TIME_UNKNOWN,
+	   "times unknown: PMC_TIME_UNKNOWN, the value read");
+	setenv("FAKE_HWPMC_NODATA", "2", 1);
+	ERR(pmc_read_times(id2, &v, &e, &r), ENODATA);
+	unsetenv("FAKE_HWPMC_NODATA");
+	setenv("FAKE_HWPMC_NOTIMES", "1", 1);
+	v = 0;
+	ok(pmc_read_times(id2, &v, &e, &r) == 0 && v == 4 &&
+	   e == PMC_TIME_UNKNOWN && r == PMC_TIME_UNKNOWN,
+	   "module without PMCRW_TIMES: the value, times unknown");
+	ERR(pmc_read_times(0x12345, &v, &e, &r), EINVAL);
+	unsetenv("FAKE_HWPMC_NOTIMES");
+	unsetenv("FAKE_HWPMC_TIMES");
+	ok(pmc_release(id) == 0 && pmc_release(id2) == 0, "release both");
+}
+
 static void pmu(void)
 {
 	pmc_id_t id = 0;
@@ -192,6 +241,7 @@ int main(void)
 	process_pmc();
 	allocate_errors();
 	system_pmc();
+	read_times();
 	pmc_fini();
 	pmu();
 	return tap_done();

@@ -107,14 +107,14 @@ static void init_failures(const char *tmpdir)
 	errno = 0;
 	ok(pmc_init() == -1 && errno == EPROGMISMATCH,
 	   "module of another major: EPROGMISMATCH");
-	ok(msg_has("ABI mismatch: library 0x01030000 module 0x02000000"),
+	ok(msg_has("ABI mismatch: library 0x01040000 module 0x02000000"),
 	   "... message: %s", pmc_init_message());
 
 	setenv("FAKE_HWPMC_VERSION", "0x00090000", 1);
 	errno = 0;
 	ok(pmc_init() == -1 && errno == EPROGMISMATCH,
 	   "older module (EPROTO from the module): EPROGMISMATCH");
-	ok(msg_has("ABI mismatch: library 0x01030000 is newer than the hwpmc module 0x00090000"),
+	ok(msg_has("ABI mismatch: library 0x01040000 is newer than the hwpmc module 0x00090000"),
 	   "... message: %s", pmc_init_message());
 	not_initialised();
 

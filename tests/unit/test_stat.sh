@@ -9,7 +9,7 @@ STAT=$1; FAKE=$2; PTY=${3:-}
 T=$(mktemp -d "${TMPDIR:-/tmp}/hwpmc-stat.XXXXXX")
 trap 'rm -rf "$T"' EXIT
 export ASAN_OPTIONS="verify_asan_link_order=0:${ASAN_OPTIONS:-}"
-unset FAKE_HWPMC_NODATA FAKE_HWPMC_PMU FAKE_HWPMC_EPERM FAKE_HWPMC_VERSION FAKE_HWPMC_GROW FAKE_HWPMC_UNPRIV FAKE_HWPMC_TICK FAKE_HWPMC_KPROF
+unset FAKE_HWPMC_NODATA FAKE_HWPMC_TIMES FAKE_HWPMC_NOTIMES FAKE_HWPMC_PMU FAKE_HWPMC_EPERM FAKE_HWPMC_VERSION FAKE_HWPMC_GROW FAKE_HWPMC_UNPRIV FAKE_HWPMC_TICK FAKE_HWPMC_KPROF
 HAS_GREP=-F
 . "$(dirname "$0")/tap.sh"
 
@@ -127,7 +127,7 @@ run 0 fake "$STAT" --json -c 0 -s cpu-clock -w 0.1 sleep 0.35 &&
 	has err '{"event":"cpu-clock","scope":"system","cpu":0,"value":1000}'
 ok $? "--json -w: one object per interval, then the total"
 run 0 fake "$STAT" --csv -c 3 -s cpu-clock -w 0.1 sleep 0.35 &&
-	grep -q '^0\.[0-9]*,cpu-clock,system,3,1000$' "$T/err" && grep -q '^total,cpu-clock,system,3,' "$T/err"
+	grep -q '^0\.[0-9]*,cpu-clock,system,3,1000,,$' "$T/err" && grep -q '^total,cpu-clock,system,3,' "$T/err"
 ok $? "--csv -w: timed rows, then the totals"
 
 # --metrics: metrics of the pmu-events tables, their events counted as -p's.
@@ -145,8 +145,8 @@ HWPMC_CPUID=GenuineIntel-6-55-4 run 0 mfake "$STAT" --metrics tma_retiring,tma_i
 	grep -q '^ *1\.00  *tma_info_thread_ipc *$' "$T/err" && has err "seconds time elapsed"
 ok $? "--metrics: Skylake-X tma_retiring 25.00 %, tma_info_thread_ipc 1.00 from the fake's counts"
 HWPMC_CPUID=GenuineIntel-6-55-4 run 0 mfake "$STAT" --csv --metrics tma_retiring -w 0.1 sleep 0.25 &&
-	has err 'time,event,scope,cpu,value,unit' && has err 'total,cpu_clk_unhalted.thread,process,,' &&
-	has err 'total,tma_retiring,metric,,25,%' && grep -q '^0\.[0-9]*,tma_retiring,metric,,25,%$' "$T/err"
+	has err 'time,event,scope,cpu,value,enabled,running,unit' && has err 'total,cpu_clk_unhalted.thread,process,,' &&
+	has err 'total,tma_retiring,metric,,25,,,%' && grep -q '^0\.[0-9]*,tma_retiring,metric,,25,,,%$' "$T/err"
 ok $? "--metrics --csv: metric rows (value, unit) per interval and total"
 HWPMC_CPUID=GenuineIntel-6-55-4 run 0 mfake "$STAT" --json --metrics tma_retiring -w 0.1 sleep 0.25 &&
 	has err '"final":true' && has err '"metrics":[{"metric":"tma_retiring","value":25,"unit":"%"}]'
@@ -223,7 +223,7 @@ if [ -n "$PTY" ]; then
 	ok $? "-q -w 0.2 on a terminal: raised without a note (${rows:-?} rows in 1.3 s)"
 	run 0 fake "$PTY" "$STAT" --csv -c 0 -s cpu-clock -w 0.1 sleep 0.55 &&
 		tr -d '\r' < "$T/out" > "$T/tty" && hasnt tty "note:" &&
-		[ "$(grep -c '^0\.[0-9]*,cpu-clock,system,0,1000$' "$T/tty")" -ge 3 ]
+		[ "$(grep -c '^0\.[0-9]*,cpu-clock,system,0,1000,,$' "$T/tty")" -ge 3 ]
 	ok $? "--csv -w 0.1 on a terminal: every 0.1 s, no note"
 	run 0 fake "$PTY" "$STAT" -c 0 -s cpu-clock -w 2 sleep 0.3 &&
 		tr -d '\r' < "$T/out" > "$T/tty" && hasnt tty "note:"
@@ -253,6 +253,30 @@ ok $? "ENODATA: --csv says <not counted>"
 run 0 fake env FAKE_HWPMC_NODATA=1 "$STAT" --json -p cpu-clock true &&
 	has err '"value":null,"counted":false'
 ok $? "ENODATA: --json value null, counted false"
+# the times of a count (PMCRW_TIMES): whole, partial, not counted, unknown
+FAKE_HWPMC_TICK=1000 run 0 fake env FAKE_HWPMC_TIMES=0,2000,2000 "$STAT" --summary -p page-faults -w 0.1 sleep 0.25 &&
+	grep -q '^ *2000  *page-faults *$' "$T/err" && hasnt err '%)'
+ok $? "times, whole: the count, no share"
+FAKE_HWPMC_TICK=1000 run 0 fake env FAKE_HWPMC_TIMES=1,2000,500 "$STAT" --summary -p page-faults -p cpu-clock -w 0.1 sleep 0.25 &&
+	grep -q '^ *8000  *page-faults  *(25\.00%)$' "$T/err" &&
+	grep -q '^ *~4000  *1000$' "$T/err" &&
+	[ "$(grep -c '%)' "$T/err")" = 1 ]
+ok $? "times, partial: scaled as perf stat, its share; ~ in columns"
+run 0 fake env FAKE_HWPMC_TIMES=2,2000,0 "$STAT" --summary -p cpu-clock -p page-faults true &&
+	grep -q '^ *<not counted> *page-faults *$' "$T/err" &&
+	[ "$(grep -c '<not counted>' "$T/err")" = 1 ]
+ok $? "times, running 0: <not counted>"
+run 0 fake env FAKE_HWPMC_TIMES=1,2000,500 "$STAT" --csv -p cpu-clock -p page-faults true &&
+	has err 'time,event,scope,cpu,value,enabled,running' &&
+	has err 'total,cpu-clock,process,,0,2000,500' && has err 'total,page-faults,process,,0,,'
+ok $? "times: --csv enabled and running, empty when unknown"
+run 0 fake env FAKE_HWPMC_TIMES=1,2000,500 "$STAT" --json -p cpu-clock -p page-faults true &&
+	has err '"value":0,"enabled_ns":2000,"running_ns":500}' &&
+	has err '"event":"page-faults","scope":"process","cpu":null,"value":0}'
+ok $? "times: --json enabled_ns and running_ns, none when unknown"
+run 0 fake env FAKE_HWPMC_TIMES=0,2000,0 FAKE_HWPMC_NOTIMES=1 "$STAT" --summary -p page-faults true &&
+	hasnt err '<not counted>' && hasnt err '%)' && grep -q '^ *0  *page-faults *$' "$T/err"
+ok $? "a module without PMCRW_TIMES: the counts as before"
 # -t process-spec: several, and regular expressions of command names
 cp "$(command -v sleep)" "$T/utslpA"; cp "$(command -v sleep)" "$T/utslpB"
 "$T/utslpA" 0.3 & sa=$!

@@ -27,7 +27,7 @@
  * major.minor is newer than the module's.
  */
 #define PMC_VERSION_MAJOR	0x01
-#define PMC_VERSION_MINOR	0x03
+#define PMC_VERSION_MINOR	0x04
 #define PMC_VERSION_PATCH	0x0000
 #define PMC_VERSION		(PMC_VERSION_MAJOR << 24 |		\
 				 PMC_VERSION_MINOR << 16 |		\
@@ -434,6 +434,29 @@ struct pmc_op_pmcrw {
 	__HWPMC_VALUE pm_value;		/* new value in, old value out */
 };
 
+/*
+ * PMCRW with times (Linux, ABI 0x01040000): the same operation with a
+ * larger argument, HWPMC_IOC_PMCRW_TIMES; a read only (pm_flags must be
+ * PMC_F_OLDVALUE).  pm_value is PMCRW's; pm_enabled and pm_running are
+ * perf's time_enabled and time_running of the count, in nanoseconds, when
+ * pm_tflags has PMC_RWT_TIMES: how long the PMC was started since its
+ * value was last written (or since its allocation), and how long of that
+ * its counters were really on the PMU.  pm_running < pm_enabled: the count
+ * is partial (it is not scaled); pm_running 0: nothing was counted.
+ * Without PMC_RWT_TIMES the times are unknown (zero) and the read is
+ * PMCRW's, ENODATA included.  pm__pad and pm__reserved must be zero.
+ */
+struct pmc_op_pmcrw_times {
+	struct pmc_op_pmcrw pm_rw;
+	__u64	pm_enabled;		/* out: ns, with PMC_RWT_TIMES */
+	__u64	pm_running;		/* out: ns, with PMC_RWT_TIMES */
+	__u32	pm_tflags;		/* out: PMC_RWT_* */
+	__u32	pm__pad;
+	__u64	pm__reserved[2];
+};
+
+#define PMC_RWT_TIMES		0x00000001	/* pm_enabled, pm_running */
+
 /* PMCRELEASE, PMCSTART, PMCSTOP */
 struct pmc_op_simple {
 	__u32	pm_pmcid;
@@ -493,6 +516,7 @@ struct pmc_op_caps {
 #define HWPMC_IOC_PMCGETMSR	 _IOWR(HWPMC_IOC_MAGIC, PMC_OP_PMCGETMSR, struct pmc_op_getmsr)
 #define HWPMC_IOC_PMCRELEASE	 _IOW(HWPMC_IOC_MAGIC, PMC_OP_PMCRELEASE, struct pmc_op_simple)
 #define HWPMC_IOC_PMCRW		 _IOWR(HWPMC_IOC_MAGIC, PMC_OP_PMCRW, struct pmc_op_pmcrw)
+#define HWPMC_IOC_PMCRW_TIMES	 _IOWR(HWPMC_IOC_MAGIC, PMC_OP_PMCRW, struct pmc_op_pmcrw_times)
 #define HWPMC_IOC_PMCSETCOUNT	 _IOW(HWPMC_IOC_MAGIC, PMC_OP_PMCSETCOUNT, struct pmc_op_pmcsetcount)
 #define HWPMC_IOC_PMCSTART	 _IOW(HWPMC_IOC_MAGIC, PMC_OP_PMCSTART, struct pmc_op_simple)
 #define HWPMC_IOC_PMCSTOP	 _IOW(HWPMC_IOC_MAGIC, PMC_OP_PMCSTOP, struct pmc_op_simple)

@@ -745,7 +745,7 @@ static double thread_secs(void)
 }
 
 /*
- * secs of CPU in the loop, in chunks of 1M iterations (cpu-clock samples
+ * secs of CPU in the loop, in chunks of 20M iterations (cpu-clock samples
  * at its timer, in the loop); secs 0: one call of 150M iterations, no
  * system call between (the arm64 guest's PMU interrupts, pending since
  * the overflow, come at the next exception: a system call's too).
@@ -758,8 +758,12 @@ static void smpl_work(double secs)
 		smpl_loop(150000000);
 		return;
 	}
+	/*
+	 * 20M iterations between the clock's system calls: with 1M a
+	 * cpu-clock sample landed in one of them (6.12 guest: 30 of 31)
+	 */
 	do
-		smpl_loop(1000000);
+		smpl_loop(20000000);
 	while (thread_secs() < end);
 }
 
@@ -889,7 +893,10 @@ static void smpl_check(struct smpl_run *r, int regs, struct __test_metadata *_me
 	 * cpc_bind()'s clock_gettime() of the thread's CPU time); every
 	 * later one is the loop's.
 	 */
-	EXPECT_EQ(r->nrec - 1, r->in_loop);
+	if (strcmp(r->event, "cpu-clock"))	/* no system call */
+		EXPECT_EQ(r->nrec - 1, r->in_loop);
+	else					/* one may be the clock's */
+		EXPECT_LE(r->nrec - 2, r->in_loop);
 	EXPECT_EQ(r->nrec, r->ordered);
 	EXPECT_EQ(r->nrec, r->cpu_ok);
 	if (regs)

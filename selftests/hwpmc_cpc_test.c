@@ -893,10 +893,11 @@ static void smpl_check(struct smpl_run *r, int regs, struct __test_metadata *_me
 	 * cpc_bind()'s clock_gettime() of the thread's CPU time); every
 	 * later one is the loop's.
 	 */
-	if (strcmp(r->event, "cpu-clock"))	/* no system call */
+	if (strcmp(r->event, "cpu-clock")) {	/* no system call */
 		EXPECT_EQ(r->nrec - 1, r->in_loop);
-	else					/* one may be the clock's */
+	} else {				/* one may be the clock's */
 		EXPECT_LE(r->nrec - 2, r->in_loop);
+	}
 	EXPECT_EQ(r->nrec, r->ordered);
 	EXPECT_EQ(r->nrec, r->cpu_ok);
 	if (regs)

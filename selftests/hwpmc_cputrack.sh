@@ -48,8 +48,10 @@ hwpmc-cputrack -T 0.1 -N 3 -c page-faults ./hwpmc_spin 30 > "$out" 2> "$err"
 check "cputrack -N 3: three samples, then the command is killed" \
 	test "$(grep -c ' tick ' "$out")" -eq 3
 
-# -p: a running process, counted until it exits
-./hwpmc_spin 1 &
+# -p: a running process, counted until it exits (3 s of CPU: the arm64
+# guest under load once took longer than 1 s to start hwpmc-cputrack,
+# which then found the process gone)
+./hwpmc_spin 3 &
 pid=$!
 hwpmc-cputrack -p "$pid" -T 0.3 -c page-faults > "$out" 2> "$err"
 rc=$?

@@ -127,9 +127,11 @@ if [ ! -x ./hwpmc_nofp_sort ]; then
 fi
 # The start in ld.so (relocating libstdc++, its page faults) is a fixed
 # cost outside main: 3-8% of a 4 s run, up to 11% in the debug kernel
-# (KASAN makes its page faults slow), which runs 8 s
-SORT_SECS=4
-[ -e /sys/kernel/debug/kmemleak ] && SORT_SECS=8
+# (KASAN makes its page faults slow), which runs 8 s and wants 75%: under
+# host load its cpu-clock loses periods of the sort, not of the start
+# (CI run of ba8fa0c: 81% of 3385 samples in 8 s, 426 of them in ld.so)
+SORT_SECS=4 SORT_PCT=90
+[ -e /sys/kernel/debug/kmemleak ] && SORT_SECS=8 SORT_PCT=75
 SORT_SECS=${HWPMC_SORT_SECS:-$SORT_SECS}
 lib=
 if [ -f ./libhwpmc_sortlib.so ]; then
@@ -147,7 +149,7 @@ set -- $(leaf_paths "$T/sdw.folded" "" "main")
 pd=$(pct "$1" "$2") nd=$1
 set -- $(leaf_paths "$T/sfp.folded" "" "main")
 pf=$(pct "$1" "$2")
-if [ "${nd:-0}" -gt 100 ] && [ "$pd" -ge 90 ]; then
+if [ "${nd:-0}" -gt 100 ] && [ "$pd" -ge "$SORT_PCT" ]; then
 	ok "C++ dwarf: $pd% of all $nd samples reach main (fp: $pf%)"
 else
 	fail "C++ dwarf: $pd% of all ${nd:-0} samples reach main (fp: $pf%)"

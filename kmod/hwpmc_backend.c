@@ -759,23 +759,18 @@ struct perf_event *hwpmc_md_create(struct perf_event_attr *attr, int cpu,
 }
 
 /*
- * A CPU-wide counter of attr, enabled from the start (counter sets):
- * perf could not put a pinned hardware counter on the PMU when every
- * counter there is taken by pinned counters of others, EBUSY.
+ * A CPU-wide counter of attr, enabled from the start (counter sets).  perf
+ * may have put it in the error state at once (a pinned hardware counter
+ * when every counter there is taken by pinned counters of others): the
+ * caller asks hwpmc_md_failed_here().
  */
 struct perf_event *hwpmc_md_create_running(const struct perf_event_attr *attr,
 					   int cpu)
 {
 	struct perf_event_attr a = *attr;
-	struct perf_event *ev;
 
 	a.disabled = 0;
-	ev = hwpmc_md_create(&a, cpu, NULL, NULL);
-	if (!IS_ERR(ev) && hwpmc_md_failed_here(ev)) {
-		hwpmc_md_release(ev);
-		return ERR_PTR(-EBUSY);
-	}
-	return ev;
+	return hwpmc_md_create(&a, cpu, NULL, NULL);
 }
 
 /* -- pmc(9)'s counters ------------------------------------------------------------ */
@@ -1006,15 +1001,24 @@ void hwpmc_md_stop(struct perf_event *ev)
  * What ev counted, its copies left out, read where it cannot move: on its
  * CPU with IRQs off, or under its context's lock.  On this CPU (cpu, the
  * caller's smp_processor_id(): the switch paths have it) means active:
- * the PMU is read; otherwise the count stands.
+ * the PMU is read; otherwise the count stands (a counter perf could not
+ * put on the PMU, or not yet).  Which of the two, with the count: two
+ * registers (the switch-out's slices: decision 33).
  */
+struct hwpmc_md_local hwpmc_md_read_active(struct perf_event *ev, int cpu)
+{
+	struct hwpmc_md_local r = { .active = READ_ONCE(ev->oncpu) == cpu };
+
+	lockdep_assert_irqs_disabled();
+	if (r.active)
+		ev->pmu->read(ev);
+	r.value = local64_read(&ev->count);
+	return r;
+}
+
 u64 hwpmc_md_read_local(struct perf_event *ev, int cpu)
 {
-	lockdep_assert_irqs_disabled();
-
-	if (READ_ONCE(ev->oncpu) == cpu)
-		ev->pmu->read(ev);
-	return local64_read(&ev->count);
+	return hwpmc_md_read_active(ev, cpu).value;
 }
 
 /*

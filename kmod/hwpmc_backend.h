@@ -82,6 +82,14 @@ void hwpmc_md_pin(struct perf_event *ev);
 void hwpmc_md_pin_held(struct perf_event *ev, const void **last);
 bool hwpmc_md_off(struct perf_event *ev);
 u64 hwpmc_md_read_local(struct perf_event *ev, int cpu);
+
+/* hwpmc_md_read_active(): the count, and whether the counter is on the PMU */
+struct hwpmc_md_local {
+	u64			value;
+	bool			active;
+};
+
+struct hwpmc_md_local hwpmc_md_read_active(struct perf_event *ev, int cpu);
 int hwpmc_md_set_period(struct perf_event *ev, u64 period);
 bool hwpmc_md_has_copies(struct perf_event *ev);
 bool hwpmc_md_failed(struct perf_event *ev);

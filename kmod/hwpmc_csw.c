@@ -98,6 +98,7 @@ struct hwpmc_thr {
 	unsigned int		nsmp;		/* sampling PMCs' slots */
 	unsigned int		ncsw;		/* of them, LOG_PROCCSW */
 	u64			nr_migr;	/* task's se.nr_migrations then */
+	u64			tin;		/* hwpmc_thr_clock() at switch-in */
 	bool			dead;		/* exited or idle, unhashed */
 	bool			pn_on;		/* pn on the task's list */
 	bool			tw_queued;	/* twork queued (a reference) */
@@ -201,6 +202,56 @@ static void hwpmc_thr_put(struct hwpmc_thr *thr)
 /* -- slices ------------------------------------------------------------------ */
 
 /*
+ * The thread's time on a CPU, in ns: the scheduler's sum_exec_runtime,
+ * which it brings up to date when it switches the thread out (before
+ * the notifier and the switch probe) and at ticks; the switch-in finds
+ * it as the switch-out left it.  It is exact at the switches and at most
+ * a tick old where a start, stop or read reaches a running thread.
+ *
+ * A slot's enabled time (decision 33) is the thread's time on a CPU while
+ * the slot counts: the difference of two of these (hwpmc_slot_begin(),
+ * _end()), nothing at a switch.  Its time not running is added up in the
+ * slices whose counter did not count (none on the CPU, or perf's error
+ * state): rare, so the switches pay a test per slot for it and the
+ * switch-in a store of this clock per thread (thr->tin).
+ */
+static __always_inline u64 hwpmc_thr_clock(const struct hwpmc_thr *thr)
+{
+	return READ_ONCE(thr->task->se.sum_exec_runtime);
+}
+
+/* s starts counting (its thread's clock now); thr->lock held or unseen */
+static void hwpmc_slot_begin(struct hwpmc_slot *s, u64 now)
+{
+	s->tbase = now;
+	s->tlast = now;
+	s->tcount = true;
+}
+
+/* s stops counting: its enabled time so far is final; thr->lock held */
+static void hwpmc_slot_end(struct hwpmc_slot *s, u64 now)
+{
+	if (s->tcount)
+		s->ten += now - s->tbase;
+	s->tcount = false;
+}
+
+/*
+ * s's open slice has not counted since it began, or since its last
+ * account (s->tlast: a start, a read): time enabled and not running.
+ * Out of line, rare: a CPU without a counter, or a counter perf could not
+ * schedule.  thr->lock held.
+ */
+static noinline void hwpmc_slice_off(struct hwpmc_slot *s,
+				     const struct hwpmc_thr *thr)
+{
+	u64 now = hwpmc_thr_clock(thr);
+
+	s->toff += now - max(thr->tin, s->tlast);
+	s->tlast = now;
+}
+
+/*
  * A slice of s begins; its thread runs here, thr->lock held.  migrated:
  * at a switch-in on another CPU than the thread's last, seen by a
  * preempt notifier, after perf counted the migration for the thread.
@@ -208,6 +259,11 @@ static void hwpmc_thr_put(struct hwpmc_thr *thr)
  * where the record has no such slot (thr->nsmp), so that a switch-in's
  * walk of counting slots has no test more per slot than before there
  * were sampling ones.  Inline: a call per slot costs more than the slice.
+ *
+ * No counter on this CPU (hotplug: none yet, or none made; a
+ * heterogeneous PMU's other CPUs, where perf's own per-task counter has
+ * its time enabled and not running too): no slice, but its time is off
+ * (s->noev, until the switch-out).
  */
 static __always_inline void hwpmc_slice_open(struct hwpmc_slot *s, int cpu,
 					     bool migrated, bool any)
@@ -218,8 +274,10 @@ static __always_inline void hwpmc_slice_open(struct hwpmc_slot *s, int cpu,
 	if (any && !READ_ONCE(s->pm->cset))
 		return;		/* a sampling PMC's: no slice to open */
 	ev = READ_ONCE(s->pm->cset->pcpu[cpu]);
-	if (!ev)
-		return;		/* no counter on this CPU (hotplug) */
+	if (unlikely(!ev)) {
+		s->noev = true;
+		return;
+	}
 	s->ev = ev;
 	s->base = hwpmc_md_read_local(ev, cpu);
 	if (migrated && s->pm->cset->at_in)
@@ -230,23 +288,42 @@ static __always_inline void hwpmc_slice_open(struct hwpmc_slot *s, int cpu,
 /*
  * What s's open slice counted up to now, added to the slot; the slice
  * goes on from here, or ends (close).  A counter replaced since the
- * slice began (its CPU went offline) gives nothing.
+ * slice began (its CPU went offline) gives nothing; one that is not on
+ * the PMU (perf's error state: a pinned counter that found every
+ * counter taken, or was taken off for an older one) counted nothing:
+ * either way the slice's time is off.  thr->lock held.  Inline, as
+ * hwpmc_slice_open().
  */
-static u64 hwpmc_slice_take(struct hwpmc_slot *s, int cpu, bool close)
+static __always_inline u64 hwpmc_slice_take(struct hwpmc_slot *s,
+					    const struct hwpmc_thr *thr,
+					    int cpu, bool close)
 {
-	u64 v, d = 0;
+	struct hwpmc_md_local r;
+	u64 d = 0;
 
 	if (!s->in)
 		return 0;
-	if (s->ev == READ_ONCE(s->pm->cset->pcpu[cpu])) {
-		v = hwpmc_md_read_local(s->ev, cpu);
-		d = v - s->base;
-		s->base = v;
+	if (likely(s->ev == READ_ONCE(s->pm->cset->pcpu[cpu]))) {
+		r = hwpmc_md_read_active(s->ev, cpu);
+		d = r.value - s->base;
+		s->base = r.value;
+		if (unlikely(!r.active))
+			hwpmc_slice_off(s, thr);
+	} else {
+		hwpmc_slice_off(s, thr);
 	}
 	s->acc += d;
 	s->total += d;
 	s->in = !close;
 	return d;
+}
+
+/* The end of s's time on a CPU without a counter (s->noev), or its account. */
+static void hwpmc_noev_take(struct hwpmc_slot *s, const struct hwpmc_thr *thr,
+			    bool close)
+{
+	hwpmc_slice_off(s, thr);
+	s->noev = !close;
 }
 
 static bool hwpmc_slot_counts(const struct hwpmc_slot *s)
@@ -266,6 +343,7 @@ static __always_inline void __hwpmc_thr_open(struct hwpmc_thr *thr, int cpu,
 
 	lockdep_assert_held(&thr->lock);
 	thr->cpu = cpu;
+	thr->tin = hwpmc_thr_clock(thr);
 	if (unlikely(thr->nsmp)) {
 		list_for_each_entry_rcu(s, &thr->slots, tlink)
 			if (hwpmc_slot_counts(s))
@@ -367,9 +445,13 @@ static __always_inline void __hwpmc_thr_close(struct hwpmc_thr *thr, int cpu,
 
 	lockdep_assert_held(&thr->lock);
 	list_for_each_entry_rcu(s, &thr->slots, tlink) {
-		if (!s->in)
-			continue;	/* a sampling PMC's, or not running */
-		d = hwpmc_slice_take(s, cpu, true);
+		if (!s->in) {
+			/* a sampling PMC's, not running, or on no counter */
+			if (unlikely(s->noev))
+				hwpmc_noev_take(s, thr, true);
+			continue;
+		}
+		d = hwpmc_slice_take(s, thr, cpu, true);
 		if ((s->pm->flags & PMC_F_LOG_PROCCSW) && hwpmc_slot_counts(s))
 			hwpmc_rec_proccsw(s->pm, thr->task, d);
 	}
@@ -616,6 +698,13 @@ static void hwpmc_thr_idle_flush(void)
 
 /* -- operations on a slot, where its thread runs ------------------------------ */
 
+/* A count and its enabled and running times, in ns. */
+struct hwpmc_vsum {
+	u64			value;
+	u64			enabled;
+	u64			running;
+};
+
 enum hwpmc_vop {
 	HWPMC_VOP_OPEN,		/* a running thread's slice begins */
 	HWPMC_VOP_CLOSE,	/* its open slice ends */
@@ -627,8 +716,22 @@ struct hwpmc_vcall {
 	struct hwpmc_thr	*thr;
 	enum hwpmc_vop		op;
 	bool			remote;	/* sent to the task's CPU */
-	u64			acc;	/* the slot's count after op */
+	struct hwpmc_vsum	sum;	/* the slot's count, times after op */
 };
+
+/*
+ * s's count and times; its thread's lock held (thr: its clock, for a
+ * slot that counts), or the thread gone (thr NULL: its times final).
+ */
+static void hwpmc_slot_sum(const struct hwpmc_slot *s,
+			   const struct hwpmc_thr *thr, struct hwpmc_vsum *v)
+{
+	v->value = READ_ONCE(s->acc);
+	v->enabled = READ_ONCE(s->ten);
+	if (thr && s->tcount)
+		v->enabled += hwpmc_thr_clock(thr) - s->tbase;
+	v->running = v->enabled - min(v->enabled, READ_ONCE(s->toff));
+}
 
 /* vc's operation; thr->lock held, IRQs off. */
 static void hwpmc_vop_do(struct hwpmc_vcall *vc)
@@ -659,18 +762,32 @@ static void hwpmc_vop_do(struct hwpmc_vcall *vc)
 	if (here) {
 		switch (vc->op) {
 		case HWPMC_VOP_OPEN:
-			if (!s->in && hwpmc_slot_counts(s))
-				hwpmc_slice_open(s, cpu, false, true);
-			break;
+			break;	/* below, once the slot counts */
 		case HWPMC_VOP_CLOSE:
-			hwpmc_slice_take(s, cpu, true);
+			hwpmc_slice_take(s, thr, cpu, true);
+			if (s->noev)
+				hwpmc_noev_take(s, thr, true);
 			break;
 		case HWPMC_VOP_SYNC:
-			hwpmc_slice_take(s, cpu, false);
+			hwpmc_slice_take(s, thr, cpu, false);
+			if (s->noev)
+				hwpmc_noev_take(s, thr, false);
+			s->tlast = hwpmc_thr_clock(thr);
 			break;
 		}
 	}
-	vc->acc = s->acc;
+	/*
+	 * its time counts from the start, wherever it runs, to the stop (a
+	 * stale begin of a fork that raced with the last stop is redone)
+	 */
+	if (vc->op == HWPMC_VOP_OPEN && !thr->dead && hwpmc_slot_counts(s)) {
+		hwpmc_slot_begin(s, hwpmc_thr_clock(thr));
+		if (here && !s->in && !s->noev)
+			hwpmc_slice_open(s, cpu, false, true);
+	} else if (vc->op == HWPMC_VOP_CLOSE && !thr->dead) {
+		hwpmc_slot_end(s, hwpmc_thr_clock(thr));
+	}
+	hwpmc_slot_sum(s, thr->dead ? NULL : thr, &vc->sum);
 }
 
 static void hwpmc_vop_ipi(void *info)
@@ -694,11 +811,13 @@ static bool hwpmc_on_cpu(struct task_struct *t)
 
 /*
  * Do op on s where its thread runs (a cross-call to that CPU, unless it
- * runs nowhere, or here), and return the slot's count.  Process context,
- * RCU read side; the slot's thread may exit meanwhile (its counts then
- * stand still: dead slots are not touched).
+ * runs nowhere, or here), and add the slot's count and times to *sum
+ * (unless NULL).  Process context, RCU read side; the slot's thread may
+ * exit meanwhile (its counts then stand still: dead slots are not
+ * touched).
  */
-static u64 hwpmc_vop(struct hwpmc_slot *s, enum hwpmc_vop op)
+static void hwpmc_vop(struct hwpmc_slot *s, enum hwpmc_vop op,
+		      struct hwpmc_vsum *sum)
 {
 	struct hwpmc_vcall vc = { .s = s, .op = op };
 	unsigned long flags;
@@ -706,8 +825,10 @@ static u64 hwpmc_vop(struct hwpmc_slot *s, enum hwpmc_vop op)
 
 	/* pairs with smp_store_release() in hwpmc_thr_exit() */
 	vc.thr = smp_load_acquire(&s->thr);
-	if (!vc.thr)
-		return READ_ONCE(s->acc);	/* dead: frozen */
+	if (!vc.thr) {
+		hwpmc_slot_sum(s, NULL, &vc.sum);	/* dead: frozen */
+		goto out;
+	}
 	raw_spin_lock_irqsave(&vc.thr->lock, flags);
 	if (op == HWPMC_VOP_OPEN && !vc.thr->dead) {
 		/*
@@ -726,17 +847,22 @@ static u64 hwpmc_vop(struct hwpmc_slot *s, enum hwpmc_vop op)
 	if (cpu < 0 || cpu == smp_processor_id()) {
 		hwpmc_vop_do(&vc);
 		raw_spin_unlock_irqrestore(&vc.thr->lock, flags);
-		return vc.acc;
+		goto out;
 	}
 	raw_spin_unlock_irqrestore(&vc.thr->lock, flags);
 	vc.remote = true;
 	if (smp_call_function_single(cpu, hwpmc_vop_ipi, &vc, 1)) {
 		/* the CPU went away: the thread ran elsewhere since */
 		raw_spin_lock_irqsave(&vc.thr->lock, flags);
-		vc.acc = s->acc;
+		hwpmc_slot_sum(s, vc.thr->dead ? NULL : vc.thr, &vc.sum);
 		raw_spin_unlock_irqrestore(&vc.thr->lock, flags);
 	}
-	return vc.acc;
+out:
+	if (sum) {
+		sum->value += vc.sum.value;
+		sum->enabled += vc.sum.enabled;
+		sum->running += vc.sum.running;
+	}
 }
 
 /* -- the probe comes and goes with the PMCs ------------------------------------- */
@@ -802,7 +928,10 @@ static void hwpmc_vprobe_off_fn(struct work_struct *work)
  * cs's counters on every online CPU, made when the set is made and again
  * for a CPU that went offline since (perf drops a CPU's counters when it
  * goes); hwpmc_sx held for writing.  A hardware counter perf cannot put
- * on the PMU (all taken by pinned counters of others) is EBUSY.  A core
+ * on the PMU (all taken by pinned counters of others) stays in the set,
+ * in perf's error state, and perf tries it again at each PMCSTART of one
+ * of the set's PMCs; meanwhile the slices on it have no running time, and
+ * the PMCs' plain reads say ENODATA (hwpmc_vpmc_failed()).  A core
  * PMU of some CPUs (some_cpus: cpu_atom) refuses the others, ENOENT:
  * they get no counter, and what targets run there counts nothing, as
  * perf's own per-task counter of that PMU.
@@ -817,12 +946,9 @@ static int hwpmc_cset_counters(struct hwpmc_cset *cs)
 		gen = hwpmc_cpu_gen_read(cpu);
 		ev = cs->pcpu[cpu];
 		if (ev && cs->gen[cpu] == gen) {
-			/* taken off the PMU since: perf tries it again */
-			if (hwpmc_md_failed_here(ev)) {
+			/* off the PMU: perf tries it again */
+			if (hwpmc_md_failed_here(ev))
 				hwpmc_md_start(ev);
-				if (hwpmc_md_failed_here(ev))
-					return -EBUSY;
-			}
 			continue;
 		}
 		/* no PMC as context: a counter that wraps has no sample */
@@ -983,6 +1109,18 @@ static void hwpmc_slot_link(struct hwpmc_slot *s, struct hwpmc_thr *thr)
 	s->thr = thr;
 	if (hwpmc_pmc_virtual(s->pm)) {
 		list_add_tail_rcu(&s->tlink, &thr->slots);
+		/*
+		 * A PMC that runs: the slot counts from now.  Against a start
+		 * meanwhile (a fork's copy, outside hwpmc_sx): it sets the
+		 * state, then walks the slots; this links, then reads the
+		 * state: one sees the other, and both begin alike.
+		 */
+		smp_mb();
+		if (READ_ONCE(s->pm->state) == PMC_STATE_RUNNING) {
+			raw_spin_lock(&thr->lock);
+			hwpmc_slot_begin(s, hwpmc_thr_clock(thr));
+			raw_spin_unlock(&thr->lock);
+		}
 	} else {
 		/* with thr->nsmp, as the switches see them (thr->lock) */
 		raw_spin_lock(&thr->lock);
@@ -1195,6 +1333,8 @@ void hwpmc_vpmc_reap(struct hwpmc_pmc *pm)
 	list_for_each_entry_safe(s, tmp, &pm->slots, plink) {
 		if (!s->thr) {
 			pm->value += s->acc;
+			pm->tenabled += s->ten;
+			pm->trunning += s->ten - min(s->ten, s->toff);
 			hwpmc_slot_unlink(s);
 			if (!atomic_read(&pm->vdead))
 				break;
@@ -1210,10 +1350,11 @@ void hwpmc_vpmc_reap(struct hwpmc_pmc *pm)
  * detach of many targets walks pm's slots once), and with gen those of
  * the processes made targets by that PMCATTACH or born of them since
  * (neither: every thread), stop being target threads of pm; returns what
- * they counted since pm started.  Dead threads' slots go too.  First every such slot is marked gone under hwpmc_vlock, so
- * that a fork meanwhile either copied it before (and the copy is marked)
- * or sees it gone; then their slices are closed where their threads run,
- * then they are unlinked.
+ * they counted since pm started, and adds their times to pm's.  Dead
+ * threads' slots go too.  First every such slot is marked gone under
+ * hwpmc_vlock, so that a fork meanwhile either copied it before (and the
+ * copy is marked) or sees it gone; then their slices are closed where
+ * their threads run, then they are unlinked.
  */
 u64 hwpmc_vpmc_remove(struct hwpmc_pmc *pm, u32 gen,
 		      struct pid *const *tgids, u32 n)
@@ -1235,12 +1376,14 @@ u64 hwpmc_vpmc_remove(struct hwpmc_pmc *pm, u32 gen,
 	rcu_read_lock();
 	list_for_each_entry_rcu(s, &pm->slots, plink)
 		if (s->gone)
-			hwpmc_vop(s, HWPMC_VOP_CLOSE);
+			hwpmc_vop(s, HWPMC_VOP_CLOSE, NULL);
 	rcu_read_unlock();
 	raw_spin_lock_irq(&hwpmc_vlock);
 	list_for_each_entry_safe(s, tmp, &pm->slots, plink) {
 		if (s->gone) {
 			sum += s->acc;	/* closed: no slice adds to it */
+			pm->tenabled += s->ten;
+			pm->trunning += s->ten - min(s->ten, s->toff);
 			hwpmc_slot_unlink(s);
 		}
 		hwpmc_vlock_breathe(&nb);
@@ -1280,67 +1423,94 @@ int hwpmc_vpmc_start(struct hwpmc_pmc *pm)
 	smp_mb();	/* the state before the threads' CPUs */
 	rcu_read_lock();
 	list_for_each_entry_rcu(s, &pm->slots, plink)
-		hwpmc_vop(s, HWPMC_VOP_OPEN);
+		hwpmc_vop(s, HWPMC_VOP_OPEN, NULL);
 	rcu_read_unlock();
 	return 0;
 }
 
+/* s's count and times, added to sum, which then start from 0 again */
+static void __hwpmc_slot_take(struct hwpmc_slot *s, struct hwpmc_vsum *sum)
+{
+	sum->value += s->acc;
+	sum->enabled += s->ten;
+	sum->running += s->ten - min(s->ten, s->toff);
+	s->acc = 0;
+	s->ten = 0;
+	s->toff = 0;
+}
+
 /*
- * A closed slot's count, which then starts from 0 again; under its
- * thread's lock while the thread lives (a switch of the thread may be
- * reading it).
+ * A closed slot's count and times, added to sum; they start from 0
+ * again.  Under its thread's lock while the thread lives (a switch of the
+ * thread may be reading them).
  */
-static u64 hwpmc_slot_take(struct hwpmc_slot *s)
+static void hwpmc_slot_take(struct hwpmc_slot *s, struct hwpmc_vsum *sum)
 {
 	struct hwpmc_thr *thr;
 	unsigned long flags;
-	u64 v;
 
 	/* pairs with smp_store_release() in hwpmc_thr_exit() */
 	thr = smp_load_acquire(&s->thr);
 	if (!thr) {
-		v = s->acc;
-		s->acc = 0;
-		return v;
+		__hwpmc_slot_take(s, sum);
+		return;
 	}
 	raw_spin_lock_irqsave(&thr->lock, flags);
-	v = s->acc;
-	s->acc = 0;
+	__hwpmc_slot_take(s, sum);
 	raw_spin_unlock_irqrestore(&thr->lock, flags);
-	return v;
 }
 
 /*
  * PMCSTOP: no slice begins any more, the open ones end; returns what
- * the PMC counted since it started, and its slots start from 0 again.
+ * the PMC counted since it started, adds its times to pm's, and its
+ * slots start from 0 again.
  */
 u64 hwpmc_vpmc_stop(struct hwpmc_pmc *pm)
 {
+	struct hwpmc_vsum sum = { 0 };
 	struct hwpmc_slot *s;
-	u64 sum = 0;
 
+	lockdep_assert_held_write(&hwpmc_sx);
 	WRITE_ONCE(pm->state, PMC_STATE_STOPPED);
 	smp_mb();	/* the state before the threads' CPUs */
 	rcu_read_lock();
 	list_for_each_entry_rcu(s, &pm->slots, plink) {
-		hwpmc_vop(s, HWPMC_VOP_CLOSE);
-		sum += hwpmc_slot_take(s);
+		hwpmc_vop(s, HWPMC_VOP_CLOSE, NULL);
+		hwpmc_slot_take(s, &sum);
 	}
 	rcu_read_unlock();
-	return sum;
+	pm->tenabled += sum.enabled;
+	pm->trunning += sum.running;
+	return sum.value;
 }
 
-/* What a running PMC counted since it started, up to now. */
-u64 hwpmc_vpmc_read(const struct hwpmc_pmc *pm)
+/*
+ * What a running PMC counted since it started, up to now, and the
+ * enabled and running times of that count (its target threads' time on
+ * a CPU while it ran, and of it the time their CPU's counter was on the
+ * PMU).
+ */
+u64 hwpmc_vpmc_read_times(const struct hwpmc_pmc *pm, u64 *enabled,
+			  u64 *running)
 {
+	struct hwpmc_vsum sum = { 0 };
 	struct hwpmc_slot *s;
-	u64 sum = 0;
 
+	lockdep_assert_held(&hwpmc_sx);
 	rcu_read_lock();
 	list_for_each_entry_rcu(s, &pm->slots, plink)
-		sum += hwpmc_vop(s, HWPMC_VOP_SYNC);
+		hwpmc_vop(s, HWPMC_VOP_SYNC, &sum);
 	rcu_read_unlock();
-	return sum;
+	*enabled = sum.enabled;
+	*running = sum.running;
+	return sum.value;
+}
+
+u64 hwpmc_vpmc_read(const struct hwpmc_pmc *pm)
+{
+	u64 enabled, running;
+
+	return hwpmc_vpmc_read_times(pm, &enabled, &running);
 }
 
 /*
@@ -1561,7 +1731,8 @@ void hwpmc_thr_exit(struct task_struct *p)
 			}
 			/* a target of its own: it goes now (PMC_F_THREAD) */
 			thread |= !s->gone && hwpmc_pmc_thread(s->pm);
-			/* acc is final: readers may take it without thr */
+			hwpmc_slot_end(s, hwpmc_thr_clock(thr));
+			/* acc, times final: readers may take them without thr */
 			smp_store_release(&s->thr, NULL);
 			atomic_inc(&s->pm->vdead);
 		}
@@ -1606,7 +1777,10 @@ void hwpmc_thr_exec(struct task_struct *p, bool secure)
 		raw_spin_lock(&thr->lock);
 		list_for_each_entry(s, &thr->slots, tlink) {
 			hwpmc_slot_gone(s);
-			hwpmc_slice_take(s, smp_processor_id(), true);
+			hwpmc_slice_take(s, thr, smp_processor_id(), true);
+			if (s->noev)
+				hwpmc_noev_take(s, thr, true);
+			hwpmc_slot_end(s, hwpmc_thr_clock(thr));
 		}
 		raw_spin_unlock(&thr->lock);
 	}

@@ -44,9 +44,15 @@ struct hwpmc_slot {
 	u64			base;		/* its count when the slice began */
 	u64			acc;		/* counted since PMCSTART */
 	u64			total;		/* counted in the slot's life */
+	u64			tbase;		/* thread's clock at the count's begin */
+	u64			ten;		/* time counted since PMCSTART, ended */
+	u64			toff;		/* of it, not running (no counter) */
+	u64			tlast;		/* thread's clock at its last account */
 	u32			gen;		/* its PMCATTACH (attach_gen) */
 	struct hwpmc_pexit	*px;		/* LOG_PROCEXIT: its process's */
 	bool			in;		/* a slice is open */
+	bool			noev;		/* on a CPU without a counter */
+	bool			tcount;		/* counting since tbase */
 	bool			gone;		/* detached, or exec of set-ID */
 	struct rcu_head		rcu;
 };
@@ -66,6 +72,8 @@ void hwpmc_vpmc_reap(struct hwpmc_pmc *pm);
 int hwpmc_vpmc_start(struct hwpmc_pmc *pm);
 u64 hwpmc_vpmc_stop(struct hwpmc_pmc *pm);
 u64 hwpmc_vpmc_read(const struct hwpmc_pmc *pm);
+u64 hwpmc_vpmc_read_times(const struct hwpmc_pmc *pm, u64 *enabled,
+			  u64 *running);
 bool hwpmc_vpmc_on_cpu(const struct hwpmc_pmc *pm, int cpu);
 bool hwpmc_vpmc_live(const struct hwpmc_pmc *pm, const struct pid *tgid);
 bool hwpmc_vpmc_failed(const struct hwpmc_pmc *pm);

@@ -532,8 +532,14 @@ int hwpmc_pmc_start(u32 id)
 		pm->trunbase = hwpmc_md_running(pm->sysev);
 		pm->tstart = ktime_get_ns();
 		hwpmc_md_start(pm->sysev);
-		/* a CPU's counter is scheduled at once, or not at all */
-		if (hwpmc_md_failed(pm->sysev)) {
+		/*
+		 * A CPU's counter is scheduled at once, or not at all: a
+		 * counting one counts nothing (its times say so, its plain
+		 * reads ENODATA), a sampling one takes no sample: EBUSY.
+		 */
+		if (hwpmc_md_failed(pm->sysev) && pm->mode == PMC_MODE_SC) {
+			WRITE_ONCE(pm->unsched, true);
+		} else if (hwpmc_md_failed(pm->sysev)) {
 			hwpmc_md_stop(pm->sysev);
 			if (pm->mode == PMC_MODE_SS) {
 				list_del_rcu(&pm->sslink);
@@ -675,9 +681,27 @@ static void hwpmc_sys_times(struct hwpmc_pmc *pm, u64 *enabled, u64 *running)
 }
 
 /*
- * PMCRW_TIMES: the value with its times, for system PMCs (a partial count
- * is no error: its times say so); the other PMCs' times are unknown, and
- * their reads are PMCRW's.
+ * The count of a counting process PMC with its times (hwpmc_sx held): the
+ * slots' (hwpmc_csw.c), its targets' time on a CPU while it ran, and of
+ * it the time their CPU's counter was on the PMU.
+ */
+static void hwpmc_vpmc_times(const struct hwpmc_pmc *pm, u64 *value,
+			     u64 *enabled, u64 *running)
+{
+	u64 en = 0, run = 0;
+
+	lockdep_assert_held(&hwpmc_sx);
+	*value = pm->value;
+	if (pm->state == PMC_STATE_RUNNING)
+		*value += hwpmc_vpmc_read_times(pm, &en, &run);
+	*enabled = pm->tenabled + en;
+	*running = min(pm->trunning + run, *enabled);
+}
+
+/*
+ * PMCRW_TIMES: the value with its times, for system PMCs and counting
+ * process PMCs (a partial count is no error: its times say so); the
+ * sampling process PMCs' times are unknown, and their reads are PMCRW's.
  */
 int hwpmc_pmc_rw_times(u32 id, u64 *value, u64 *enabled, u64 *running,
 		       u32 *tflags)
@@ -692,9 +716,14 @@ int hwpmc_pmc_rw_times(u32 id, u64 *value, u64 *enabled, u64 *running,
 	/* no times: PMCRW's read, with its shared-lock fast path */
 	down_read(&hwpmc_sx);
 	error = hwpmc_pmc_find(id, &pm);
-	timeless = !error && !pm->sysev;
+	timeless = !error && !pm->sysev && !hwpmc_pmc_virtual(pm);
+	if (!error && hwpmc_pmc_virtual(pm)) {
+		/* a shared lock: the slots are read where their threads run */
+		hwpmc_vpmc_times(pm, value, enabled, running);
+		*tflags = PMC_RWT_TIMES;
+	}
 	up_read(&hwpmc_sx);
-	if (error)
+	if (error || *tflags)
 		return error;
 	if (timeless)
 		return hwpmc_pmc_rw(id, PMC_F_OLDVALUE, value);

@@ -313,8 +313,12 @@ int cpc_set_sample(cpc_t *cpc, cpc_set_t *set, cpc_buf_t *buf)
 	for (i = 0; i < set->nreqs; i++) {
 		r = &set->reqs[i];
 		v = 0;
-		if (r->allocated && pmc_read(r->id, &v) < 0)
+		if (r->allocated && pmc_read(r->id, &v) < 0) {
+			/* perf took a counter away: the set is invalidated */
+			if (errno == ENODATA)
+				errno = EAGAIN;
 			return -1;
+		}
 		buf->vals[i] = r->preset + (uint64_t)v - r->base;
 	}
 	buf->hrtime = cpc_clock_ns(CLOCK_MONOTONIC);

@@ -443,6 +443,25 @@ static void test_bind(void)
 	ok(cpc_set_sample(cpc, set, b1) == -1, "a buffer outlives its set, but cannot sample");
 	ok(cpc_buf_destroy(cpc, b1) == 0 && cpc_buf_destroy(cpc, b1) == -1 && errno == EINVAL,
 	   "cpc_buf_destroy; twice: EINVAL");
+
+	/*
+	 * perf has no counter for a bound request (every one taken by
+	 * pinned counters of others: its read says ENODATA): the set is
+	 * invalidated, cpc_set_sample EAGAIN (FAKE_HWPMC_NODATA: the first
+	 * PMC, the only one here)
+	 */
+	set = cpc_set_create(cpc);
+	reset_err();
+	ok(cpc_set_add_request(cpc, set, "page-faults", 0, CPC_COUNT_USER | CPC_COUNT_SYSTEM, 0, NULL) == 0 &&
+	   (b1 = cpc_buf_create(cpc, set)) != NULL, "a set of one request");
+	ok(cpc_bind_curlwp(cpc, set, 0) == 0, "... bound");
+	setenv("FAKE_HWPMC_NODATA", "1", 1);
+	errno = 0;
+	ok(cpc_set_sample(cpc, set, b1) == -1 && errno == EAGAIN,
+	   "a bound request without a counter: cpc_set_sample EAGAIN");
+	unsetenv("FAKE_HWPMC_NODATA");
+	ok(cpc_set_sample(cpc, set, b1) == 0, "... and samples once it has it again");
+	cpc_set_destroy(cpc, set);
 	cpc_close(cpc);		/* frees the rest */
 }
 

@@ -18,6 +18,7 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -1311,6 +1312,56 @@ TEST_F(count, system_pmc_across_cpu_hotplug)
 	EXPECT_EQ(0, simple(self->fd, HWPMC_IOC_PMCRELEASE, id));
 }
 
+/*
+ * Take the whole PMU with perf's pinned CPU-wide counters: on each online
+ * CPU (only: that one, unless -1), pinned instructions counters opened
+ * until one is not scheduled (perf reads a counter in the error state as
+ * 0 bytes).  The number of descriptors in fds, or -errno.
+ */
+static int perf_fill_pmu_of(int *fds, int max, int only)
+{
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	int n = 0, cpu, i, full;
+
+	for (cpu = 0; cpu < ncpu; cpu++)
+		for (full = 0, i = 0; !full && i < 32 && n < max &&
+		     (only < 0 || cpu == only); i++) {
+			struct perf_event_attr a = {
+				.type = PERF_TYPE_HARDWARE, .size = sizeof(a),
+				.config = PERF_COUNT_HW_INSTRUCTIONS,
+				.pinned = 1,
+			};
+			__u64 v;
+			int fd = (int)syscall(SYS_perf_event_open, &a, -1, cpu,
+					      -1, 0);
+
+			if (fd < 0)
+				return -errno;
+			fds[n++] = fd;
+			full = read(fd, &v, sizeof(v)) == 0;
+		}
+	return n;
+}
+
+static int perf_fill_pmu(int *fds, int max)
+{
+	return perf_fill_pmu_of(fds, max, -1);
+}
+
+static void spin_a_while(void)
+{
+	volatile unsigned long k;
+
+	for (k = 0; k < 20000000; k++)
+		;
+}
+
+static void spin_fn(void *arg)
+{
+	(void)arg;
+	spin_a_while();
+}
+
 /* PMCRW_TIMES of rt's PMC id: 0 or the errno. */
 static int rw_times(int fd, __u32 id, struct pmc_op_pmcrw_times *rt)
 {
@@ -1323,8 +1374,8 @@ static int rw_times(int fd, __u32 id, struct pmc_op_pmcrw_times *rt)
 /*
  * A system PMC's times: whole while its CPU is online (running equals
  * enabled), partial after the CPU was offline for a while (running less
- * than enabled by about that while), zero after a write; a process PMC's
- * are unknown; bad arguments are EINVAL.
+ * than enabled by about that while), zero after a write; bad arguments
+ * are EINVAL.
  */
 TEST_F(count, system_pmc_times_across_cpu_hotplug)
 {
@@ -1412,17 +1463,119 @@ TEST_F(count, system_pmc_times_across_cpu_hotplug)
 	EXPECT_EQ(EINVAL, xioctl(self->fd, HWPMC_IOC_PMCRW_TIMES, &rt));
 	EXPECT_EQ(EFAULT, xioctl(self->fd, HWPMC_IOC_PMCRW_TIMES, (void *)8));
 	EXPECT_EQ(EINVAL, rw_times(self->fd, id ^ 0xF0, &rt));
-	/* a process PMC: the value, times unknown */
-	ASSERT_EQ(0, alloc_tc(self->fd, EV_SOFT(TASK_CLOCK), 0, &tc));
+	/* a sampling process PMC: the value, times unknown */
+	f = open("/dev/null", O_WRONLY);
+	ASSERT_LE(0, f);
+	ASSERT_EQ(0, configure(self->fd, f));
+	ASSERT_EQ(0, alloc_pmc(self->fd, PMC_MODE_TS, PMC_CLASS_SOFT,
+			       EV_SOFT(TASK_CLOCK), PMC_CPU_ANY, 0, 0,
+			       1000000, &tc));
 	ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTART, tc));
-	usleep(10000);
+	spin_a_while();
 	ASSERT_EQ(0, rw_times(self->fd, tc, &rt));
 	EXPECT_EQ(0, rt.pm_tflags);
 	EXPECT_EQ(0, rt.pm_enabled);
 	EXPECT_EQ(0, rt.pm_running);
-	EXPECT_LT(0, rt.pm_rw.pm_value);
 	EXPECT_EQ(0, simple(self->fd, HWPMC_IOC_PMCRELEASE, tc));
 	EXPECT_EQ(0, simple(self->fd, HWPMC_IOC_PMCRELEASE, id));
+	close(f);
+}
+
+static __u64 thread_cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (__u64)ts.tv_sec * 1000000000ULL + (__u64)ts.tv_nsec;
+}
+
+/* |a - b| <= b / 10 + slack */
+static int near(__u64 a, __u64 b, __u64 slack)
+{
+	__u64 d = a > b ? a - b : b - a;
+
+	return d <= b / 10 + slack;
+}
+
+/*
+ * A counting process PMC's times (decision 33): its target threads' time
+ * on a CPU while it runs.  For the caller itself, its thread's CPU time,
+ * which a task-clock count measures too; not its sleep; whole (running
+ * equals enabled: a software counter is always on its PMU); standing
+ * while stopped; zero after a write.  For a child, the child's CPU time
+ * (of its rusage) and no one else's.
+ */
+TEST_F(count, process_pmc_times)
+{
+	struct pmc_op_pmcrw_times rt;
+	__u64 t0, t1, en;
+	struct rusage ru;
+	__u32 id, tc;
+	int wfd, st;
+	pid_t pid;
+
+	ASSERT_EQ(0, alloc_tc(self->fd, EV_SOFT(TASK_CLOCK), 0, &id));
+	ASSERT_EQ(0, rw_times(self->fd, id, &rt));
+	EXPECT_EQ(PMC_RWT_TIMES, rt.pm_tflags);
+	EXPECT_EQ(0, rt.pm_enabled);	/* never started */
+	/* (the first start makes the counter set: not in the clock) */
+	ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTART, id));
+	t0 = thread_cpu_ns();
+	spin_a_while();
+	usleep(200000);			/* off CPU: not enabled */
+	t1 = thread_cpu_ns();
+	ASSERT_EQ(0, rw_times(self->fd, id, &rt));
+	TH_LOG("self: value %llu enabled %llu running %llu, CPU time %llu",
+	       (unsigned long long)rt.pm_rw.pm_value,
+	       (unsigned long long)rt.pm_enabled,
+	       (unsigned long long)rt.pm_running,
+	       (unsigned long long)(t1 - t0));
+	EXPECT_EQ(PMC_RWT_TIMES, rt.pm_tflags);
+	EXPECT_LT(10000000ULL, rt.pm_enabled);
+	EXPECT_TRUE(near(rt.pm_enabled, t1 - t0, 10000000));
+	EXPECT_TRUE(near(rt.pm_rw.pm_value, rt.pm_enabled, 10000000));
+	EXPECT_EQ(rt.pm_enabled, rt.pm_running);
+	ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTOP, id));
+	ASSERT_EQ(0, rw_times(self->fd, id, &rt));
+	en = rt.pm_enabled;
+	spin_a_while();
+	ASSERT_EQ(0, rw_times(self->fd, id, &rt));
+	EXPECT_EQ(en, rt.pm_enabled);	/* stopped: the times stand */
+	EXPECT_EQ(en, rt.pm_running);
+	EXPECT_EQ(0, rw(self->fd, id, PMC_F_NEWVALUE, &(__u64){ 0 }));
+	ASSERT_EQ(0, rw_times(self->fd, id, &rt));
+	EXPECT_EQ(0, rt.pm_enabled);
+	EXPECT_EQ(0, rt.pm_running);
+	EXPECT_EQ(0, simple(self->fd, HWPMC_IOC_PMCRELEASE, id));
+
+	/* a child: its CPU time (its rusage), that of no one else */
+	ASSERT_EQ(0, alloc(self->fd, PMC_MODE_TC, PMC_CLASS_SOFT,
+			   EV_SOFT(TASK_CLOCK), PMC_CPU_ANY, 0, 0, &tc));
+	pid = child_waiting(&wfd, spin_fn, NULL);
+	ASSERT_LT(0, pid);
+	ASSERT_EQ(0, attach(self->fd, tc, pid));
+	ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTART, tc));
+	ASSERT_EQ(1, write(wfd, "g", 1));
+	close(wfd);
+	ASSERT_EQ(pid, wait4(pid, &st, 0, &ru));
+	ASSERT_EQ(0, rw_times(self->fd, tc, &rt));
+	t1 = (__u64)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000000ULL +
+	     (__u64)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1000ULL;
+	TH_LOG("child: value %llu enabled %llu running %llu, rusage %llu",
+	       (unsigned long long)rt.pm_rw.pm_value,
+	       (unsigned long long)rt.pm_enabled,
+	       (unsigned long long)rt.pm_running, (unsigned long long)t1);
+	EXPECT_LT(10000000ULL, rt.pm_enabled);
+	/*
+	 * rusage has the child's fork and exit too, which its slices do
+	 * not (they end where perf ends its counters), long in the debug
+	 * kernel: at most that, at least half of it
+	 */
+	EXPECT_GE(t1 + t1 / 10 + 10000000, rt.pm_enabled);
+	EXPECT_LE(t1 / 2, rt.pm_enabled);
+	EXPECT_TRUE(near(rt.pm_rw.pm_value, rt.pm_enabled, 10000000));
+	EXPECT_EQ(rt.pm_enabled, rt.pm_running);
+	EXPECT_EQ(0, simple(self->fd, HWPMC_IOC_PMCRELEASE, tc));
 }
 
 /* -- counting process PMCs: the module's context switches ------------------ */
@@ -2567,61 +2720,20 @@ TEST_F(count, pmu_instructions_of_a_known_loop)
 }
 
 /*
- * Take the whole PMU with perf's pinned CPU-wide counters: on each online
- * CPU, pinned instructions counters opened until one is not scheduled
- * (perf reads a counter in the error state as 0 bytes).  The number of
- * descriptors in fds, or -errno.
- */
-static int perf_fill_pmu(int *fds, int max)
-{
-	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-	int n = 0, cpu, i, full;
-
-	for (cpu = 0; cpu < ncpu; cpu++)
-		for (full = 0, i = 0; !full && i < 32 && n < max; i++) {
-			struct perf_event_attr a = {
-				.type = PERF_TYPE_HARDWARE, .size = sizeof(a),
-				.config = PERF_COUNT_HW_INSTRUCTIONS,
-				.pinned = 1,
-			};
-			__u64 v;
-			int fd = (int)syscall(SYS_perf_event_open, &a, -1, cpu,
-					      -1, 0);
-
-			if (fd < 0)
-				return -errno;
-			fds[n++] = fd;
-			full = read(fd, &v, sizeof(v)) == 0;
-		}
-	return n;
-}
-
-static void spin_a_while(void)
-{
-	volatile unsigned long k;
-
-	for (k = 0; k < 20000000; k++)
-		;
-}
-
-static void spin_fn(void *arg)
-{
-	(void)arg;
-	spin_a_while();
-}
-
-/*
  * A counter perf cannot put on the PMU (its counters all taken by pinned
  * counters of others) is never a silent zero: a counting process PMC and
- * a system PMC fail to start with EBUSY; a sampling PMC's counter fails
- * when its target runs, and reading the PMC says ENODATA, also after the
- * stop, until a new value is written.  With the PMU free again the same
- * PMC counts.
+ * a counting system PMC start, count nothing, and say so: their plain
+ * reads are ENODATA, their times (decision 33) have enabled time and no
+ * running time (hwpmc-stat's <not counted>); a sampling system PMC fails
+ * to start, EBUSY; a sampling PMC's counter fails when its target runs,
+ * and reading the PMC says ENODATA, also after the stop, until a new
+ * value is written.  With the PMU free again the same PMCs count, whole.
  */
 TEST_F(count, pmu_taken_by_perf_is_no_silent_zero)
 {
 	__u32 ev = PMC_EV_PMU_HW_FIRST + PERF_COUNT_HW_INSTRUCTIONS;
-	__u32 tc, sc, ts, tsc;
+	struct pmc_op_pmcrw_times rt;
+	__u32 tc, sc, ss, ts, tsc;
 	int fds[512], n, i, e, logfd, wfd;
 	pid_t pid;
 	__u64 v;
@@ -2652,14 +2764,40 @@ TEST_F(count, pmu_taken_by_perf_is_no_silent_zero)
 	/* (made before them, perf would give it a counter of theirs) */
 	ASSERT_EQ(0, alloc(self->fd, PMC_MODE_SC, PMC_CLASS_PMU, ev, 0, 0,
 			   PMC_CAP_USER, &sc));
+	ASSERT_EQ(0, alloc_pmc(self->fd, PMC_MODE_SS, PMC_CLASS_PMU, ev, 0,
+			       0, PMC_CAP_USER, 100000, &ss));
 
-	EXPECT_EQ(EBUSY, simple(self->fd, HWPMC_IOC_PMCSTART, tc));
-	EXPECT_EQ(EBUSY, simple(self->fd, HWPMC_IOC_PMCSTART, sc));
+	ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTART, tc));
+	ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTART, sc));
+	EXPECT_EQ(EBUSY, simple(self->fd, HWPMC_IOC_PMCSTART, ss));
 	ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTART, ts));
 	ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTART, tsc));
 	ASSERT_EQ(0, go_and_wait(wfd, pid));
 	spin_a_while();
 	v = 0;
+	EXPECT_EQ(ENODATA, rw(self->fd, tc, PMC_F_OLDVALUE, &v));
+	EXPECT_EQ(ENODATA, rw(self->fd, sc, PMC_F_OLDVALUE, &v));
+	ASSERT_EQ(0, rw_times(self->fd, tc, &rt));
+	TH_LOG("process, not scheduled: value %llu enabled %llu running %llu",
+	       (unsigned long long)rt.pm_rw.pm_value,
+	       (unsigned long long)rt.pm_enabled,
+	       (unsigned long long)rt.pm_running);
+	EXPECT_EQ(PMC_RWT_TIMES, rt.pm_tflags);
+	EXPECT_LT(5000000ULL, rt.pm_enabled);	/* the spin, at least */
+	EXPECT_EQ(0, rt.pm_running);
+	EXPECT_EQ(0, rt.pm_rw.pm_value);
+	ASSERT_EQ(0, rw_times(self->fd, sc, &rt));
+	TH_LOG("system, not scheduled: value %llu enabled %llu running %llu",
+	       (unsigned long long)rt.pm_rw.pm_value,
+	       (unsigned long long)rt.pm_enabled,
+	       (unsigned long long)rt.pm_running);
+	EXPECT_EQ(PMC_RWT_TIMES, rt.pm_tflags);
+	EXPECT_LT(5000000ULL, rt.pm_enabled);
+	EXPECT_EQ(0, rt.pm_running);
+	EXPECT_EQ(0, rt.pm_rw.pm_value);
+	ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTOP, tc));
+	ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTOP, sc));
+	EXPECT_EQ(ENODATA, rw(self->fd, tc, PMC_F_OLDVALUE, &v));
 	EXPECT_EQ(ENODATA, rw(self->fd, ts, PMC_F_OLDVALUE, &v));
 	EXPECT_EQ(ENODATA, rw(self->fd, tsc, PMC_F_OLDVALUE, &v));
 	ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTOP, ts));
@@ -2673,21 +2811,97 @@ TEST_F(count, pmu_taken_by_perf_is_no_silent_zero)
 	v = 0;
 	EXPECT_EQ(0, rw(self->fd, ts, PMC_F_NEWVALUE, &v));
 	EXPECT_EQ(0, rw(self->fd, ts, PMC_F_OLDVALUE, &v));
+	EXPECT_EQ(0, rw(self->fd, tc, PMC_F_NEWVALUE, &v));
+	EXPECT_EQ(0, rw(self->fd, sc, PMC_F_NEWVALUE, &v));
 	ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTART, ts));
 	ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTART, tc));
 	ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTART, sc));
+	ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTART, ss));
 	spin_a_while();
 	ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTOP, ts));
 	ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTOP, tc));
+	ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTOP, sc));
+	ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTOP, ss));
 	v = 0;
 	EXPECT_EQ(0, rw(self->fd, ts, PMC_F_OLDVALUE, &v));
 	EXPECT_LT(20000000ULL, v);
 	EXPECT_LT(20000000ULL, value(self->fd, tc));
+	ASSERT_EQ(0, rw_times(self->fd, tc, &rt));
+	EXPECT_LT(0, rt.pm_running);
+	EXPECT_EQ(rt.pm_enabled, rt.pm_running);	/* whole */
+	ASSERT_EQ(0, rw_times(self->fd, sc, &rt));
+	EXPECT_LT(0, rt.pm_running);
+	EXPECT_EQ(rt.pm_enabled, rt.pm_running);
 	EXPECT_EQ(0, simple(self->fd, HWPMC_IOC_PMCRELEASE, ts));
 	EXPECT_EQ(0, simple(self->fd, HWPMC_IOC_PMCRELEASE, tsc));
 	EXPECT_EQ(0, simple(self->fd, HWPMC_IOC_PMCRELEASE, tc));
 	EXPECT_EQ(0, simple(self->fd, HWPMC_IOC_PMCRELEASE, sc));
+	EXPECT_EQ(0, simple(self->fd, HWPMC_IOC_PMCRELEASE, ss));
 	close(logfd);
+}
+
+/*
+ * A counting process PMC whose counter perf cannot schedule on CPU 0
+ * only (the PMU there taken by pinned counters of perf's first): its
+ * target thread spins as long on CPU 1 as on CPU 0, and the PMC's times
+ * say that it counted about half of its enabled time; what it counted is
+ * the spin on CPU 1 (decision 33).
+ */
+TEST_F(count, counter_set_partial_on_one_cpu)
+{
+	__u32 ev = PMC_EV_PMU_HW_FIRST + PERF_COUNT_HW_INSTRUCTIONS;
+	struct pmc_op_pmcrw_times rt;
+	__u64 one, v;
+	int fds[64], n, i, e;
+	__u32 tc;
+
+	if (!self->npmu)
+		SKIP(return, "no hardware PMU");
+	if (self->ci.pm_ncpu < 2)
+		SKIP(return, "one CPU");
+	e = alloc(self->fd, PMC_MODE_TC, PMC_CLASS_PMU, ev, PMC_CPU_ANY, 0,
+		  PMC_CAP_USER, &tc);
+	if (e == EINVAL)
+		SKIP(return, "no instructions event");
+	ASSERT_EQ(0, e);
+	/* one spin on CPU 1, whole */
+	ASSERT_EQ(0, pin_cpu(1));
+	ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTART, tc));
+	spin_a_while();
+	ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTOP, tc));
+	ASSERT_EQ(0, rw_times(self->fd, tc, &rt));
+	one = rt.pm_rw.pm_value;
+	EXPECT_EQ(rt.pm_enabled, rt.pm_running);
+	/* its counter set goes with it: the next is made after perf's */
+	ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCRELEASE, tc));
+
+	n = perf_fill_pmu_of(fds, 64, 0);
+	ASSERT_LT(0, n) TH_LOG("perf_event_open: %s", strerror(-n));
+	TH_LOG("%d pinned perf counters on CPU 0; one spin: %llu", n,
+	       (unsigned long long)one);
+	ASSERT_EQ(0, alloc(self->fd, PMC_MODE_TC, PMC_CLASS_PMU, ev,
+			   PMC_CPU_ANY, 0, PMC_CAP_USER, &tc));
+	ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTART, tc));
+	spin_a_while();
+	ASSERT_EQ(0, pin_cpu(0));
+	spin_a_while();
+	ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTOP, tc));
+	v = 0;
+	EXPECT_EQ(ENODATA, rw(self->fd, tc, PMC_F_OLDVALUE, &v));
+	ASSERT_EQ(0, rw_times(self->fd, tc, &rt));
+	TH_LOG("CPU 1 then CPU 0: value %llu enabled %llu running %llu",
+	       (unsigned long long)rt.pm_rw.pm_value,
+	       (unsigned long long)rt.pm_enabled,
+	       (unsigned long long)rt.pm_running);
+	EXPECT_EQ(PMC_RWT_TIMES, rt.pm_tflags);
+	EXPECT_LT(rt.pm_enabled * 3 / 10, rt.pm_running);
+	EXPECT_GT(rt.pm_enabled * 7 / 10, rt.pm_running);
+	/* the spin on CPU 1, and a little more (the calls around it) */
+	EXPECT_LE(one * 95 / 100, rt.pm_rw.pm_value);
+	EXPECT_GE(one * 110 / 100, rt.pm_rw.pm_value);
+	for (i = 0; i < n; i++)
+		close(fds[i]);
+	EXPECT_EQ(0, simple(self->fd, HWPMC_IOC_PMCRELEASE, tc));
 }
 
 /*

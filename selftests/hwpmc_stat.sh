@@ -18,8 +18,9 @@ check "page faults >= pages touched (2000 <= ${pf:-none})" test "${pf:-0}" -ge 2
 
 # CSV and JSON
 hwpmc-stat --csv -o "$out" -p page-faults ./hwpmc_touch 3000
-pf=$(sed -n 's/^total,page-faults,process,,\([0-9]*\),,$/\1/p' "$out")
-check "--csv total row (total,page-faults,process,,N,,: no times)" test -n "$pf"
+pf=$(sed -n 's/^total,page-faults,process,,\([0-9]*\),\([0-9]*\),\2$/\1/p' "$out")
+diag "$(grep '^total' "$out")"
+check "--csv total row (total,page-faults,process,,N,EN,EN: whole, with times)" test -n "$pf"
 hwpmc-stat --json -o "$out" -p task-clock ./hwpmc_touch 10 3
 check "--json has the counter" grep -q '"event":"task-clock","scope":"process","cpu":null,"value":[0-9]' "$out"
 check "--json has the exit status" grep -q '"exit_status":3}' "$out"
@@ -188,6 +189,71 @@ else
 	skip "a whole count: no share" "CPU 1 cannot go offline"
 	skip "a partial count: running < enabled in CSV" "CPU 1 cannot go offline"
 	skip "a partial count: the summary's share" "CPU 1 cannot go offline"
+fi
+
+# a counter perf cannot schedule (issue 12): the PMU taken first by
+# pinned counters of perf's (hwpmc_pmuhog) on every CPU: the count is
+# <not counted>, not a zero; on CPU 0 only, with the command on CPU 1
+# and then CPU 0: partial, scaled, with its share (decision 33)
+hog_start() {	# CPU...: hwpmc_pmuhog in the background, $hog its pid
+	./hwpmc_pmuhog "$@" > "$err" 2>&1 &
+	hog=$!
+	_i=0
+	while ! grep -q '^taken' "$err" && kill -0 $hog 2> /dev/null &&
+	      [ $_i -lt 100 ]; do
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+	diag "hwpmc_pmuhog $*: $(cat "$err")"
+	grep -q '^taken [1-9]' "$err"
+}
+hog_stop() {
+	kill $hog 2> /dev/null
+	wait $hog 2> /dev/null
+}
+if [ "$has_pmu" -eq 0 ]; then
+	for t in "-p" "-s" "partial -p"; do
+		skip "an unschedulable $t count is <not counted>" "no hardware PMU in this machine"
+	done
+elif hog_start; then
+	hwpmc-stat --summary -p instructions ./hwpmc_spin 0.3 2> "$out"
+	sed 's/^/# /' "$out"
+	check "an unschedulable -p count is <not counted>" \
+		grep -q '<not counted>.*instructions' "$out"
+	hwpmc-stat --csv -o "$out" -p instructions ./hwpmc_spin 0.3
+	diag "$(grep '^total' "$out")"
+	check "... its CSV: enabled about 0.3 s, running 0" awk -F, '
+		$1 == "total" { found = 1; if (!($6 > 200000000 && $7 == 0)) exit 1 }
+		END { exit !found }' "$out"
+	hwpmc-stat --summary -c 0 -s instructions ./hwpmc_spin 0.3 2> "$out"
+	sed 's/^/# /' "$out"
+	check "an unschedulable -s count is <not counted>" \
+		grep -q '<not counted>.*instructions' "$out"
+	hog_stop
+	if ! command -v taskset > /dev/null; then
+		skip "a partial -p count is scaled, with its share" "no taskset"
+	elif hog_start 0; then
+		twocpus="taskset 2 ./hwpmc_spin 0.3; taskset 1 ./hwpmc_spin 0.3"
+		hwpmc-stat --csv -o "$out" -d -p instructions sh -c "$twocpus"
+		diag "$(grep '^total' "$out")"
+		check "a partial -p count: running about half of enabled" awk -F, '
+			$1 == "total" { found = 1
+				if (!($6 > 500000000 && $7 > $6 * 0.3 && $7 < $6 * 0.7)) exit 1 }
+			END { exit !found }' "$out"
+		hwpmc-stat --summary -d -p instructions sh -c "$twocpus" 2> "$out"
+		sed 's/^/# /' "$out"
+		check "a partial -p count: the summary's share" \
+			grep -q 'instructions.*([3-6][0-9]\.[0-9][0-9]%)' "$out"
+		hog_stop
+	else
+		hog_stop
+		skip "a partial -p count is scaled, with its share" "the PMU of CPU 0 could not be taken"
+	fi
+else
+	hog_stop
+	for t in "-p" "-s" "partial -p"; do
+		skip "an unschedulable $t count is <not counted>" "the PMU could not be taken"
+	done
 fi
 
 # errors: usage (64) with a message naming the problem

@@ -11,8 +11,10 @@
  * "config="), and the vendor events of the CPU's pmu-events table
  * (pmc_pmu.c: "INST_RETIRED.ANY", "inst_retired.any", "ex_ret_instr",
  * "INST_RETIRED"; FreeBSD's "iap-", "iaf-" and "k8-" prefixes are
- * accepted on them).  A vendor event spelt exactly, but for case, wins
- * over everything else; otherwise the generic names come first.
+ * accepted on them), and where the build had libpfm4 their libpfm4
+ * names, "[pmu::]EVENT[:UMASK][:modifier]..." (pmc_pfm_parse(), decision
+ * 32).  A vendor event spelt exactly, but for case, wins over everything
+ * else; otherwise the generic names come first.
  * Matching ignores case and treats '-', '_', '.' and ' ' as equal.
  *
  * Modifiers: ":u" user mode only, ":k" kernel mode only, ":p" (up to

@@ -3,7 +3,7 @@
 """
 libhwpmc: turn the kernel's pmu-events JSON tables into C, at build time.
 
-    gen_pmu_events.py ARCHDIR OUT.c
+    gen_pmu_events.py [--pfm PFM.tsv] ARCHDIR OUT.c
     gen_pmu_events.py --metrics ARCHDIR OUT.c
 
 ARCHDIR is tools/perf/pmu-events/arch of a kernel source tree (mk/user.mk
@@ -17,6 +17,15 @@ the long description where it says more than the brief one), with
 arm64's ArchStdEvent references resolved against the architecture's
 standard events (the JSON files at the top of arm64/).  Uncore and other
 non-core events are left out.  Layout: libhwpmc/pmu_events.h.
+
+With --pfm, OUT.c also holds libpfm4's names of the events (docs/design.md
+decision 32): PFM.tsv is what gen_pfm_events (linked with Debian's libpfm4)
+printed, one line per libpfm4 name with its perf encoding.  A model's
+libpfm4 PMUs are those PFM_MODELS names; a libpfm4 name of one of them
+becomes an alias of the model's event whose encoding (by the
+architectural layout the library uses without sysfs) is the same
+config, config1 and config2; a name no event has the encoding of gets no
+alias.  The counts matched per model are in OUT.c's first comment.
 
 With --metrics, OUT.c holds the derived metrics of each model instead
 (MetricName, MetricExpr, MetricGroup, ScaleUnit, BriefDescription of the
@@ -72,6 +81,116 @@ def encoding(ev, arch):
             if idx in MSR_TERMS and num(ev["MSRValue"]) != 0:
                 terms.append("%s=%#x" % (MSR_TERMS[idx], num(ev["MSRValue"])))
     return ",".join(terms)
+
+
+# The layouts of pmc_pmu.c's fmt_intel, fmt_amd and fmt_arm64: term ->
+# (register, [(low bit, high bit)]), a value's low bits in the first range
+LAYOUT_INTEL = {
+    "event": (0, [(0, 7)]), "umask": (0, [(8, 15)]), "edge": (0, [(18, 18)]),
+    "pc": (0, [(19, 19)]), "any": (0, [(21, 21)]), "inv": (0, [(23, 23)]),
+    "cmask": (0, [(24, 31)]), "in_tx": (0, [(32, 32)]),
+    "in_tx_cp": (0, [(33, 33)]), "ldlat": (1, [(0, 15)]),
+    "offcore_rsp": (1, [(0, 63)]), "frontend": (1, [(0, 23)])}
+LAYOUT_AMD = {
+    "event": (0, [(0, 7), (32, 35)]), "umask": (0, [(8, 15)]),
+    "edge": (0, [(18, 18)]), "inv": (0, [(23, 23)]), "cmask": (0, [(24, 31)])}
+LAYOUT_ARM64 = {"event": (0, [(0, 15)]), "long": (1, [(0, 0)])}
+
+# The libpfm4 core PMUs of each table (JSON directory): libpfm4 has no
+# interface that maps a CPU id to its PMU model (its detection reads the
+# running CPU's CPUID; LIBPFM_FORCE_PMU takes a PMU name), and the
+# overlap of encodings does not tell either (Zen 3's table shares more
+# encodings with libpfm4's Zen 4 PMU than with its Zen 3 one).  So the
+# models are named here, from libpfm4's own model lists and descriptions
+# (its PMU "icl" covers Ice Lake, Tiger Lake and Rocket Lake); the events
+# and their names all come from libpfm4.  The first PMU names the model
+# in messages; the others are accepted as prefixes too.
+PFM_MODELS = {
+    "bonnell": ("atom",), "nehalemep": ("nhm",), "nehalemex": ("nhm_ex",),
+    "westmereep-sp": ("wsm",), "westmereep-dp": ("wsm_dp",),
+    "sandybridge": ("snb",), "jaketown": ("snb_ep",),
+    "ivybridge": ("ivb",), "ivytown": ("ivb_ep",),
+    "haswell": ("hsw",), "haswellx": ("hsw_ep",),
+    "broadwell": ("bdw",), "broadwellx": ("bdw_ep",),
+    "broadwellde": ("bdw_ep",), "skylake": ("skl",), "skylakex": ("skx",),
+    "cascadelakex": ("clx",), "icelake": ("icl",), "tigerlake": ("icl",),
+    "rocketlake": ("icl",), "icelakex": ("icx",),
+    "sapphirerapids": ("spr",), "silvermont": ("slm",),
+    "goldmont": ("glm",), "knightslanding": ("knl", "knm"),
+    "snowridgex": ("tmt",), "elkhartlake": ("tmt",),
+    "amdzen1": ("amd64_fam17h_zen1", "amd64_fam17h"),
+    "amdzen2": ("amd64_fam17h_zen2",), "amdzen3": ("amd64_fam19h_zen3",),
+    "amdzen4": ("amd64_fam19h_zen4",),
+    # an arm64 libpfm4's (Debian's amd64 one has no arm64 PMU)
+    "arm/cortex-a57-a72": ("arm_ac57", "arm_ac72"),
+    "arm/cortex-a53": ("arm_ac53",), "arm/neoverse-n1": ("arm_n1",),
+    "arm/neoverse-n2-v2": ("arm_n2", "arm_v2"), "arm/neoverse-v1": ("arm_v1",),
+}
+
+
+def config_of(enc, layout):
+    """(config, config1, config2) of perf terms by layout; None if a term
+    is not in it."""
+    regs = [0, 0, 0]
+    for t in enc.split(","):
+        k, _, v = t.partition("=")
+        val = int(v, 0) if v else 1
+        if k in ("config", "config1", "config2"):
+            regs[{"config": 0, "config1": 1, "config2": 2}[k]] = val
+            continue
+        if k not in layout:
+            return None
+        reg, ranges = layout[k]
+        for lo, hi in ranges:
+            w = hi - lo + 1
+            regs[reg] |= (val & ((1 << w) - 1)) << lo
+            val >>= w
+    return tuple(regs)
+
+
+def load_pfm(path):
+    """gen_pfm_events' output: (arch, {pmu: [(name, config tuple)]})."""
+    arch, pmus = None, {}
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            if line.startswith("#arch "):
+                arch = line.split()[1]
+                continue
+            pmu, name, c0, c1, c2 = line.rstrip("\n").split("\t")
+            pmus.setdefault(pmu, []).append(
+                (name, (int(c0, 0), int(c1, 0), int(c2, 0))))
+    return arch, pmus
+
+
+def pfm_aliases(subdir, arch, evs, pfm):
+    """libpfm4's names of events evs (a table's [(name, ev, topic)]):
+    (PMU names, [(name, position in evs)] sorted by lower-case name, report
+    line)."""
+    want = PFM_MODELS.get(subdir, ())
+    pfm_arch, pmus = pfm
+    if pfm_arch != ("x86" if arch == ARCH_X86 else "arm64"):
+        return "", [], None
+    have = [p for p in want if p in pmus]
+    if not have:
+        return "", [], "%s: no libpfm4 PMU (%s)" % (
+            subdir, ", ".join(want) if want else "none known")
+    layout = LAYOUT_ARM64 if arch == ARCH_ARM64 else \
+        LAYOUT_AMD if subdir.startswith("amd") else LAYOUT_INTEL
+    by_cfg = {}
+    for i, (lname, ev, _) in enumerate(evs):
+        cfg = config_of(encoding(ev, arch), layout)
+        if cfg is None:
+            continue
+        # several events of one encoding: the first not deprecated
+        old = by_cfg.get(cfg)
+        if old is None or (evs[old][1].get("Deprecated") == "1" and
+                           ev.get("Deprecated") != "1"):
+            by_cfg[cfg] = i
+    names = pmus[have[0]]
+    out = sorted(((n, by_cfg[c]) for n, c in names if c in by_cfg),
+                 key=lambda a: (a[0].lower(), a[1]))
+    return ",".join(have), out, "%s (%s): %d of %d libpfm4 names" % (
+        subdir, have[0], len(out), len(names))
 
 
 def load(path):
@@ -292,21 +411,35 @@ def main():
     if len(sys.argv) == 4 and sys.argv[1] == "--metrics":
         main_metrics(sys.argv[2], sys.argv[3])
         return
+    pfm = (None, {})
+    if len(sys.argv) == 5 and sys.argv[1] == "--pfm":
+        pfm = load_pfm(sys.argv[2])
+        del sys.argv[1:3]
     if len(sys.argv) != 3:
-        sys.exit("usage: gen_pmu_events.py [--metrics] ARCHDIR OUT.c")
+        sys.exit("usage: gen_pmu_events.py [--metrics | --pfm PFM.tsv] "
+                 "ARCHDIR OUT.c")
     archdir, outpath = sys.argv[1], sys.argv[2]
     pool = Pool()
     pool.add("")
     std = arm64_std(archdir)
     events = {}		# (name, enc, desc, topic, period, flags, ldesc) -> index
-    tables = []		# (name, arch, first, count, atom)
+    tables = []		# (name, arch, first, count, atom, pfm, afirst, acount)
     index = []
+    aliases = []	# (name, position in its table)
+    reports = []	# libpfm4 aliases per model, for OUT.c's comment
     table_of = {}
     maps = []
 
-    def add_table(name, arch, evs):
-        """Events evs as table name: (name, arch, first, count, atom)."""
+    def add_table(name, arch, evs, pfm_ok=True):
+        """Events evs as table name: (name, arch, first, count, atom, pfm,
+        afirst, acount)."""
         first = len(index)
+        pmus, al, report = pfm_aliases(name, arch, evs, pfm) if pfm_ok \
+            else ("", [], None)
+        if report:
+            reports.append(report)
+        afirst = len(aliases)
+        aliases.extend((pool.add(n), i) for n, i in al)
         for lname, ev, topic in evs:
             desc = (ev.get("BriefDescription") or
                     ev.get("PublicDescription") or "").strip()
@@ -326,7 +459,8 @@ def main():
             if rec not in events:
                 events[rec] = len(events)
             index.append(events[rec])
-        tables.append((pool.add(name), arch, first, len(index) - first, 0))
+        tables.append((pool.add(name), arch, first, len(index) - first, 0,
+                       pool.add(pmus), afirst, len(aliases) - afirst))
 
     for arch in (ARCH_X86, ARCH_ARM64):
         for cpuid, subdir in mapfile(archdir, arch):
@@ -338,11 +472,16 @@ def main():
                 # hybrid: the E-cores' events, the table after the core's
                 atom = model_events(archdir, arch, subdir, std, ATOM_UNITS)
                 if atom:
-                    add_table(subdir + "/cpu_atom", arch, atom)
+                    add_table(subdir + "/cpu_atom", arch, atom, False)
                     t = tables[table_of[key]]
-                    tables[table_of[key]] = t[:4] + (len(tables),)
+                    tables[table_of[key]] = t[:4] + (len(tables),) + t[5:]
             maps.append((pool.add(cpuid), table_of[key]))
 
+    if pfm[0]:
+        sys.stderr.write("gen_pmu_events: libpfm4 aliases: %d names of %d "
+                         "tables (per table: %s)\n" % (
+                             len(aliases), sum(1 for t in tables if t[7]),
+                             outpath))
     if len(events) > 0xffff:
         sys.exit("too many distinct events for a 16-bit index")
     with open(outpath + ".tmp", "w", encoding="utf-8") as f:
@@ -350,6 +489,12 @@ def main():
                 "/* Generated by libhwpmc/gen_pmu_events.py from the "
                 "kernel's pmu-events JSON; do not edit. */\n"
                 "#include \"pmu_events.h\"\n\n")
+        if reports:
+            f.write("/*\n * libpfm4 aliases (gen_pfm_events, decision 32), per "
+                    "table:\n")
+            for r in reports:
+                f.write(" *   %s\n" % r)
+            f.write(" */\n\n")
         f.write("const char hwpmc_pe_pool[%d] =\n" % pool.size)
         for s in pool.parts:
             f.write('\t"%s\\0"\n' % cstr(s))
@@ -364,7 +509,11 @@ def main():
         f.write("};\n\nconst struct hwpmc_pe_table hwpmc_pe_tables[%d] = {\n"
                 % len(tables))
         for t in tables:
-            f.write("\t{ %d, %d, %d, %d, %d },\n" % t)
+            f.write("\t{ %d, %d, %d, %d, %d, %d, %d, %d },\n" % t)
+        f.write("};\n\nconst struct hwpmc_pe_alias hwpmc_pe_aliases[%d] = {\n"
+                % max(len(aliases), 1))
+        for a in aliases or [(0, 0)]:
+            f.write("\t{ %d, %d },\n" % a)
         f.write("};\n\nconst struct hwpmc_pe_map hwpmc_pe_maps[%d] = {\n"
                 % len(maps))
         for m in maps:

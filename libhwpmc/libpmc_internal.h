@@ -136,6 +136,13 @@ int	pmc_pmu_event_at(int _table, unsigned int _i, struct pmc_pmu_event *_ev);
 int	pmc_pmu_find(int _table, const char *_name);
 int	pmc_pmu_find_exact(int _table, const char *_name);
 int	pmc_pmu_find_fuzzy(int _table, const char *_name);
+/* libpfm4's names (decision 32) */
+const char *pmc_pmu_pfm_pmus(int _table);
+int	pmc_pmu_pfm_find(int _table, const char *_name);
+int	pmc_pmu_pfm_umasks(int _table, const char *_event, char *_buf,
+			   size_t _len);
+const char *pmc_pmu_pfm_name(int _table, unsigned int _i);
+int	pmc_pmu_pfm_in(const char *_pmus, const char *_pmu, size_t _n);
 void	pmc_pmu_terms_list(const struct pmc_pmu_desc *_d, char *_buf,
 			   size_t _len);
 int	pmc_pmu_set_term(const struct pmc_pmu_desc *_d, const char *_term,

@@ -263,6 +263,7 @@ const char *pmc_pmu_cpuid(void);
 const char *pmc_pmu_model(void);
 int	pmc_pmu_event_info(int _idx, struct pmc_pmu_event_info *_info);
 const char *pmc_pmu_event_long_desc(int _idx);
+const char *pmc_pmu_event_pfm_name(int _idx);
 
 /* Names. */
 const char *pmc_name_of_capability(enum pmc_caps _c);

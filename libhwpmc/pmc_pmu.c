@@ -560,13 +560,26 @@ int pmc_pmu_event_at(int table, unsigned int i, struct pmc_pmu_event *ev)
 
 /*
  * The index of the event named name in table: case-insensitive, then
- * with '-', '_', '.' and ' ' equal ("inst-retired-any").  -1 if none.
+ * with '-', '_', '.' and ' ' equal ("inst-retired-any"), then by its
+ * libpfm4 name ("INST_RETIRED:ANY_P", "skx::INST_RETIRED"; decision
+ * 32).  -1 if none.
  */
 int pmc_pmu_find(int table, const char *name)
 {
 	int i = pmc_pmu_find_exact(table, name);
+	const char *dc;
 
-	return i >= 0 ? i : pmc_pmu_find_fuzzy(table, name);
+	if (i < 0)
+		i = pmc_pmu_find_fuzzy(table, name);
+	if (i >= 0)
+		return i;
+	dc = strstr(name, "::");
+	if (!dc)
+		return pmc_pmu_pfm_find(table, name);
+	if (!pmc_pmu_pfm_in(pmc_pmu_pfm_pmus(table), name,
+			    (size_t)(dc - name)))
+		return -1;
+	return pmc_pmu_pfm_find(table, dc + 2);
 }
 
 /* ... case-insensitive only */
@@ -593,4 +606,112 @@ int pmc_pmu_find_fuzzy(int table, const char *name)
 		    pmc_lib_same_name(ev.name, name))
 			return (int)i;
 	return -1;
+}
+
+/* ---- libpfm4's names (decision 32) ---- */
+
+/* table's libpfm4 PMUs, "skx" or "knl,knm"; "" when it has none. */
+const char *pmc_pmu_pfm_pmus(int table)
+{
+	if (table < 0 || (unsigned int)table >= hwpmc_pe_ntables)
+		return "";
+	return PE_STR(hwpmc_pe_tables[table].pfm);
+}
+
+/* Is pmu (n characters) one of pmus ("knl,knm")?  Case-insensitive. */
+int pmc_pmu_pfm_in(const char *pmus, const char *pmu, size_t n)
+{
+	const char *p = pmus;
+	size_t m;
+
+	while (n && *p) {
+		m = strcspn(p, ",");
+		if (m == n && !strncasecmp(p, pmu, n))
+			return 1;
+		p += m;
+		if (*p)
+			p++;
+	}
+	return 0;
+}
+
+static int pfm_alias_cmp(const void *key, const void *elt)
+{
+	return strcasecmp(key, PE_STR(((const struct hwpmc_pe_alias *)elt)->name));
+}
+
+/*
+ * The event of table whose libpfm4 name is name ("INST_RETIRED:ANY_P",
+ * "INST_RETIRED"; no PMU prefix, no modifiers), case-insensitive: its
+ * index, or -1.
+ */
+int pmc_pmu_pfm_find(int table, const char *name)
+{
+	const struct hwpmc_pe_table *t;
+	const struct hwpmc_pe_alias *a;
+
+	if (table < 0 || (unsigned int)table >= hwpmc_pe_ntables)
+		return -1;
+	t = &hwpmc_pe_tables[table];
+	if (!t->acount)
+		return -1;
+	a = bsearch(name, &hwpmc_pe_aliases[t->afirst], t->acount,
+		    sizeof(*a), pfm_alias_cmp);
+	return a ? (int)a->event : -1;
+}
+
+/*
+ * The libpfm4 unit masks of event ("INST_RETIRED") that have an alias,
+ * comma-separated, into buf: how many there are (0: no libpfm4 name of
+ * event with a unit mask is an alias here).
+ */
+int pmc_pmu_pfm_umasks(int table, const char *event, char *buf, size_t len)
+{
+	const struct hwpmc_pe_table *t;
+	size_t n = strlen(event), off = 0;
+	unsigned int i;
+	int count = 0;
+	const char *s;
+
+	if (len)
+		buf[0] = '\0';
+	if (table < 0 || (unsigned int)table >= hwpmc_pe_ntables)
+		return 0;
+	t = &hwpmc_pe_tables[table];
+	for (i = 0; i < t->acount; i++) {
+		s = PE_STR(hwpmc_pe_aliases[t->afirst + i].name);
+		if (strncasecmp(s, event, n) || s[n] != ':')
+			continue;
+		count++;
+		if (off < len)
+			off += (size_t)snprintf(buf + off, len - off, "%s%s",
+						off ? ", " : "", s + n + 1);
+	}
+	return count;
+}
+
+/*
+ * A libpfm4 name of event i of table, "INST_RETIRED:ANY_P" (with a unit
+ * mask where one names it), or NULL when libpfm4 names none of that
+ * encoding.
+ */
+const char *pmc_pmu_pfm_name(int table, unsigned int i)
+{
+	const struct hwpmc_pe_table *t;
+	const char *best = NULL, *s;
+	unsigned int k;
+
+	if (table < 0 || (unsigned int)table >= hwpmc_pe_ntables)
+		return NULL;
+	t = &hwpmc_pe_tables[table];
+	for (k = 0; k < t->acount; k++) {
+		if (hwpmc_pe_aliases[t->afirst + k].event != i)
+			continue;
+		s = PE_STR(hwpmc_pe_aliases[t->afirst + k].name);
+		if (!best || (strchr(s, ':') && !strchr(best, ':')))
+			best = s;
+		if (strchr(best, ':'))
+			break;
+	}
+	return best;
 }

@@ -2,8 +2,9 @@
 /*
  * libhwpmc: the vendor event tables through pmc(3): FreeBSD's pmc_pmu_*
  * functions (same names, arguments and return conventions) and the Linux
- * additions pmc_pmu_cpuid(), pmc_pmu_model(), pmc_pmu_event_info() and
- * pmc_pmu_event_long_desc().
+ * additions pmc_pmu_cpuid(), pmc_pmu_model(), pmc_pmu_event_info(),
+ * pmc_pmu_event_long_desc() and pmc_pmu_event_pfm_name().  Event names
+ * are the tables' or their libpfm4 aliases (pmc_pmu_find()).
  *
  * The CPU is HWPMC_CPUID's or this machine's (pmc_pmu.c); where FreeBSD
  * takes a cpuid argument, NULL means that CPU and a string another one,
@@ -152,6 +153,23 @@ const char *pmc_pmu_event_long_desc(int idx)
 		return NULL;
 	}
 	return *ev.ldesc ? ev.ldesc : ev.desc;
+}
+
+/* libpfm4's name of the event (decision 32), or NULL (ENOENT). */
+const char *pmc_pmu_event_pfm_name(int idx)
+{
+	struct pmc_pmu_event ev;
+	const char *s;
+	int t = pmu_table(NULL);
+
+	if (idx < 0 || pmc_pmu_event_at(t, (unsigned int)idx, &ev) < 0) {
+		errno = idx < 0 ? EINVAL : ENOENT;
+		return NULL;
+	}
+	s = pmc_pmu_pfm_name(t, (unsigned int)idx);
+	if (!s)
+		errno = ENOENT;
+	return s;
 }
 
 int pmc_pmu_enabled(void)

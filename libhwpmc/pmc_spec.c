@@ -11,8 +11,10 @@
  * "config="), and the vendor events of the CPU's pmu-events table
  * (pmc_pmu.c: "INST_RETIRED.ANY", "inst_retired.any", "ex_ret_instr",
  * "INST_RETIRED"; FreeBSD's "iap-", "iaf-" and "k8-" prefixes are
- * accepted on them).  A vendor event spelt exactly, but for case, wins
- * over everything else; otherwise the generic names come first.
+ * accepted on them), and where the build had libpfm4 their libpfm4
+ * names, "[pmu::]EVENT[:UMASK][:modifier]..." (pmc_pfm_parse(), decision
+ * 32).  A vendor event spelt exactly, but for case, wins over everything
+ * else; otherwise the generic names come first.
  * Matching ignores case and treats '-', '_', '.' and ' ' as equal.
  *
  * Modifiers: ":u" user mode only, ":k" kernel mode only, ":p" (up to
@@ -703,6 +705,141 @@ static int pmc_atom_terms(const struct pmc_pmu_cpu *cpu, const char *terms,
 	return 0;
 }
 
+/* libpfm4's modifiers hwpmc takes, and the perf terms they become */
+static const struct { const char *mod, *term; } pmc_pfm_mods[] = {
+	{ "c", "cmask" }, { "i", "inv" }, { "e", "edge" }, { "t", "any" },
+	{ "ldlat", "ldlat" }, { "intx", "in_tx" }, { "intxcp", "in_tx_cp" },
+};
+#define PFM_MODS	"u, k, c, i, e, t, ldlat, intx, intxcp"
+
+/*
+ * libpfm4's spelling (decision 32), "[pmu::]EVENT[:UMASK][:mod[=v]]...",
+ * of a vendor event of table: the event's index; the perf terms of the
+ * modifiers c, i, e, t, ldlat, intx, intxcp in terms ("cmask=2,inv"), and
+ * the modes of u and k in *modes (0: both, libpfm4's default).  -2 when
+ * name is not libpfm4's (no "::", and no libpfm4 event of the table is
+ * named by its first component), -1 with err set on an error.
+ */
+static int pmc_pfm_parse(int table, const char *name, const char *spec,
+			 char *terms, size_t tlen, uint32_t *modes, char *err,
+			 size_t errlen)
+{
+	char buf[SPECMAX], key[SPECMAX], umasks[400], *ev, *comp[16];
+	char *eq, *dc;
+	const char *pmus = pmc_pmu_pfm_pmus(table);
+	int n = 0, i, j, idx, used, u = -1, k = -1, nmask;
+	size_t off = 0;
+	long v;
+
+	terms[0] = '\0';
+	*modes = 0;
+	if (strlen(name) >= sizeof(buf))
+		return -2;
+	strcpy(buf, name);
+	ev = buf;
+	dc = strstr(buf, "::");
+	if (dc) {
+		*dc = '\0';
+		ev = dc + 2;
+		if (!*pmus)
+			FAIL("libpfm4 PMU '%s' in '%s': no libpfm4 names for %s (hwpmc built without libpfm4, or libpfm4 has no such model)",
+			     buf, spec, table < 0 ? "this CPU" :
+			     pmc_pmu_table_name(table));
+		if (!pmc_pmu_pfm_in(pmus, buf, strlen(buf)))
+			FAIL("libpfm4 PMU '%s' in '%s' is not this CPU's (%s's: %s)",
+			     buf, spec, pmc_pmu_table_name(table), pmus);
+	} else if (!*pmus) {
+		return -2;
+	}
+	for (comp[n++] = ev; n < (int)ARRAY_SIZE(comp) &&
+	     (eq = strchr(comp[n - 1], ':')); n++) {
+		*eq = '\0';
+		comp[n] = eq + 1;
+	}
+	if (strchr(comp[n - 1], ':'))
+		FAIL("too many libpfm4 attributes in '%s'", spec);
+	if (!*comp[0])
+		FAIL("no libpfm4 event in '%s'", spec);
+	/* a vendor event spelt as perf does, with perf's modifiers, is perf's */
+	if (!dc && pmc_pmu_find_exact(table, comp[0]) >= 0 &&
+	    (n == 1 || (n == 2 && *comp[1] &&
+			strspn(comp[1], "ukpUKP") == strlen(comp[1]))))
+		return -2;
+	idx = -1;
+	used = 1;
+	if (n >= 2) {
+		snprintf(key, sizeof(key), "%s:%s", comp[0], comp[1]);
+		idx = pmc_pmu_pfm_find(table, key);
+		used = 2;
+	}
+	nmask = pmc_pmu_pfm_umasks(table, comp[0], umasks, sizeof(umasks));
+	if (idx < 0) {
+		used = 1;
+		idx = pmc_pmu_pfm_find(table, comp[0]);
+	}
+	if (idx < 0 && !nmask) {
+		if (!dc)
+			return -2;
+		FAIL("unknown libpfm4 event '%s' in '%s' (no event of %s's %s table has a libpfm4 name of that; hwpmc-control -L -v lists them)",
+		     comp[0], spec, pmus, pmc_pmu_table_name(table));
+	}
+	if (idx < 0 && n < 2)
+		FAIL("libpfm4 event '%s' in '%s' needs a unit mask here (those with an event of the same encoding: %s)",
+		     comp[0], spec, umasks);
+	if (idx < 0)
+		FAIL("unknown libpfm4 unit mask '%s' of %s in '%s' (those with an event of the same encoding: %s)",
+		     comp[1], comp[0], spec, umasks);
+	for (i = used; i < n; i++) {
+		eq = strchr(comp[i], '=');
+		if (eq)
+			*eq++ = '\0';
+		if (!strcasecmp(comp[i], "u") || !strcasecmp(comp[i], "k")) {
+			if (eq && strcmp(eq, "0") && strcmp(eq, "1"))
+				FAIL("bad value '%s' of libpfm4 modifier '%s' in '%s' (0 or 1)",
+				     eq, comp[i], spec);
+			*(tolower((unsigned char)comp[i][0]) == 'u' ? &u : &k) =
+				!eq || *eq == '1';
+			continue;
+		}
+		for (j = 0; j < (int)ARRAY_SIZE(pmc_pfm_mods); j++)
+			if (!strcasecmp(comp[i], pmc_pfm_mods[j].mod))
+				break;
+		if (j < (int)ARRAY_SIZE(pmc_pfm_mods)) {
+			if (eq && !*eq)
+				FAIL("no value of libpfm4 modifier '%s' in '%s'",
+				     comp[i], spec);
+			if (!strcmp(pmc_pfm_mods[j].mod, "c") ||
+			    !strcmp(pmc_pfm_mods[j].mod, "ldlat")) {
+				if (!eq)
+					FAIL("libpfm4 modifier '%s' in '%s' needs a value ('%s=2')",
+					     comp[i], spec, comp[i]);
+			} else if (eq && strcmp(eq, "0") && strcmp(eq, "1")) {
+				FAIL("bad value '%s' of libpfm4 modifier '%s' in '%s' (0 or 1)",
+				     eq, comp[i], spec);
+			}
+			v = snprintf(terms + off, tlen - off, "%s%s%s%s",
+				     off ? "," : "", pmc_pfm_mods[j].term,
+				     eq ? "=" : "", eq ? eq : "");
+			if (v < 0 || (size_t)v >= tlen - off)
+				FAIL("'%s' is too long", spec);
+			off += (size_t)v;
+			continue;
+		}
+		snprintf(key, sizeof(key), "%s:%s", comp[0], comp[i]);
+		if (pmc_pmu_pfm_find(table, key) >= 0)
+			FAIL("'%s' in '%s': libpfm4 names with more than one unit mask are no aliases (an alias names one event of the table)",
+			     comp[i], spec);
+		FAIL("unknown libpfm4 attribute '%s' of %s in '%s' (unit masks: %s; modifiers: " PFM_MODS ")",
+		     comp[i], comp[0], spec, nmask ? umasks : "none");
+	}
+	/* as libpfm4: u and k as given, the one not given off */
+	if (u >= 0 || k >= 0)
+		*modes = (u > 0 ? PMC_CAP_USER : 0) | (k > 0 ? PMC_CAP_SYSTEM : 0);
+	if ((u >= 0 || k >= 0) && !*modes)
+		FAIL("'%s' counts in neither user nor kernel mode", spec);
+	return idx;
+}
+
 /*
  * Is name ("sys:event[:modifiers]") a tracepoint rather than an event
  * with modifiers?  When what follows the ':' is not modifier letters,
@@ -740,7 +877,8 @@ static int pmc_parse(const char *spec, int machine,
 		     char *err, size_t errlen)
 {
 	char buf[SPECMAX], *name, *mod = NULL, *tok, *next, *slash, *comma;
-	char *tp = NULL;
+	char *tp = NULL, pfmname[SPECMAX], pfmterms[SPECMAX] = "";
+	int pfm = -2;
 	struct pmc_evref ev = { 0 };
 	struct pmc_pmu_cpu cpu;
 	uint32_t cl = 0, modes = 0, precise = 0;
@@ -785,9 +923,26 @@ static int pmc_parse(const char *spec, int machine,
 			*next++ = '\0';
 		if (!*name)
 			FAIL("no event in '%s'", spec);
-		/* perf's tracepoints, "sys:name[:modifiers]" */
 		mod = strchr(name, ':');
-		if (pmc_tracepoint_form(name, cpu.table)) {
+		/* libpfm4's "[pmu::]EVENT:UMASK:u" (decision 32) */
+		pfm = mod ? pmc_pfm_parse(cpu.table, name, spec, pfmterms,
+					  sizeof(pfmterms), &modes, err,
+					  errlen) : -2;
+		if (pfm == -1)
+			return -1;
+		if (pfm >= 0) {
+			struct pmc_pmu_event pe;
+
+			if (pmc_pmu_event_at(cpu.table, (unsigned int)pfm,
+					     &pe) < 0 ||
+			    strlen(pe.name) >= sizeof(pfmname))
+				FAIL("libpfm4 name '%s': no event", spec);
+			strcpy(pfmname, pe.name);
+			name = pfmname;
+			mod = NULL;
+		}
+		/* perf's tracepoints, "sys:name[:modifiers]" */
+		if (mod && pmc_tracepoint_form(name, cpu.table)) {
 			tp = name;
 			mod = strchr(mod + 1, ':');
 		}
@@ -890,6 +1045,15 @@ static int pmc_parse(const char *spec, int machine,
 			return -1;
 		raw = 1;
 		have_config = 1;
+	}
+	/* libpfm4's modifiers c, i, e, t, ...: perf terms over the event's */
+	for (tok = pfm >= 0 && pfmterms[0] ? pfmterms : NULL; tok; tok = comma) {
+		comma = strchr(tok, ',');
+		if (comma)
+			*comma++ = '\0';
+		if (pmc_apply_term(&cpu, tok, "libpfm4 modifier term", spec, pa, err,
+				   errlen) < 0)
+			return -1;
 	}
 qualifiers:
 	pa->pm_class = ev.cl;

@@ -27,12 +27,24 @@ struct hwpmc_pe_event {
 	uint32_t	ldesc;		/* PublicDescription, "" if the brief */
 };
 
-/* One model's events: hwpmc_pe_index[first .. first + count - 1]. */
+/*
+ * One model's events: hwpmc_pe_index[first .. first + count - 1]; its
+ * libpfm4 names (decision 32): hwpmc_pe_aliases[afirst .. afirst +
+ * acount - 1], sorted by name (ignoring case).
+ */
 struct hwpmc_pe_table {
 	uint32_t	name;		/* the JSON directory: "skylakex" */
 	uint32_t	arch;		/* HWPMC_PE_X86 or HWPMC_PE_ARM64 */
 	uint32_t	first, count;
 	uint32_t	atom;		/* hybrid: the cpu_atom table + 1, or 0 */
+	uint32_t	pfm;		/* libpfm4 PMUs: "skx", "knl,knm"; "" */
+	uint32_t	afirst, acount;
+};
+
+/* A libpfm4 name of an event of the same encoding. */
+struct hwpmc_pe_alias {
+	uint32_t	name;		/* as libpfm4 writes it: "INST_RETIRED:ANY_P" */
+	uint32_t	event;		/* its table's event (0 .. count - 1) */
 };
 
 /* One mapfile.csv row: a CPU id pattern and its table. */
@@ -46,6 +58,7 @@ extern const struct hwpmc_pe_event hwpmc_pe_events[];
 extern const uint16_t hwpmc_pe_index[];
 extern const struct hwpmc_pe_table hwpmc_pe_tables[];
 extern const struct hwpmc_pe_map hwpmc_pe_maps[];
+extern const struct hwpmc_pe_alias hwpmc_pe_aliases[];
 extern const unsigned int hwpmc_pe_nmaps, hwpmc_pe_ntables;
 
 #endif /* _HWPMC_PMU_EVENTS_H_ */

@@ -203,9 +203,36 @@ else
 PE_STAMP	:=
 endif
 
-$(PE_C): libhwpmc/gen_pmu_events.py $(PE_STAMP)
+# libpfm4's names of the same events (docs/design.md decision 32): a
+# generator built for the build host with Debian's libpfm4 (libpfm4-dev)
+# lists libpfm4's events with their encodings; gen_pmu_events.py --pfm
+# makes the names of those whose encoding is a table event's into its
+# aliases.  WITH_PFM=0, or no libpfm4-dev on the build host: no aliases.
+# The list is the build host's libpfm4's (Debian's amd64 one knows x86
+# models only), also for a cross build.
+HOSTCC		?= cc
+ifeq ($(origin WITH_PFM),undefined)
+  WITH_PFM	:= $(if $(and $(wildcard /usr/include/perfmon/pfmlib_perf_event.h),$(filter /%,$(shell $(HOSTCC) -print-file-name=libpfm.so))),1,0)
+endif
+ifeq ($(WITH_PFM),1)
+PFM_GEN		:= $(B)/gen/gen_pfm_events
+PFM_TSV		:= $(B)/gen/pfm_events.tsv
+PFM_ARGS	:= --pfm $(PFM_TSV)
+$(PFM_GEN): libhwpmc/gen_pfm_events.c
 	@mkdir -p $(@D)
-	$(PYTHON) libhwpmc/gen_pmu_events.py $(PMU_EVENTS_DIR) $@
+	$(HOSTCC) -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O2 $< -o $@ -lpfm
+
+$(PFM_TSV): $(PFM_GEN)
+	$(PFM_GEN) > $@.tmp
+	mv $@.tmp $@
+else
+PFM_TSV		:=
+PFM_ARGS	:=
+endif
+
+$(PE_C): libhwpmc/gen_pmu_events.py $(PE_STAMP) $(PFM_TSV)
+	@mkdir -p $(@D)
+	$(PYTHON) libhwpmc/gen_pmu_events.py $(PFM_ARGS) $(PMU_EVENTS_DIR) $@
 
 $(B)/obj/lib-pic/pmu_events_data.o: $(PE_C) libhwpmc/pmu_events.h
 	@mkdir -p $(@D)
@@ -552,7 +579,7 @@ $(FZ)/pmclog_seeds: tests/fuzz/pmclog_seeds.c tests/unit/pmclog_build.h \
 
 check-unit: $(UT_PROGS) $(LIB_SO) $(CPC_SO) $(if $(HAVE_FUZZ_CC),$(FUZZ_BINS))
 	@UT=$(UT) SRC=$(U_SRC) CC="$(CC)" CXX="$(CXX)" CPPFLAGS="$(U_CPPFLAGS)" LIBSO=$(LIB_SO) \
-		CPCSO=$(CPC_SO) \
+		CPCSO=$(CPC_SO) PFM_TSV=$(PFM_TSV) \
 		COMPAT_CXX="$(if $(HAVE_CXX),$(UT)/test_compat_cxx)" \
 		FUZZER=$(FZ)/fuzz_pmclog SEEDGEN=$(FZ)/pmclog_seeds \
 		FUZZ_CORPUS=$(FZ)/corpus FUZZ_TIME=$(FUZZ_TIME) \

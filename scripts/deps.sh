@@ -34,8 +34,9 @@ PACKAGES=(
 	# hwpmc-stat --annotate: capstone disassembles the annotated function
 	libcapstone-dev
 	# libhwpmc's vendor event tables: generated from the pmu-events JSON of
-	# linux-source-6.12 (below) by libhwpmc/gen_pmu_events.py
-	python3
+	# linux-source-6.12 (below) by libhwpmc/gen_pmu_events.py; their
+	# libpfm4 aliases from libpfm4's own events (libhwpmc/gen_pfm_events.c)
+	python3 libpfm4-dev
 	# hwpmc-stat --pprof: protoc-c makes the C of tools/profile.proto at build
 	# time, libprotobuf-c encodes it, zlib gzips it
 	protobuf-c-compiler libprotobuf-c-dev zlib1g-dev

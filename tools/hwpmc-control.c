@@ -92,11 +92,14 @@ static const char *class_name(uint32_t cl, char *buf, size_t len)
 	return buf;
 }
 
-/* One vendor event; with -v, perf's long description, else the brief. */
+/*
+ * One vendor event; with -v, perf's long description, else the brief, and
+ * its topic, encoding and libpfm4 name.
+ */
 static void print_vendor_event(int idx, const struct pmc_pmu_event_info *info,
 			       int verbose)
 {
-	const char *desc;
+	const char *desc, *pfm;
 
 	printf("\t%s\n", info->pe_name);
 	if (!verbose)
@@ -104,8 +107,10 @@ static void print_vendor_event(int idx, const struct pmc_pmu_event_info *info,
 	desc = pmc_pmu_event_long_desc(idx);
 	if (desc && *desc)
 		printf("\t\t%s\n", desc);
-	printf("\t\t[%s, %s%s]\n", info->pe_topic, info->pe_encoding,
-	       info->pe_precise ? ", precise" : "");
+	pfm = pmc_pmu_event_pfm_name(idx);
+	printf("\t\t[%s, %s%s%s%s]\n", info->pe_topic, info->pe_encoding,
+	       info->pe_precise ? ", precise" : "", pfm ? ", libpfm4 " : "",
+	       pfm ? pfm : "");
 }
 
 /* One event line; with -v, a vendor event's description and encoding. */

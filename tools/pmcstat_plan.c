@@ -23,6 +23,33 @@
 #define RATE_SOFT	1000		/* other soft events: hwpmc's mincount */
 
 /*
+ * The vendor event spec names: its name up to the first ':' or ',' (not
+ * perf's PMU form); else libpfm4's, up to the ',' without the modifiers
+ * that follow ("skx::INST_RETIRED:ANY_P:u").  Its index, or -1.
+ */
+static int spec_vendor_idx(const char *spec)
+{
+	char name[256], *colon;
+	size_t n = strcspn(spec, ":,/");
+	int idx;
+
+	if (spec[n] == '/' || n >= sizeof(name))
+		return -1;
+	memcpy(name, spec, n);
+	name[n] = '\0';
+	idx = pmc_pmu_idx_get_by_event(NULL, name);
+	n = strcspn(spec, ",");
+	if (idx >= 0 || n >= sizeof(name))
+		return idx;
+	memcpy(name, spec, n);
+	name[n] = '\0';
+	while ((idx = pmc_pmu_idx_get_by_event(NULL, name)) < 0 &&
+	       (colon = strrchr(name, ':')) && colon > name && colon[-1] != ':')
+		*colon = '\0';
+	return idx;
+}
+
+/*
  * pmcstat's default rates: a vendor event's sample-after value from its
  * table (pmc_pmu_sample_rate_get(), as pmcstat), else 65536; and
  * sensible ones for Linux's soft events.  pa: spec, parsed.
@@ -32,6 +59,7 @@ static uint64_t default_rate(const char *spec,
 {
 	char name[256];
 	size_t n;
+	int idx;
 
 	if (pa->pm_class != PMC_CLASS_SOFT) {
 		n = strcspn(spec, ":,/");
@@ -40,7 +68,9 @@ static uint64_t default_rate(const char *spec,
 			return RATE_PMU;
 		memcpy(name, spec, n);
 		name[n] = '\0';
-		return pmc_pmu_sample_rate_get(name);
+		idx = spec_vendor_idx(spec);
+		return pmc_pmu_sample_rate_get(idx >= 0 ?
+			pmc_pmu_event_get_by_idx(NULL, idx) : name);
 	}
 	if (pa->pm_ev == PMC_EV_SOFT_FIRST + PERF_COUNT_SW_CPU_CLOCK ||
 	    pa->pm_ev == PMC_EV_SOFT_FIRST + PERF_COUNT_SW_TASK_CLOCK)
@@ -57,24 +87,18 @@ int describe_event(const char *spec)
 {
 	struct pmc_pmu_event_info info;
 	const char *id = pmc_pmu_cpuid(), *model = pmc_pmu_model();
-	char err[512], name[256];
+	char err[512];
+	const char *pfm;
 	struct pmc_spec ps;
 	struct pmc_op_pmcallocate *pa = &ps.ps_pa;
-	int idx = -1;
-	size_t n;
+	int idx;
 
 	if (pmc_parse_spec_events(spec, PMC_SPEC_KNOWN, &ps, err,
 				  sizeof(err)) < 0) {
 		fprintf(stderr, "%s: %s\n", prog, err);
 		return EX_USAGE;
 	}
-	/* the event's name: up to the first ':' or ',' (not perf's form) */
-	n = strcspn(spec, ":,/");
-	if (spec[n] != '/' && n < sizeof(name)) {
-		memcpy(name, spec, n);
-		name[n] = '\0';
-		idx = pmc_pmu_idx_get_by_event(NULL, name);
-	}
+	idx = spec_vendor_idx(spec);
 	printf("event:    %s\n", spec);
 	if (pa->pm_ev == PMC_EV_PMU_RAW && idx >= 0 &&
 	    pmc_pmu_event_info(idx, &info) == 0) {
@@ -82,6 +106,9 @@ int describe_event(const char *spec)
 		       model ? model : "?", id ? id : "?");
 		printf("pmu:      the core PMU, as a raw event\n");
 		printf("encoding: %s\n", info.pe_encoding);
+		pfm = pmc_pmu_event_pfm_name(idx);
+		if (pfm)
+			printf("libpfm4:  %s\n", pfm);
 		if (*info.pe_topic)
 			printf("topic:    %s\n", info.pe_topic);
 		if (info.pe_period)

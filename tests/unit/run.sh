@@ -7,7 +7,9 @@
 # ABI objects), LIBSO (the shared library, for the exported-symbols check;
 # optional), CPCSO (libcpc's, the same; optional), FUZZER, SEEDGEN,
 # FUZZ_CORPUS, FUZZ_TIME (the pmclog(3) fuzz run; optional),
-# COMPAT_CXX (the C++ source-compatibility test; empty: skipped).
+# COMPAT_CXX (the C++ source-compatibility test; empty: skipped),
+# PFM_TSV (libpfm4's events as gen_pfm_events listed them; empty: built
+# without libpfm4, test_pmu skips its libpfm4 checks).
 set -u
 : "${UT:?}" "${SRC:?}"
 # hwpmc-stat's symbols: no debuginfod (no network in the tests)

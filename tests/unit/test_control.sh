@@ -114,6 +114,15 @@ HWPMC_CPUID=GenuineIntel-6-55-4 FAKE_HWPMC_PMU=1 run 0 fake "$CTL" -L -v &&
 	[ "$(topic_of uops_issued.stall_cycles)" = "pipeline:" ] &&
 	[ "$(grep -c "^$TAB[a-z]" "$T/out")" = "$(cat "$T/n1")" ]
 ok $? "-L -v: perf's long descriptions (PublicDescription), the same events"
+# libpfm4's name in the bracket (decision 32), where the build has libpfm4
+if [ -n "${PFM_TSV:-}" ]; then
+	HWPMC_CPUID=GenuineIntel-6-55-4 FAKE_HWPMC_PMU=1 run 0 fake "$CTL" -L -v &&
+		[ "$(after inst_retired.any_p 2)" = "$TAB$TAB[pipeline, event=0xc0, libpfm4 INST_RETIRED:ANY_P]" ] &&
+		[ "$(after uops_issued.stall_cycles 2)" = "$TAB$TAB[pipeline, event=0xe,umask=0x1,cmask=0x1,inv, libpfm4 UOPS_ISSUED:STALL_CYCLES]" ]
+	ok $? "-L -v: the libpfm4 names of Skylake-X's events"
+else
+	skip "-L -v: the libpfm4 names of Skylake-X's events" "built without libpfm4 (no libpfm4-dev)"
+fi
 HWPMC_CPUID=GenuineIntel-6-55-4 run 0 fake "$CTL" -L &&
 	! grep -q inst_retired "$T/out"
 ok $? "-L: no vendor events without a PMU (no raw events)"

@@ -25,6 +25,7 @@
 
 #include <pmc.h>
 #include "libpmc_internal.h"
+#include "pmu_events.h"
 #include "fake_hwpmc.h"
 #include "tap.h"
 
@@ -316,6 +317,217 @@ static void all_tables(void)
 	   ntab, n, bad, bad ? ": " : "", first);
 }
 
+/*
+ * libpfm4's names (decision 32).  spec (libpfm4's) and json (the same
+ * event as the tables name it) parse to the same configuration and
+ * caps, which is c, c1 and caps, checked by hand against libpfm4's own
+ * check_events example (/usr/share/doc/libpfm4-dev/examples, libpfm4
+ * 4.13, LIBPFM_ENCODE_INACTIVE=1) where src says so: its "Codes" are the
+ * raw register, with libpfm4's enable bit 22 and privilege bits 16 (USR)
+ * and 17 (OS), which perf's config leaves out.
+ */
+static void pfm_same(const char *spec, const char *json, uint64_t c,
+		     uint64_t c1, uint32_t caps, const char *src)
+{
+	struct pmc_op_pmcallocate a, b;
+	char e1[512] = "", e2[512] = "";
+	int r1, r2;
+
+	memset(&a, 0xA5, sizeof(a));
+	memset(&b, 0x5A, sizeof(b));
+	r1 = pmc_parse_spec(spec, &a, e1, sizeof(e1));
+	r2 = pmc_parse_spec(json, &b, e2, sizeof(e2));
+	ok(r1 == 0 && r2 == 0 && a.pm_class == P && a.pm_ev == RAW &&
+	   b.pm_class == P && b.pm_ev == RAW &&
+	   a.pm_md.pm_pmu.pm_config == c && b.pm_md.pm_pmu.pm_config == c &&
+	   a.pm_md.pm_pmu.pm_config1 == c1 && b.pm_md.pm_pmu.pm_config1 == c1 &&
+	   !a.pm_md.pm_pmu.pm_config2 && !b.pm_md.pm_pmu.pm_config2 &&
+	   a.pm_caps == caps && b.pm_caps == caps,
+	   "libpfm4 '%s' = '%s': config %#llx config1 %#llx caps %#x (%s)%s%s%s%s",
+	   spec, json, (unsigned long long)c, (unsigned long long)c1, caps,
+	   src, r1 ? ": " : "", e1, r2 ? ": " : "", e2);
+	if (!r1 && !r2 && (a.pm_md.pm_pmu.pm_config != c ||
+			   a.pm_md.pm_pmu.pm_config1 != c1 ||
+			   b.pm_md.pm_pmu.pm_config != c || a.pm_caps != caps))
+		printf("# got %#llx/%#llx caps %#x and %#llx/%#llx caps %#x\n",
+		       (unsigned long long)a.pm_md.pm_pmu.pm_config,
+		       (unsigned long long)a.pm_md.pm_pmu.pm_config1, a.pm_caps,
+		       (unsigned long long)b.pm_md.pm_pmu.pm_config,
+		       (unsigned long long)b.pm_md.pm_pmu.pm_config1, b.pm_caps);
+}
+
+/* Does the table of CPU id have libpfm4 names?  Else a skip saying why. */
+static int pfm_have(const char *id, const char *model, int n)
+{
+	const char *pmus = pmc_pmu_pfm_pmus(pmc_pmu_table_of(id));
+	const char *tsv = getenv("PFM_TSV");
+	int i;
+
+	cpuid(id);
+	if (*pmus)
+		return 1;
+	for (i = 0; i < n; i++)
+		skip("%s: no libpfm4 names (%s)", model,
+		     !tsv || !*tsv ? "built without libpfm4: no libpfm4-dev" :
+		     "the build host's libpfm4 has no such model: Debian's amd64 libpfm4 knows x86 models only");
+	return 0;
+}
+
+static void pfm_names(void)
+{
+	const char *s;
+	int idx;
+
+	if (pfm_have("GenuineIntel-6-55-4", "Skylake-X", 22)) {
+		pfm_same("INST_RETIRED:ANY_P", "inst_retired.any_p", 0xc0, 0, 0,
+			 "check_events skx::INST_RETIRED:ANY_P:u: 0x5100c0");
+		pfm_same("skx::INST_RETIRED:ANY_P:u", "inst_retired.any_p:u",
+			 0xc0, 0, U, "PMU prefix, modifier u");
+		pfm_same("inst_retired:any_p:k", "inst_retired.any_p:k", 0xc0, 0,
+			 K, "lower case, modifier k");
+		pfm_same("SKX::INST_RETIRED:ANY_P:u=0:k=1", "inst_retired.any_p:k",
+			 0xc0, 0, K, "u=0, k=1");
+		pfm_same("INST_RETIRED", "inst_retired.any_p", 0xc0, 0, 0,
+			 "libpfm4's default unit mask ANY_P");
+		pfm_same("UOPS_ISSUED:ANY:c=1:i", "uops_issued.any,cmask=1,inv",
+			 0x180010e, 0, 0,
+			 "check_events skx::UOPS_ISSUED:ANY:c=1:i: 0x1d3010e");
+		pfm_same("UOPS_ISSUED:ANY:e:c=2,usr", "uops_issued.any,edge,cmask=2,usr",
+			 0x204010e, 0, U, "e, c=2 and FreeBSD's qualifier");
+		pfm_same("skx::OFFCORE_RESPONSE_0:DMND_DATA_RD",
+			 "offcore_response.demand_data_rd.any_response", 0x1b7,
+			 0x10001, 0,
+			 "check_events: 0x5301b7 0x10001 (default response ANY_RESPONSE)");
+		pfm_same("BR_MISP_RETIRED:ALL_BRANCHES", "br_misp_retired.all_branches",
+			 0xc5, 0, 0, "skylakex/pipeline.json: 0xc5");
+		pfm_same("skx::UOPS_ISSUED:STALL_CYCLES", "uops_issued.stall_cycles",
+			 0x180010e, 0, 0, "a unit mask with c=1:i of its own");
+		/* errors name what is wrong, and the valid ones */
+		bad2("INST_RETIRED:BOGUS", "unknown libpfm4 attribute 'BOGUS' of INST_RETIRED",
+		     "ANY_P");
+		bad2("skx::BOGUS_EVENT:ANY", "unknown libpfm4 event 'BOGUS_EVENT'", "skx");
+		bad2("icl::INST_RETIRED:ANY_P", "libpfm4 PMU 'icl'", "not this CPU's (skylakex's: skx)");
+		bad2("INST_RETIRED:ANY_P:c", "libpfm4 modifier 'c'", "needs a value");
+		bad("INST_RETIRED:ANY_P:u=2", "bad value '2' of libpfm4 modifier 'u'");
+		bad2("INST_RETIRED:ANY_P:h", "unknown libpfm4 attribute 'h'", "modifiers: u, k, c, i, e, t");
+		bad("INST_RETIRED:ANY_P:ALL", "more than one unit mask");
+		bad("INST_RETIRED:ANY_P:u=0", "counts in neither user nor kernel mode");
+		/* libpfm4 has it, with another encoding than any table event's */
+		bad2("OFFCORE_RESPONSE_0:ANY_REQUEST", "unknown libpfm4 unit mask 'ANY_REQUEST'",
+		     "DMND_DATA_RD");
+		/* the pmc_pmu_* API takes the names too, without modifiers */
+		idx = pmc_pmu_idx_get_by_event(NULL, "skx::INST_RETIRED:ANY_P");
+		s = idx >= 0 ? pmc_pmu_event_get_by_idx(NULL, idx) : NULL;
+		ok(s && !strcmp(s, "inst_retired.any_p"),
+		   "pmc_pmu_idx_get_by_event(skx::INST_RETIRED:ANY_P) is inst_retired.any_p (%s)",
+		   s ? s : "none");
+		s = idx >= 0 ? pmc_pmu_event_pfm_name(idx) : NULL;
+		ok(s && !strcmp(s, "INST_RETIRED:ANY_P"),
+		   "pmc_pmu_event_pfm_name of inst_retired.any_p: INST_RETIRED:ANY_P (%s)",
+		   s ? s : "none");
+		ok(pmc_pmu_sample_rate_get("INST_RETIRED:ANY_P") == 2000003,
+		   "pmc_pmu_sample_rate_get(INST_RETIRED:ANY_P): the table's 2000003");
+	}
+	if (pfm_have("GenuineIntel-6-7E-5", "Ice Lake", 3)) {
+		pfm_same("icl::FRONTEND_RETIRED:ITLB_MISS", "frontend_retired.itlb_miss",
+			 0x1c6, 0x14, 0,
+			 "check_events icl::FRONTEND_RETIRED:ITLB_MISS: 0x5301c6 0x14");
+		pfm_same("INST_RETIRED:ANY_P:u", "inst_retired.any_p:u", 0xc0, 0, U,
+			 "icelake/pipeline.json: 0xc0");
+		bad2("skx::INST_RETIRED:ANY_P", "libpfm4 PMU 'skx'", "(icelake's: icl)");
+	}
+	if (pfm_have("AuthenticAMD-25-1-1", "Zen 3", 5)) {
+		pfm_same("RETIRED_INSTRUCTIONS", "ex_ret_instr", 0xc0, 0, 0,
+			 "amdzen3/core.json: 0xc0");
+		pfm_same("amd64_fam19h_zen3::RETIRED_INSTRUCTIONS:k", "ex_ret_instr:k",
+			 0xc0, 0, K,
+			 "check_events amd64_fam19h_zen3::RETIRED_INSTRUCTIONS:k: 0x5200c0");
+		pfm_same("IC_TAG_HIT_MISS:ALL_IC_ACCESS:u",
+			 "ic_tag_hit_miss.all_instruction_cache_accesses:u",
+			 0x100001f8e, 0, U, "event 0x18e: bits 8-11 to 32-35");
+		pfm_same("RETIRED_BRANCH_MISPREDICTED_DIRECTION_MISMATCH",
+			 "ex_ret_msprd_brnch_instr_dir_msmtch", 0x1000000c7, 0, 0,
+			 "amdzen3/core.json: 0x1c7");
+		/* t is any=1, a term AMD's format lacks */
+		bad2("RETIRED_INSTRUCTIONS:t", "unknown libpfm4 modifier term 'any'",
+		     "(valid: event, umask, edge, inv, cmask");
+	}
+	pfm_have("0x00000000413fd0c1", "Neoverse N1", 1);
+	pfm_have("0x00000000410fd070", "Cortex-A57", 1);
+}
+
+/*
+ * Every name libpfm4 listed at build time (gen_pfm_events' PFM_TSV, its
+ * own encodings) of a table's libpfm4 PMU: where it is an alias, the
+ * library encodes its event to libpfm4's configuration; and every alias
+ * of the table is found by its name.
+ */
+static void pfm_all(void)
+{
+	const char *tsv = getenv("PFM_TSV"), *pmus;
+	char line[1024], pmu[128], name[512], want[700], m[256];
+	unsigned long long c0, c1, c2;
+	struct pmc_md_pmu_op_pmcallocate md;
+	struct pmc_pmu_event ev;
+	struct pmc_pmu_desc d;
+	unsigned int t, tables = 0, names = 0, aliases = 0, wrong = 0;
+	unsigned int generated = 0;
+	int i;
+	FILE *f;
+
+	if (!tsv || !*tsv) {
+		skip("libpfm4's names against libpfm4's encodings: built without libpfm4 (no libpfm4-dev)");
+		return;
+	}
+	f = fopen(tsv, "re");
+	if (!f) {
+		ok(0, "open PFM_TSV %s: %s", tsv, strerror(errno));
+		return;
+	}
+	want[0] = '\0';
+	for (t = 0; pmc_pmu_table_name((int)t); t++) {
+		pmus = pmc_pmu_pfm_pmus((int)t);
+		if (!*pmus)
+			continue;
+		tables++;
+		pmc_pmu_builtin(&d, (int)t, "");
+		rewind(f);
+		generated += hwpmc_pe_tables[t].acount;
+		while (fgets(line, sizeof(line), f)) {
+			if (line[0] == '#' ||
+			    sscanf(line, "%127s %511s %llx %llx %llx", pmu, name,
+				   &c0, &c1, &c2) != 5 ||
+			    strncmp(pmus, pmu, strlen(pmu)) ||
+			    (pmus[strlen(pmu)] && pmus[strlen(pmu)] != ','))
+				continue;	/* the table's first PMU's */
+			names++;
+			i = pmc_pmu_pfm_find((int)t, name);
+			if (i < 0)
+				continue;
+			aliases++;
+			memset(&md, 0, sizeof(md));
+			if (pmc_pmu_event_at((int)t, (unsigned int)i, &ev) < 0 ||
+			    pmc_pmu_encode(&d, ev.enc, &md, m, sizeof(m)) < 0 ||
+			    md.pm_config != c0 || md.pm_config1 != c1 ||
+			    md.pm_config2 != c2) {
+				if (!wrong++)
+					snprintf(want, sizeof(want),
+						 "%s %s::%s is %#llx/%#llx, %s (%s) %#llx/%#llx",
+						 pmc_pmu_table_name((int)t), pmu, name,
+						 c0, c1, ev.name, ev.enc,
+						 (unsigned long long)md.pm_config,
+						 (unsigned long long)md.pm_config1);
+			}
+		}
+	}
+	fclose(f);
+	ok(tables >= 25 && aliases > 5000 && !wrong,
+	   "%u tables with libpfm4 names: %u of libpfm4's %u names are aliases, each of an event of libpfm4's encoding (%u not%s%s)",
+	   tables, aliases, names, wrong, wrong ? ": " : "", want);
+	ok(aliases == generated, "every generated alias is found by its name (%u of %u)",
+	   aliases, generated);
+}
+
 /* A sysfs format tree (HWPMC_SYSFS) with a layout of its own. */
 static void sysfs_format(void)
 {
@@ -530,6 +742,8 @@ int main(void)
 	intel();
 	amd();
 	arm64();
+	pfm_names();
+	pfm_all();
 	errors();
 	sysfs_format();
 	api();

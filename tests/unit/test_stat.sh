@@ -80,6 +80,21 @@ run 0 env HWPMC_DEVICE=/nonexistent "$STAT" -u L1-dcache-misses &&
 	has out "name:     L1-dcache-load-misses" && has out "generic cache event" &&
 	has out "rate:     65536 (-P and -S without -n)"
 ok $? "-u: a generic event"
+# libpfm4's spelling (decision 32), where the build has libpfm4
+if [ -n "${PFM_TSV:-}" ]; then
+	HWPMC_CPUID=GenuineIntel-6-55-4 run 0 env HWPMC_DEVICE=/nonexistent "$STAT" -u skx::INST_RETIRED:ANY_P:u &&
+		has out "name:     inst_retired.any_p (skylakex events of CPU GenuineIntel-6-55-4)" &&
+		has out "libpfm4:  INST_RETIRED:ANY_P" &&
+		has out "config:   0xc0, config1 0, config2 0" &&
+		has out "modes:    user only" && has out "rate:     2000003 (-P and -S without -n)"
+	ok $? "-u: a libpfm4 name with its PMU and a modifier: its event, rate and modes"
+	HWPMC_CPUID=GenuineIntel-6-55-4 run 64 "$STAT" -u INST_RETIRED:BOGUS &&
+		has err "unknown libpfm4 attribute 'BOGUS' of INST_RETIRED in 'INST_RETIRED:BOGUS' (unit masks: ALL, ANY_P,"
+	ok $? "-u: an unknown libpfm4 unit mask, exit 64"
+else
+	skip "-u: a libpfm4 name with its PMU and a modifier: its event, rate and modes" "built without libpfm4 (no libpfm4-dev)"
+	skip "-u: an unknown libpfm4 unit mask, exit 64" "built without libpfm4 (no libpfm4-dev)"
+fi
 HWPMC_CPUID=GenuineIntel-6-7E-5 run 64 "$STAT" -u inst_retired.anyy &&
 	has err "unknown event 'inst_retired.anyy' (not in the icelake table"
 ok $? "-u: an unknown event, exit 64"

@@ -1084,8 +1084,14 @@ u64 hwpmc_md_running(struct perf_event *ev)
 {
 	u64 enabled, running;
 
-	perf_event_read_value(ev, &enabled, &running);
+	hwpmc_md_times(ev, &enabled, &running);
 	return running;
+}
+
+/* perf's time_enabled and time_running of ev and its copies, in ns. */
+void hwpmc_md_times(struct perf_event *ev, u64 *enabled, u64 *running)
+{
+	perf_event_read_value(ev, enabled, running);
 }
 
 /*

@@ -100,6 +100,7 @@ void hwpmc_md_stop(struct perf_event *ev);
 u64 hwpmc_md_read(struct perf_event *ev);
 u64 hwpmc_md_read_off(struct perf_event *ev);
 u64 hwpmc_md_running(struct perf_event *ev);
+void hwpmc_md_times(struct perf_event *ev, u64 *enabled, u64 *running);
 bool hwpmc_md_counted_at_switch_in(const struct perf_event_attr *attr);
 
 /* pmc(9)'s counters (hwpmc_kapi.c). */

@@ -142,6 +142,8 @@ struct hwpmc_target {
 	bool			exited;		/* kept for its descendants */
 	bool			leaving;	/* hwpmc_targets_free_leaving() */
 	u64			base;		/* sum of counters at start */
+	u64			tenbase;	/* their time_enabled then */
+	u64			trunbase;	/* their time_running then */
 	struct rcu_head		rcu;
 	u32			nev;
 	struct perf_event	*ev[];

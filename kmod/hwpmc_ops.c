@@ -699,35 +699,45 @@ static void hwpmc_vpmc_times(const struct hwpmc_pmc *pm, u64 *value,
 }
 
 /*
- * PMCRW_TIMES: the value with its times, for system PMCs and counting
- * process PMCs (a partial count is no error: its times say so); the
- * sampling process PMCs' times are unknown, and their reads are PMCRW's.
+ * PMCRW_TIMES: the value with its times (decisions 31, 33).  A partial
+ * count of a system PMC or a counting process PMC is no error: its times
+ * say so; a sampling process PMC's count that perf could not always
+ * schedule is ENODATA, as PMCRW's (perf's times stop there).
  */
 int hwpmc_pmc_rw_times(u32 id, u64 *value, u64 *enabled, u64 *running,
 		       u32 *tflags)
 {
 	struct hwpmc_pmc *pm;
-	bool unsched, timeless;
+	bool unsched;
 	int error;
 
 	*enabled = 0;
 	*running = 0;
 	*tflags = 0;
-	/* no times: PMCRW's read, with its shared-lock fast path */
+	/* process PMCs: a shared lock, as PMCRW's read */
 	down_read(&hwpmc_sx);
 	error = hwpmc_pmc_find(id, &pm);
-	timeless = !error && !pm->sysev && !hwpmc_pmc_virtual(pm);
 	if (!error && hwpmc_pmc_virtual(pm)) {
 		/* a shared lock: the slots are read where their threads run */
 		hwpmc_vpmc_times(pm, value, enabled, running);
 		*tflags = PMC_RWT_TIMES;
+	} else if (!error && !pm->sysev) {
+		if (hwpmc_pmc_unscheduled(pm)) {
+			error = -ENODATA;
+		} else {
+			hwpmc_pmc_smp_times(pm, value, enabled, running);
+			*tflags = PMC_RWT_TIMES;
+		}
 	}
 	up_read(&hwpmc_sx);
 	if (error || *tflags)
 		return error;
-	if (timeless)
-		return hwpmc_pmc_rw(id, PMC_F_OLDVALUE, value);
-	down_write(&hwpmc_sx);	/* (a PMC of the same id may be new here) */
+	/*
+	 * system PMCs: their counter may be given back to their CPU (a PMC
+	 * of the same id may be new here: a process PMC's is read without
+	 * times then)
+	 */
+	down_write(&hwpmc_sx);
 	error = hwpmc_pmc_find(id, &pm);
 	if (error)
 		goto out;

@@ -122,23 +122,73 @@ bool hwpmc_pmc_unscheduled(struct hwpmc_pmc *pm)
 	return READ_ONCE(pm->unsched);
 }
 
+/* perf's times of pt's counters, their copies included, summed */
+static void hwpmc_target_times(const struct hwpmc_target *pt, u64 *enabled,
+			       u64 *running)
+{
+	u64 en, run;
+	u32 i;
+
+	*enabled = 0;
+	*running = 0;
+	for (i = 0; i < pt->nev; i++) {
+		hwpmc_md_times(pt->ev[i], &en, &run);
+		*enabled += en;
+		*running += run;
+	}
+}
+
 void hwpmc_target_start(struct hwpmc_target *pt)
 {
 	u32 i;
 
 	pt->base = hwpmc_target_read_off(pt);
+	hwpmc_target_times(pt, &pt->tenbase, &pt->trunbase);
 	for (i = 0; i < pt->nev; i++)
 		hwpmc_md_start(pt->ev[i]);
 }
 
-/* Stop counting; returns what was counted since the start. */
-static u64 hwpmc_target_stop(struct hwpmc_target *pt)
+/*
+ * Stop counting; returns what was counted since the start, and adds the
+ * counters' times since then to pm's (decision 33).
+ */
+static u64 hwpmc_target_stop(struct hwpmc_pmc *pm, struct hwpmc_target *pt)
 {
+	u64 en, run;
 	u32 i;
 
 	for (i = 0; i < pt->nev; i++)
 		hwpmc_md_stop(pt->ev[i]);
+	hwpmc_target_times(pt, &en, &run);
+	pm->tenabled += en - pt->tenbase;
+	pm->trunning += run - pt->trunbase;
 	return hwpmc_target_read_off(pt) - pt->base;
+}
+
+/*
+ * A sampling process PMC's value and times (hwpmc_sx held): perf's times
+ * of its targets' counters (per-task counters and their copies: the
+ * targets' time on a CPU while it ran), as perf gives them: a pinned
+ * counter in perf's error state stops both, so the caller asks
+ * hwpmc_pmc_unscheduled() first.
+ */
+void hwpmc_pmc_smp_times(const struct hwpmc_pmc *pm, u64 *value,
+			 u64 *enabled, u64 *running)
+{
+	const struct hwpmc_target *pt;
+	u64 en, run;
+
+	lockdep_assert_held(&hwpmc_sx);
+	*value = hwpmc_pmc_value(pm);
+	*enabled = pm->tenabled;
+	*running = pm->trunning;
+	if (pm->state != PMC_STATE_RUNNING)
+		return;
+	list_for_each_entry(pt, &pm->targets, link) {
+		hwpmc_target_times(pt, &en, &run);
+		*enabled += en - pt->tenbase;
+		*running += run - pt->trunbase;
+	}
 }
 
 /* -- targets ------------------------------------------------------------- */
@@ -651,7 +701,7 @@ static void __hwpmc_target_free(struct hwpmc_pmc *pm, struct hwpmc_target *pt,
 	if (hwpmc_pmc_virtual(pm) && !exited)
 		pm->value += hwpmc_vpmc_remove(pm, 0, &tgid, 1);
 	else if (pm->state == PMC_STATE_RUNNING)
-		pm->value += hwpmc_target_stop(pt);
+		pm->value += hwpmc_target_stop(pm, pt);
 	if (!hwpmc_pmc_virtual(pm))
 		hwpmc_vpmc_remove(pm, 0, &tgid, 1);	/* PROCCSW slots */
 	hwpmc_target_unlink(pm, pt, exited);
@@ -691,7 +741,7 @@ static void hwpmc_targets_free_leaving(struct hwpmc_pmc *pm)
 			continue;
 		v[i++] = pt->tgid;
 		if (!hwpmc_pmc_virtual(pm) && pm->state == PMC_STATE_RUNNING)
-			pm->value += hwpmc_target_stop(pt);
+			pm->value += hwpmc_target_stop(pm, pt);
 	}
 	hwpmc_pids_sort(v, n);
 	sum = hwpmc_vpmc_remove(pm, 0, v, n);	/* sampling: PROCCSW slots */
@@ -1222,7 +1272,7 @@ void hwpmc_pmc_halt(struct hwpmc_pmc *pm)
 		hwpmc_vpmc_reap(pm);
 	} else {
 		list_for_each_entry(pt, &pm->targets, link)
-			pm->value += hwpmc_target_stop(pt);
+			pm->value += hwpmc_target_stop(pm, pt);
 	}
 	pm->state = PMC_STATE_STOPPED;
 }

@@ -23,6 +23,8 @@ void hwpmc_targets_fini(struct hwpmc_pmc *pm);
 u64 hwpmc_pmc_value(const struct hwpmc_pmc *pm);
 bool hwpmc_pmc_unscheduled(struct hwpmc_pmc *pm);
 void hwpmc_target_start(struct hwpmc_target *pt);
+void hwpmc_pmc_smp_times(const struct hwpmc_pmc *pm, u64 *value,
+			 u64 *enabled, u64 *running);
 struct hwpmc_pmc *hwpmc_row_target_of(struct pid *tgid, struct pid *thread,
 				     u32 ri);
 struct hwpmc_target *hwpmc_target_find(struct hwpmc_pmc *pm,

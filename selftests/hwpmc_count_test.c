@@ -1463,7 +1463,10 @@ TEST_F(count, system_pmc_times_across_cpu_hotplug)
 	EXPECT_EQ(EINVAL, xioctl(self->fd, HWPMC_IOC_PMCRW_TIMES, &rt));
 	EXPECT_EQ(EFAULT, xioctl(self->fd, HWPMC_IOC_PMCRW_TIMES, (void *)8));
 	EXPECT_EQ(EINVAL, rw_times(self->fd, id ^ 0xF0, &rt));
-	/* a sampling process PMC: the value, times unknown */
+	/*
+	 * a sampling process PMC: perf's times of its target's counter,
+	 * whole; standing while stopped (decision 33)
+	 */
 	f = open("/dev/null", O_WRONLY);
 	ASSERT_LE(0, f);
 	ASSERT_EQ(0, configure(self->fd, f));
@@ -1472,10 +1475,26 @@ TEST_F(count, system_pmc_times_across_cpu_hotplug)
 			       1000000, &tc));
 	ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTART, tc));
 	spin_a_while();
+	usleep(100000);		/* not on a CPU: not enabled */
 	ASSERT_EQ(0, rw_times(self->fd, tc, &rt));
-	EXPECT_EQ(0, rt.pm_tflags);
-	EXPECT_EQ(0, rt.pm_enabled);
-	EXPECT_EQ(0, rt.pm_running);
+	TH_LOG("sampling: value %llu enabled %llu running %llu",
+	       (unsigned long long)rt.pm_rw.pm_value,
+	       (unsigned long long)rt.pm_enabled,
+	       (unsigned long long)rt.pm_running);
+	EXPECT_EQ(PMC_RWT_TIMES, rt.pm_tflags);
+	EXPECT_LT(5000000ULL, rt.pm_enabled);
+	EXPECT_EQ(rt.pm_enabled, rt.pm_running);
+	/* task-clock counts the same time as perf's time_enabled */
+	EXPECT_GE(rt.pm_rw.pm_value + rt.pm_rw.pm_value / 10 + 5000000,
+		  rt.pm_enabled);
+	EXPECT_LE(rt.pm_rw.pm_value, rt.pm_enabled + rt.pm_enabled / 10 +
+		  5000000);
+	ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTOP, tc));
+	ASSERT_EQ(0, rw_times(self->fd, tc, &rt));
+	en = rt.pm_enabled;
+	spin_a_while();
+	ASSERT_EQ(0, rw_times(self->fd, tc, &rt));
+	EXPECT_EQ(en, rt.pm_enabled);
 	EXPECT_EQ(0, simple(self->fd, HWPMC_IOC_PMCRELEASE, tc));
 	EXPECT_EQ(0, simple(self->fd, HWPMC_IOC_PMCRELEASE, id));
 	close(f);
@@ -2799,6 +2818,8 @@ TEST_F(count, pmu_taken_by_perf_is_no_silent_zero)
 	ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTOP, sc));
 	EXPECT_EQ(ENODATA, rw(self->fd, tc, PMC_F_OLDVALUE, &v));
 	EXPECT_EQ(ENODATA, rw(self->fd, ts, PMC_F_OLDVALUE, &v));
+	/* a sampling PMC's times are perf's, which stopped at the failure */
+	EXPECT_EQ(ENODATA, rw_times(self->fd, ts, &rt));
 	EXPECT_EQ(ENODATA, rw(self->fd, tsc, PMC_F_OLDVALUE, &v));
 	ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTOP, ts));
 	EXPECT_EQ(ENODATA, rw(self->fd, ts, PMC_F_OLDVALUE, &v));

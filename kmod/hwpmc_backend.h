@@ -16,6 +16,12 @@ struct perf_event_attr;
 struct pt_regs;
 struct task_struct;
 
+/* hwpmc_md_read_active(): the count, and whether the counter is on the PMU */
+struct hwpmc_md_local {
+	u64			value;
+	bool			active;
+};
+
 /* An event this machine has. */
 struct hwpmc_event {
 	u32	code;			/* PMC_EV_* */
@@ -82,13 +88,6 @@ void hwpmc_md_pin(struct perf_event *ev);
 void hwpmc_md_pin_held(struct perf_event *ev, const void **last);
 bool hwpmc_md_off(struct perf_event *ev);
 u64 hwpmc_md_read_local(struct perf_event *ev, int cpu);
-
-/* hwpmc_md_read_active(): the count, and whether the counter is on the PMU */
-struct hwpmc_md_local {
-	u64			value;
-	bool			active;
-};
-
 struct hwpmc_md_local hwpmc_md_read_active(struct perf_event *ev, int cpu);
 int hwpmc_md_set_period(struct perf_event *ev, u64 period);
 bool hwpmc_md_has_copies(struct perf_event *ev);

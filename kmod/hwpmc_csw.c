@@ -217,10 +217,14 @@ static void hwpmc_thr_put(struct hwpmc_thr *thr)
  */
 static __always_inline u64 hwpmc_thr_clock(const struct hwpmc_thr *thr)
 {
+	/*
+	 * (a u64: whole on 64-bit kernels; on others it is read where it
+	 * is not written meanwhile: on the thread's CPU, or asleep)
+	 */
 	return READ_ONCE(thr->task->se.sum_exec_runtime);
 }
 
-/* s starts counting (its thread's clock now); thr->lock held or unseen */
+/* s starts counting (its thread's clock now); thr->lock held */
 static void hwpmc_slot_begin(struct hwpmc_slot *s, u64 now)
 {
 	s->tbase = now;
@@ -778,10 +782,11 @@ static void hwpmc_vop_do(struct hwpmc_vcall *vc)
 	}
 	/*
 	 * its time counts from the start, wherever it runs, to the stop (a
-	 * stale begin of a fork that raced with the last stop is redone)
+	 * fork's copy linked during the start may have begun already)
 	 */
 	if (vc->op == HWPMC_VOP_OPEN && !thr->dead && hwpmc_slot_counts(s)) {
-		hwpmc_slot_begin(s, hwpmc_thr_clock(thr));
+		if (!s->tcount)
+			hwpmc_slot_begin(s, hwpmc_thr_clock(thr));
 		if (here && !s->in && !s->noev)
 			hwpmc_slice_open(s, cpu, false, true);
 	} else if (vc->op == HWPMC_VOP_CLOSE && !thr->dead) {
@@ -811,8 +816,9 @@ static bool hwpmc_on_cpu(struct task_struct *t)
 
 /*
  * Do op on s where its thread runs (a cross-call to that CPU, unless it
- * runs nowhere, or here), and add the slot's count and times to *sum
- * (unless NULL).  Process context, RCU read side; the slot's thread may
+ * runs nowhere, or here; it runs where it has a slice open, or its time
+ * on a CPU without a counter: s->noev), and add the slot's count and
+ * times to *sum (unless NULL).  Process context, RCU read side; the slot's thread may
  * exit meanwhile (its counts then stand still: dead slots are not
  * touched).
  */
@@ -841,7 +847,7 @@ static void hwpmc_vop(struct hwpmc_slot *s, enum hwpmc_vop op,
 			vc.thr->cpu = cpu = HWPMC_THR_OFF;
 		else if (cpu == HWPMC_THR_UNKNOWN)
 			cpu = task_cpu(vc.thr->task);
-	} else if (s->in) {
+	} else if (s->in || s->noev) {
 		cpu = vc.thr->cpu;	/* a slice is open where it runs */
 	}
 	if (cpu < 0 || cpu == smp_processor_id()) {
@@ -991,6 +997,10 @@ static struct hwpmc_cset *hwpmc_cset_get(const struct hwpmc_pmc *pm)
 
 	list_for_each_entry(cs, &hwpmc_csets, link)
 		if (!memcmp(&cs->attr, &pm->attr, sizeof(cs->attr))) {
+			/* perf tries its failed counters again, as a restart */
+			error = hwpmc_cset_counters(cs);
+			if (error)
+				return ERR_PTR(error);
 			cs->refs++;
 			return cs;
 		}
@@ -1109,26 +1119,29 @@ static void hwpmc_slot_link(struct hwpmc_slot *s, struct hwpmc_thr *thr)
 	s->thr = thr;
 	if (hwpmc_pmc_virtual(s->pm)) {
 		list_add_tail_rcu(&s->tlink, &thr->slots);
+		list_add_tail_rcu(&s->plink, &s->pm->slots);
 		/*
 		 * A PMC that runs: the slot counts from now.  Against a start
-		 * meanwhile (a fork's copy, outside hwpmc_sx): it sets the
-		 * state, then walks the slots; this links, then reads the
-		 * state: one sees the other, and both begin alike.
+		 * or a stop meanwhile (a fork's copy, outside hwpmc_sx): they
+		 * set the state, then walk pm->slots; this links, then reads
+		 * the state: one sees the other.  Under thr->lock, which their
+		 * walk takes after the state is set: a stop's close comes
+		 * after this begin, or this sees the stop.
 		 */
 		smp_mb();
-		if (READ_ONCE(s->pm->state) == PMC_STATE_RUNNING) {
-			raw_spin_lock(&thr->lock);
-			hwpmc_slot_begin(s, hwpmc_thr_clock(thr));
-			raw_spin_unlock(&thr->lock);
-		}
-	} else {
-		/* with thr->nsmp, as the switches see them (thr->lock) */
 		raw_spin_lock(&thr->lock);
-		list_add_tail_rcu(&s->tlink, &thr->slots);
-		thr->nsmp++;
-		thr->ncsw += !!(s->pm->flags & PMC_F_LOG_PROCCSW);
+		if (READ_ONCE(s->pm->state) == PMC_STATE_RUNNING &&
+		    !s->tcount)
+			hwpmc_slot_begin(s, hwpmc_thr_clock(thr));
 		raw_spin_unlock(&thr->lock);
+		return;
 	}
+	/* with thr->nsmp, as the switches see them (thr->lock) */
+	raw_spin_lock(&thr->lock);
+	list_add_tail_rcu(&s->tlink, &thr->slots);
+	thr->nsmp++;
+	thr->ncsw += !!(s->pm->flags & PMC_F_LOG_PROCCSW);
+	raw_spin_unlock(&thr->lock);
 	list_add_tail_rcu(&s->plink, &s->pm->slots);
 }
 

@@ -503,6 +503,7 @@ int hwpmc_pmc_start(u32 id)
 {
 	struct hwpmc_target *pt;
 	struct hwpmc_pmc *pm;
+	bool failed;
 	int error;
 
 	down_write(&hwpmc_sx);
@@ -537,9 +538,10 @@ int hwpmc_pmc_start(u32 id)
 		 * counting one counts nothing (its times say so, its plain
 		 * reads ENODATA), a sampling one takes no sample: EBUSY.
 		 */
-		if (hwpmc_md_failed(pm->sysev) && pm->mode == PMC_MODE_SC) {
+		failed = hwpmc_md_failed(pm->sysev);
+		if (failed && pm->mode == PMC_MODE_SC) {
 			WRITE_ONCE(pm->unsched, true);
-		} else if (hwpmc_md_failed(pm->sysev)) {
+		} else if (failed) {
 			hwpmc_md_stop(pm->sysev);
 			if (pm->mode == PMC_MODE_SS) {
 				list_del_rcu(&pm->sslink);

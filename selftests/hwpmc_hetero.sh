@@ -59,8 +59,16 @@ if command -v taskset > /dev/null; then
 	taskset 1 hwpmc-stat -p hwpmc_hetero/ns/ ./hwpmc_spin 0.3 > "$out" 2>&1
 	sed 's/^/# /' "$out"
 	check "-p on CPU 0: <not counted>" grep -q '^ *<not counted>' "$out"
+	# read while it runs there, from CPU 1 (-w): never running
+	taskset 2 hwpmc-stat --csv -o "$out" -w 0.1 -p hwpmc_hetero/ns/ \
+		taskset 1 ./hwpmc_spin 0.5
+	sed 's/^/# /' "$out"
+	check "-p on CPU 0, read from CPU 1 meanwhile: enabled, not running" awk -F, '
+		$2 ~ /hwpmc_hetero/ && $6 > 0 { en = 1; if ($7 != 0) bad = 1 }
+		END { exit !(en && !bad) }' "$out"
 else
 	skip "hwpmc-stat -p pinned" "no taskset"
+	skip "hwpmc-stat -p pinned, read meanwhile" "no taskset"
 fi
 
 check "rmmod $M" rmmod $M

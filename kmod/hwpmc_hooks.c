@@ -220,7 +220,7 @@ static int hwpmc_kp_mmap(struct kprobe *kp, struct pt_regs *regs)
 	hwpmc_add_system(&ls);
 	if (ls.n) {
 		path = hwpmc_vma_path(vma, this_cpu_ptr(hwpmc_pathbuf));
-		now = ktime_get_ns();
+		now = ktime_get_mono_fast_ns();
 		for (i = 0; !IS_ERR(path) && i < ls.n; i++)
 			hwpmc_rec_map_in(ls.lg[i], current->tgid, vma, path, now);
 	}
@@ -252,7 +252,7 @@ static void hwpmc_unmapping(struct mm_struct *mm, unsigned long start,
 	rcu_read_lock();
 	hwpmc_md_task_counters(current, hwpmc_add_sampling, &ls);
 	hwpmc_add_system(&ls);
-	now = ktime_get_ns();
+	now = ktime_get_mono_fast_ns();
 	for (i = 0; i < ls.n; i++)
 		hwpmc_rec_map_out(ls.lg[i], current->tgid, start, end, now);
 	rcu_read_unlock();
@@ -443,7 +443,7 @@ static void hwpmc_exec_nodump(void)
 			      PMCLOG_PATH_MAX);
 	if (IS_ERR(path))
 		path = "";
-	now = ktime_get_ns();
+	now = ktime_get_mono_fast_ns();
 	for (i = 0; i < ls.n; i++)
 		hwpmc_rec_procexec(ls.lg[i], ls.id[i], current->tgid, 0, 0,
 				   path, now);
@@ -494,7 +494,7 @@ void hwpmc_hooks_exec(const struct linux_binprm *bprm)
 		path = d_path(&exe->f_path, buf, PMCLOG_PATH_MAX);
 	if (IS_ERR(path))
 		path = "";
-	now = ktime_get_ns();
+	now = ktime_get_mono_fast_ns();
 	for (i = 0; i < ls.n; i++) {
 		if (secure && !(ls.sys & BIT(i)))
 			hwpmc_rec_procexec(ls.lg[i], ls.id[i], current->tgid,
@@ -537,7 +537,7 @@ static void hwpmc_note_failed(struct perf_event *ev, struct hwpmc_pmc *pm,
 static void hwpmc_thr_gone(struct task_struct *p)
 {
 	struct hwpmc_logset ss = { 0 };
-	u64 now = ktime_get_ns();
+	u64 now = ktime_get_mono_fast_ns();
 	int i;
 
 	hwpmc_add_system(&ss);
@@ -868,7 +868,7 @@ static void hwpmc_probe_fork(void *data, struct task_struct *parent,
 	hwpmc_check_inherited(child);
 	/* system samplers learn the names of new processes and threads */
 	hwpmc_add_system(&ss);
-	now = ktime_get_ns();
+	now = ktime_get_mono_fast_ns();
 	for (i = 0; i < ss.n; i++) {
 		if (thread_group_leader(child))
 			hwpmc_rec_proc_create(ss.lg[i], child, now);
@@ -966,7 +966,7 @@ static void hwpmc_rec_module(struct hwpmc_log *lg, const struct module *mod,
 void hwpmc_hooks_kernel_maps(struct hwpmc_log *lg)
 {
 	struct module *mod;
-	u64 now = ktime_get_ns();
+	u64 now = ktime_get_mono_fast_ns();
 
 	if (hwpmc_kstext)
 		hwpmc_rec_kmap_in(lg, hwpmc_kbase, hwpmc_kstext, hwpmc_kstext,
@@ -1004,7 +1004,7 @@ static int hwpmc_module_event(struct notifier_block *nb, unsigned long what,
 		if (READ_ONCE(pm->owner->kaddrs))
 			hwpmc_logset_add(&ls, pm);
 	hwpmc_logset_add_log(&ls, READ_ONCE(hwpmc_kprof.log), 0);
-	now = ktime_get_ns();
+	now = ktime_get_mono_fast_ns();
 	for (i = 0; i < ls.n; i++)
 		hwpmc_rec_module(ls.lg[i], data, what == MODULE_STATE_COMING,
 				 now);
@@ -1021,7 +1021,7 @@ static bool hwpmc_module_nb_on;
 void hwpmc_hooks_exit(struct task_struct *p)
 {
 	struct hwpmc_logset ls = { 0 };
-	u64 now = ktime_get_ns();
+	u64 now = ktime_get_mono_fast_ns();
 	int i;
 
 	rcu_read_lock();

@@ -7,7 +7,10 @@
  * context switches, the sample drain) decide which logs hear of what,
  * and call these with the log and the facts.  Each function appends in
  * any context but NMI unless it says it sleeps; a record that finds no
- * buffer is counted as lost by the log.
+ * buffer is counted as lost by the log.  Their times are
+ * ktime_get_mono_fast_ns(), the samples' clock: the hooks' kprobes run in
+ * an int3 handler, which is NMI context to lockdep (x86), where
+ * ktime_get_ns()'s seqcount is not to be taken.
  */
 #define pr_fmt(fmt) "hwpmc: " fmt
 
@@ -61,7 +64,7 @@ void hwpmc_rec_pmcallocate(struct hwpmc_log *lg, const struct hwpmc_pmc *pm)
 	hwpmc_log_append(lg, PMC_ID_TO_CLASS(pm->id) == PMC_CLASS_SOFT ||
 			 PMC_ID_TO_CLASS(pm->id) == PMC_CLASS_PERF ?
 			 PMCLOG_TYPE_PMCALLOCATEDYN : PMCLOG_TYPE_PMCALLOCATE,
-			 ktime_get_ns(), &r, sizeof(r), NULL, 0);
+			 ktime_get_mono_fast_ns(), &r, sizeof(r), NULL, 0);
 }
 
 /* PMCDETACH: PMC pmcid no longer counts process pid. */
@@ -69,7 +72,7 @@ void hwpmc_rec_pmcdetach(struct hwpmc_log *lg, u32 pmcid, pid_t pid)
 {
 	struct pmclog_pmcdetach r = { .pl_pmcid = pmcid, .pl_pid = pid };
 
-	hwpmc_log_append(lg, PMCLOG_TYPE_PMCDETACH, ktime_get_ns(), &r,
+	hwpmc_log_append(lg, PMCLOG_TYPE_PMCDETACH, ktime_get_mono_fast_ns(), &r,
 			 sizeof(r), NULL, 0);
 }
 
@@ -81,7 +84,7 @@ int hwpmc_rec_userdata(struct hwpmc_log *lg, u32 userdata)
 		.pl_pid = task_tgid_nr(current),
 	};
 
-	return hwpmc_log_append(lg, PMCLOG_TYPE_USERDATA, ktime_get_ns(), &r,
+	return hwpmc_log_append(lg, PMCLOG_TYPE_USERDATA, ktime_get_mono_fast_ns(), &r,
 				sizeof(r), NULL, 0);
 }
 
@@ -230,7 +233,7 @@ static void hwpmc_rec_maps(struct hwpmc_log *lg, pid_t pid,
 			   struct mm_struct *mm, char *buf)
 {
 	mmap_read_lock(mm);
-	hwpmc_rec_maps_locked(lg, pid, mm, buf, ktime_get_ns());
+	hwpmc_rec_maps_locked(lg, pid, mm, buf, ktime_get_mono_fast_ns());
 	mmap_read_unlock(mm);
 }
 
@@ -265,7 +268,7 @@ void hwpmc_rec_pmcattach(struct hwpmc_log *lg, const struct hwpmc_pmc *pm,
 		if (IS_ERR(path))
 			path = "";
 	}
-	hwpmc_log_append_path(lg, PMCLOG_TYPE_PMCATTACH, ktime_get_ns(), &r,
+	hwpmc_log_append_path(lg, PMCLOG_TYPE_PMCATTACH, ktime_get_mono_fast_ns(), &r,
 			      sizeof(r), path);
 	if (exe)
 		fput(exe);
@@ -416,7 +419,7 @@ void hwpmc_rec_thr_exit(struct hwpmc_log *lg, pid_t tid, u64 time)
 void hwpmc_rec_all_tasks(struct hwpmc_log *lg)
 {
 	struct task_struct *p, *t;
-	u64 now = ktime_get_ns();
+	u64 now = ktime_get_mono_fast_ns();
 
 	rcu_read_lock();
 	for_each_process(p) {
@@ -442,7 +445,7 @@ void hwpmc_rec_proccsw(const struct hwpmc_pmc *pm, struct task_struct *t,
 	struct hwpmc_log *lg = hwpmc_pmc_log(pm);
 
 	if (lg)
-		hwpmc_log_append(lg, PMCLOG_TYPE_PROCCSW, ktime_get_ns(), &r,
+		hwpmc_log_append(lg, PMCLOG_TYPE_PROCCSW, ktime_get_mono_fast_ns(), &r,
 				 sizeof(r), NULL, 0);
 }
 
@@ -455,7 +458,7 @@ void hwpmc_rec_procexit(const struct hwpmc_exitset *es, pid_t tgid)
 {
 	struct pmclog_procexit r = { .pl_pid = tgid };
 	struct hwpmc_log *lg;
-	u64 now = ktime_get_ns();
+	u64 now = ktime_get_mono_fast_ns();
 	int i;
 
 	for (i = 0; i < es->n; i++) {

@@ -950,9 +950,24 @@ TEST_F(log, kernel_samples_have_kernel_then_user_frames)
  * PMC_F_USERSTACK of size bytes (with PMC_F_CALLCHAIN) over a child busy
  * in hot(): the log of the run into lg.
  */
+/*
+ * busy_fn below a frame of 4 KB: every user stack, copied from the
+ * sample's stack pointer up, is larger than a 1 KB log buffer (busy_fn
+ * alone has so shallow a stack that its samples may all fit).
+ */
+static void deep_busy_fn(void *arg)
+{
+	volatile char pad[4096];
+
+	pad[0] = 1;
+	pad[sizeof(pad) - 1] = 1;
+	busy_fn(arg);
+	pad[1] = pad[0];	/* the frame lives across the call */
+}
+
 static void ustack_run(struct __test_metadata *_metadata, int fd,
 		       const char *path, __u32 flags, __u32 size,
-		       struct log *lg, __u32 *id)
+		       void (*fn)(void *), struct log *lg, __u32 *id)
 {
 	struct pmc_op_pmcallocate pa = {
 		.pm_mode = PMC_MODE_TS, .pm_class = PMC_CLASS_SOFT,
@@ -966,7 +981,7 @@ static void ustack_run(struct __test_metadata *_metadata, int fd,
 	ASSERT_LE(0, f);
 	ASSERT_EQ(0, configure(fd, f));
 	close(f);
-	child_start(&c, busy_fn, (void *)300L);
+	child_start(&c, fn, (void *)300L);
 	ASSERT_EQ(0, pmcallocate(fd, &pa, id));
 	ASSERT_EQ(0, attach(fd, *id, c.pid));
 	ASSERT_EQ(0, simple(fd, HWPMC_IOC_PMCSTART, *id));
@@ -997,7 +1012,7 @@ TEST_F(log, user_stack_records_before_their_samples)
 	__u32 id;
 
 	ustack_run(_metadata, self->fd, self->path, PMC_F_USERSTACK, size,
-		   &lg, &id);
+		   busy_fn, &lg, &id);
 	for_each_record(&lg, h, off) {
 		if (TYPE(h) == PMCLOG_TYPE_USERSTACK) {
 			us = (void *)h;
@@ -1076,8 +1091,10 @@ static long module_param(const char *name)
  * A stack larger than a log buffer (tunable logbuffersize, in KB) is
  * lost, its sample logged without it; the driver statistic
  * pm_stacks_dropped counts each.  tunables.sh runs this with
- * logbuffersize=1: the stacks whose copy the stack's top cut short may
- * still fit, the others do not.
+ * logbuffersize=1, and the child spins below a 4 KB frame
+ * (deep_busy_fn()): none fits.  (Spinning in busy_fn() alone, whose
+ * stacks the stack's top cuts short, all 300 stacks fitted once on the
+ * arm64 guest.)
  */
 TEST_F(log, user_stacks_lost_are_counted)
 {
@@ -1097,7 +1114,7 @@ TEST_F(log, user_stacks_lost_are_counted)
 		SKIP(return, "needs logbuffersize=1 and maxstackuser >= 16384 (tunables.sh loads them)");
 	ASSERT_EQ(0, xioctl(self->fd, HWPMC_IOC_GETDRIVERSTATS, &st0));
 	ustack_run(_metadata, self->fd, self->path, PMC_F_USERSTACK, size,
-		   &lg, &id);
+		   deep_busy_fn, &lg, &id);
 	ASSERT_EQ(0, xioctl(self->fd, HWPMC_IOC_GETDRIVERSTATS, &st1));
 	dropped = st1.pm_stacks_dropped - st0.pm_stacks_dropped;
 	for_each_record(&lg, h, off) {
@@ -1140,7 +1157,7 @@ TEST_F(log, user_stack_only_on_request_and_bounded)
 	FILE *f;
 	__u32 id;
 
-	ustack_run(_metadata, self->fd, self->path, 0, 0, &lg, &id);
+	ustack_run(_metadata, self->fd, self->path, 0, 0, busy_fn, &lg, &id);
 	EXPECT_EQ(0, lg.bad);
 	EXPECT_LT(0, log_count(&lg, PMCLOG_TYPE_CALLCHAIN));
 	EXPECT_EQ(0, log_count(&lg, PMCLOG_TYPE_USERSTACK));

@@ -1362,6 +1362,13 @@ static void spin_fn(void *arg)
 	spin_a_while();
 }
 
+/* A test's log line of a PMCRW_TIMES answer rt. */
+#define LOG_TIMES(what, rt)						\
+	TH_LOG("%s: value %llu enabled %llu running %llu", what,	\
+	       (unsigned long long)(rt).pm_rw.pm_value,			\
+	       (unsigned long long)(rt).pm_enabled,			\
+	       (unsigned long long)(rt).pm_running)
+
 /* PMCRW_TIMES of rt's PMC id: 0 or the errno. */
 static int rw_times(int fd, __u32 id, struct pmc_op_pmcrw_times *rt)
 {
@@ -1395,10 +1402,7 @@ TEST_F(count, system_pmc_times_across_cpu_hotplug)
 	ASSERT_EQ(0, simple(self->fd, HWPMC_IOC_PMCSTART, id));
 	usleep(200000);
 	ASSERT_EQ(0, rw_times(self->fd, id, &rt));
-	TH_LOG("online: value %llu enabled %llu running %llu",
-	       (unsigned long long)rt.pm_rw.pm_value,
-	       (unsigned long long)rt.pm_enabled,
-	       (unsigned long long)rt.pm_running);
+	LOG_TIMES("online", rt);
 	EXPECT_EQ(PMC_RWT_TIMES, rt.pm_tflags);
 	EXPECT_LE(200000000ULL, rt.pm_enabled);
 	EXPECT_EQ(rt.pm_enabled, rt.pm_running);	/* whole */
@@ -1410,10 +1414,7 @@ TEST_F(count, system_pmc_times_across_cpu_hotplug)
 	usleep(300000);
 	/* while the CPU is offline: partial already */
 	ASSERT_EQ(0, rw_times(self->fd, id, &rt));
-	TH_LOG("offline: value %llu enabled %llu running %llu",
-	       (unsigned long long)rt.pm_rw.pm_value,
-	       (unsigned long long)rt.pm_enabled,
-	       (unsigned long long)rt.pm_running);
+	LOG_TIMES("offline", rt);
 	EXPECT_LT(rt.pm_running + 250000000ULL, rt.pm_enabled);
 	ASSERT_EQ(1, pwrite(f, "1", 1, 0));
 	close(f);
@@ -1424,9 +1425,7 @@ TEST_F(count, system_pmc_times_across_cpu_hotplug)
 	ASSERT_EQ(0, rw_times(self->fd, id, &rt));
 	en = rt.pm_enabled;
 	run = rt.pm_running;
-	TH_LOG("after 0.3 s offline: value %llu enabled %llu running %llu",
-	       (unsigned long long)rt.pm_rw.pm_value,
-	       (unsigned long long)en, (unsigned long long)run);
+	LOG_TIMES("after 0.3 s offline", rt);
 	EXPECT_EQ(PMC_RWT_TIMES, rt.pm_tflags);
 	EXPECT_LE(700000000ULL, en);
 	EXPECT_LT(0, run);
@@ -1477,10 +1476,7 @@ TEST_F(count, system_pmc_times_across_cpu_hotplug)
 	spin_a_while();
 	usleep(100000);		/* not on a CPU: not enabled */
 	ASSERT_EQ(0, rw_times(self->fd, tc, &rt));
-	TH_LOG("sampling: value %llu enabled %llu running %llu",
-	       (unsigned long long)rt.pm_rw.pm_value,
-	       (unsigned long long)rt.pm_enabled,
-	       (unsigned long long)rt.pm_running);
+	LOG_TIMES("sampling", rt);
 	EXPECT_EQ(PMC_RWT_TIMES, rt.pm_tflags);
 	EXPECT_LT(5000000ULL, rt.pm_enabled);
 	EXPECT_EQ(rt.pm_enabled, rt.pm_running);
@@ -2797,19 +2793,13 @@ TEST_F(count, pmu_taken_by_perf_is_no_silent_zero)
 	EXPECT_EQ(ENODATA, rw(self->fd, tc, PMC_F_OLDVALUE, &v));
 	EXPECT_EQ(ENODATA, rw(self->fd, sc, PMC_F_OLDVALUE, &v));
 	ASSERT_EQ(0, rw_times(self->fd, tc, &rt));
-	TH_LOG("process, not scheduled: value %llu enabled %llu running %llu",
-	       (unsigned long long)rt.pm_rw.pm_value,
-	       (unsigned long long)rt.pm_enabled,
-	       (unsigned long long)rt.pm_running);
+	LOG_TIMES("process, not scheduled", rt);
 	EXPECT_EQ(PMC_RWT_TIMES, rt.pm_tflags);
 	EXPECT_LT(5000000ULL, rt.pm_enabled);	/* the spin, at least */
 	EXPECT_EQ(0, rt.pm_running);
 	EXPECT_EQ(0, rt.pm_rw.pm_value);
 	ASSERT_EQ(0, rw_times(self->fd, sc, &rt));
-	TH_LOG("system, not scheduled: value %llu enabled %llu running %llu",
-	       (unsigned long long)rt.pm_rw.pm_value,
-	       (unsigned long long)rt.pm_enabled,
-	       (unsigned long long)rt.pm_running);
+	LOG_TIMES("system, not scheduled", rt);
 	EXPECT_EQ(PMC_RWT_TIMES, rt.pm_tflags);
 	EXPECT_LT(5000000ULL, rt.pm_enabled);
 	EXPECT_EQ(0, rt.pm_running);
@@ -2910,10 +2900,7 @@ TEST_F(count, counter_set_partial_on_one_cpu)
 	v = 0;
 	EXPECT_EQ(ENODATA, rw(self->fd, tc, PMC_F_OLDVALUE, &v));
 	ASSERT_EQ(0, rw_times(self->fd, tc, &rt));
-	TH_LOG("CPU 1 then CPU 0: value %llu enabled %llu running %llu",
-	       (unsigned long long)rt.pm_rw.pm_value,
-	       (unsigned long long)rt.pm_enabled,
-	       (unsigned long long)rt.pm_running);
+	LOG_TIMES("CPU 1 then CPU 0", rt);
 	EXPECT_EQ(PMC_RWT_TIMES, rt.pm_tflags);
 	EXPECT_LT(rt.pm_enabled * 3 / 10, rt.pm_running);
 	EXPECT_GT(rt.pm_enabled * 7 / 10, rt.pm_running);
